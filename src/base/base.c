@@ -1,0 +1,126 @@
+/* base.c: allocation, fatal errors, parsing and file helpers (see base.h). */
+#include "base/base.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void *oom(size_t n)
+{
+    fprintf(stderr, "warpsim: out of memory allocating %zu bytes\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    return p ? p : oom(n);
+}
+
+void *xcalloc(size_t count, size_t n)
+{
+    void *p = calloc(count ? count : 1, n ? n : 1);
+    return p ? p : oom(count * n);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    return q ? q : oom(n);
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+void fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warpsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+void check_failed(const char *expr, const char *file, int line)
+{
+    fprintf(stderr, "warpsim: internal error: CHECK(%s) failed at %s:%d\n", expr, file, line);
+    abort();
+}
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool parse_f64(const char *s, double *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || *end || v != v)
+        return false;
+    *out = v;
+    return true;
+}
+
+char *str_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+char *read_file(const char *path, size_t *len_out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = xmalloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len - 1 == 0)
+            buf = xrealloc(buf, cap *= 2);
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[len] = 0;
+    if (len_out)
+        *len_out = len;
+    return buf;
+}
+
+double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

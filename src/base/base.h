@@ -1,0 +1,64 @@
+/* base.h: the few helpers every warpsim module uses.
+ *
+ * Allocation that cannot fail silently (out of memory aborts with a message), fatal errors
+ * for bad user input (message + exit 1, never a crash), internal invariant checks, and small
+ * bit helpers. No module keeps mutable global state; this file has none either. */
+#ifndef WARPSIM_BASE_H
+#define WARPSIM_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WARPSIM_VERSION "0.1.0"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Bad user input: print "warpsim: <message>" to stderr and exit(1). */
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A broken internal invariant: report where and abort (a bug, not bad input). */
+_Noreturn void check_failed(const char *expr, const char *file, int line);
+#define CHECK(e) ((e) ? (void)0 : check_failed(#e, __FILE__, __LINE__))
+
+static inline bool is_pow2_u64(uint64_t x) { return x && !(x & (x - 1)); }
+
+/* floor(log2(x)) for x > 0. */
+static inline unsigned log2_u64(uint64_t x)
+{
+    unsigned r = 0;
+    while (x >>= 1)
+        r++;
+    return r;
+}
+
+static inline unsigned popcount_u32(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+
+/* splitmix64: the one deterministic PRNG; state lives in the owner's struct. */
+static inline uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Parse helpers shared by every reader: whole-string conversions that report failure. */
+bool parse_u64(const char *s, uint64_t *out);
+bool parse_f64(const char *s, double *out);
+char *str_trim(char *s);
+
+/* Read a whole file into a NUL-terminated buffer; NULL (errno set) if it cannot be read. */
+char *read_file(const char *path, size_t *len_out);
+
+/* Wall-clock seconds from a monotonic clock, for progress lines and benchmarks. */
+double wall_seconds(void);
+
+#endif

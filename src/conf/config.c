@@ -1,0 +1,458 @@
+/* config.c: descriptor tables of every option, and the readers of key = value text.
+ *
+ * The tables come from the .def files (see config.h). Values are parsed and range-checked
+ * here; a bad key or value is a one-line error naming the key, its source, and what was
+ * expected, and exit status 1. Nothing is ever silently defaulted. */
+#include "conf/config.h"
+
+#include "base/base.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define OPT(type, name, def, lo, hi, choices, unit, help) \
+    { #name, OPT_##type, offsetof(STRUCT, name), def, lo, hi, choices, unit, help },
+
+#define STRUCT GpuConfig
+static const OptDesc gpu_opts[] = {
+#include "conf/gpu.def"
+};
+#undef STRUCT
+#define STRUCT SmConfig
+static const OptDesc sm_opts[] = {
+#include "conf/sm.def"
+};
+#undef STRUCT
+#define STRUCT AluConfig
+static const OptDesc alu_opts[] = {
+#include "conf/alu.def"
+};
+#undef STRUCT
+#define STRUCT CacheConfig
+static const OptDesc cache_opts[] = {
+#include "conf/cache.def"
+};
+#undef STRUCT
+#define STRUCT SmemConfig
+static const OptDesc smem_opts[] = {
+#include "conf/smem.def"
+};
+#undef STRUCT
+#define STRUCT IcntConfig
+static const OptDesc icnt_opts[] = {
+#include "conf/icnt.def"
+};
+#undef STRUCT
+#define STRUCT MemConfig
+static const OptDesc mem_opts[] = {
+#include "conf/mem.def"
+};
+#undef STRUCT
+#define STRUCT DramConfig
+static const OptDesc dram_opts[] = {
+#include "conf/dram.def"
+};
+#undef STRUCT
+#undef OPT
+
+#define MODULE(prefix, help, table, field) \
+    { prefix, help, table, ARRAY_LEN(table), offsetof(Config, field) }
+
+const OptModule config_modules[] = {
+    MODULE("gpu", "machine shape and clock domains", gpu_opts, gpu),
+    MODULE("sm", "streaming multiprocessor", sm_opts, sm),
+    MODULE("alu", "execution-unit latencies", alu_opts, alu),
+    MODULE("l1d", "L1 data cache, one per SM", cache_opts, l1d),
+    MODULE("l2", "L2 cache, one slice per memory sub-partition", cache_opts, l2),
+    MODULE("smem", "shared memory", smem_opts, smem),
+    MODULE("icnt", "interconnect", icnt_opts, icnt),
+    MODULE("mem", "memory partitions", mem_opts, mem),
+    MODULE("dram", "DRAM controllers", dram_opts, dram),
+};
+const size_t config_n_modules = ARRAY_LEN(config_modules);
+
+/* The L2 shares the cache option table; these are its own defaults (gtx480: 768 KB, 128 B
+ * lines, 16-way, in 6 partitions x 2 slices: 32 sets per slice). */
+static const struct { const char *key, *value; } l2_defaults[] = {
+    {"l2.n_sets", "32"},        {"l2.assoc", "16"},         {"l2.write", "back"},
+    {"l2.mshr_entries", "256"}, {"l2.mshr_max_merge", "4"}, {"l2.miss_queue", "8"},
+};
+
+static void *field_of(Config *c, const OptModule *m, const OptDesc *d)
+{
+    return (char *)c + m->offset + d->offset;
+}
+
+static const void *field_of_const(const Config *c, const OptModule *m, const OptDesc *d)
+{
+    return (const char *)c + m->offset + d->offset;
+}
+
+const OptDesc *config_find(const char *key, const OptModule **mod_out)
+{
+    const char *dot = strchr(key, '.');
+    if (!dot)
+        return NULL;
+    size_t plen = (size_t)(dot - key);
+    for (size_t i = 0; i < config_n_modules; i++) {
+        const OptModule *m = &config_modules[i];
+        if (strlen(m->prefix) != plen || strncmp(m->prefix, key, plen))
+            continue;
+        for (size_t j = 0; j < m->n_opts; j++) {
+            if (!strcmp(m->opts[j].name, dot + 1)) {
+                if (mod_out)
+                    *mod_out = m;
+                return &m->opts[j];
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Index of value within "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *value)
+{
+    int idx = 0;
+    size_t vlen = strlen(value);
+    for (const char *p = choices; *p; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == vlen && !strncmp(p, value, len))
+            return idx;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+static const char *choice_name(const char *choices, uint32_t idx, char *buf, size_t len)
+{
+    const char *p = choices;
+    for (uint32_t i = 0; i < idx && p; i++) {
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    if (!p)
+        return "?";
+    const char *bar = strchr(p, '|');
+    size_t n = bar ? (size_t)(bar - p) : strlen(p);
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static int set_desc(Config *c, const OptModule *m, const OptDesc *d, const char *key, const char *value,
+                    char *err, size_t err_len)
+{
+    void *f = field_of(c, m, d);
+    uint64_t u;
+    double x;
+    switch (d->type) {
+    case OPT_U32:
+    case OPT_U64:
+        if (!parse_u64(value, &u)) {
+            snprintf(err, err_len, "%s: expected a non-negative integer, got '%s'", key, value);
+            return 0;
+        }
+        if ((double)u < d->lo || (double)u > d->hi) {
+            snprintf(err, err_len, "%s: %s is out of range [%.0f, %.0f]", key, value, d->lo, d->hi);
+            return 0;
+        }
+        if (d->type == OPT_U32)
+            *(uint32_t *)f = (uint32_t)u;
+        else
+            *(uint64_t *)f = u;
+        return 1;
+    case OPT_F64:
+        if (!parse_f64(value, &x)) {
+            snprintf(err, err_len, "%s: expected a number, got '%s'", key, value);
+            return 0;
+        }
+        if (x < d->lo || x > d->hi) {
+            snprintf(err, err_len, "%s: %s is out of range [%g, %g]", key, value, d->lo, d->hi);
+            return 0;
+        }
+        *(double *)f = x;
+        return 1;
+    case OPT_BOOL:
+        if (!strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "yes") || !strcmp(value, "on"))
+            *(uint32_t *)f = 1;
+        else if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "no") || !strcmp(value, "off"))
+            *(uint32_t *)f = 0;
+        else {
+            snprintf(err, err_len, "%s: expected true or false, got '%s'", key, value);
+            return 0;
+        }
+        return 1;
+    case OPT_ENUM: {
+        int idx = choice_index(d->choices, value);
+        if (idx < 0) {
+            snprintf(err, err_len, "%s: expected one of %s, got '%s'", key, d->choices, value);
+            return 0;
+        }
+        *(uint32_t *)f = (uint32_t)idx;
+        return 1;
+    }
+    case OPT_STR:
+    case OPT_POLICY: {
+        size_t cap = d->type == OPT_STR ? CONF_STR_LEN : CONF_NAME_LEN;
+        if (!*value || strlen(value) >= cap) {
+            snprintf(err, err_len, "%s: expected a %s of 1 to %zu characters, got '%s'", key,
+                     d->type == OPT_STR ? "string" : "policy name", cap - 1, value);
+            return 0;
+        }
+        strcpy((char *)f, value);
+        return 1;
+    }
+    }
+    snprintf(err, err_len, "%s: bad option type", key);
+    return 0;
+}
+
+int config_set(Config *c, const char *key, const char *value, char *err, size_t err_len)
+{
+    const OptModule *m;
+    const OptDesc *d = config_find(key, &m);
+    if (!d) {
+        snprintf(err, err_len, "unknown key '%s' (warpsim --help-config lists them)", key);
+        return 0;
+    }
+    return set_desc(c, m, d, key, value, err, err_len);
+}
+
+void config_set_or_die(Config *c, const char *key, const char *value, const char *where)
+{
+    char err[512];
+    if (!config_set(c, key, value, err, sizeof err))
+        fatal("%s: %s", where, err);
+}
+
+void config_init(Config *c)
+{
+    memset(c, 0, sizeof *c);
+    char err[512];
+    for (size_t i = 0; i < config_n_modules; i++) {
+        const OptModule *m = &config_modules[i];
+        for (size_t j = 0; j < m->n_opts; j++) {
+            char key[96];
+            snprintf(key, sizeof key, "%s.%s", m->prefix, m->opts[j].name);
+            if (!set_desc(c, m, &m->opts[j], key, m->opts[j].def, err, sizeof err))
+                check_failed(err, __FILE__, __LINE__);
+        }
+    }
+    for (size_t i = 0; i < ARRAY_LEN(l2_defaults); i++)
+        if (!config_set(c, l2_defaults[i].key, l2_defaults[i].value, err, sizeof err))
+            check_failed(err, __FILE__, __LINE__);
+}
+
+static void load_file(Config *c, const char *path, int depth)
+{
+    if (depth > 16)
+        fatal("%s: includes nested more than 16 deep (a cycle?)", path);
+    char *text = read_file(path, NULL);
+    if (!text)
+        fatal("%s: cannot read config file: %s", path, strerror(errno));
+    int lineno = 0;
+    for (char *line = text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *s = str_trim(line);
+        if (!*s)
+            continue;
+        char where[512];
+        snprintf(where, sizeof where, "%s:%d", path, lineno);
+        if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {
+            char *inc = str_trim(s + 7);
+            char full[1024];
+            const char *slash = strrchr(path, '/');
+            if (inc[0] != '/' && slash)
+                snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, inc);
+            else
+                snprintf(full, sizeof full, "%s", inc);
+            load_file(c, full, depth + 1);
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq)
+            fatal("%s: expected 'key = value' or 'include FILE', got '%s'", where, s);
+        *eq = 0;
+        char *key = str_trim(s), *value = str_trim(eq + 1);
+        if (!*key)
+            fatal("%s: missing key before '='", where);
+        config_set_or_die(c, key, value, where);
+    }
+    free(text);
+}
+
+void config_load_file(Config *c, const char *path) { load_file(c, path, 0); }
+
+void config_apply_override(Config *c, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        fatal("-o %s: expected key=value", kv);
+    char key[128];
+    size_t n = (size_t)(eq - kv);
+    if (n >= sizeof key)
+        fatal("-o %s: key too long", kv);
+    memcpy(key, kv, n);
+    key[n] = 0;
+    char where[256];
+    snprintf(where, sizeof where, "-o %s", kv);
+    char *value = xstrdup(eq + 1);
+    config_set_or_die(c, str_trim(key), str_trim(value), where);
+    free(value);
+}
+
+static void require_pow2(const char *key, uint64_t v)
+{
+    if (!is_pow2_u64(v))
+        fatal("%s: %llu must be a power of two", key, (unsigned long long)v);
+}
+
+void config_validate(const Config *c)
+{
+    require_pow2("l1d.n_sets", c->l1d.n_sets);
+    require_pow2("l1d.line_bytes", c->l1d.line_bytes);
+    require_pow2("l2.n_sets", c->l2.n_sets);
+    require_pow2("l2.line_bytes", c->l2.line_bytes);
+    if (c->l2.line_bytes != c->l1d.line_bytes)
+        fatal("l2.line_bytes: %u must equal l1d.line_bytes (%u)", c->l2.line_bytes, c->l1d.line_bytes);
+    if (c->l1d.write != CACHE_WRITE_EVICT)
+        fatal("l1d.write: only 'evict' is modelled for the L1D (global stores evict on hit, bypass on miss)");
+    if (c->l2.write != CACHE_WRITE_BACK)
+        fatal("l2.write: only 'back' is modelled for the L2");
+    if (c->sm.max_warps * 32 < c->sm.max_threads)
+        fatal("sm.max_threads: %u needs %u warp slots but sm.max_warps is %u", c->sm.max_threads,
+              (c->sm.max_threads + 31) / 32, c->sm.max_warps);
+    if (c->sm.n_sched > c->sm.max_warps)
+        fatal("sm.n_sched: %u schedulers for %u warp slots", c->sm.n_sched, c->sm.max_warps);
+    if (c->dram.n_banks % c->dram.n_bank_groups)
+        fatal("dram.n_bank_groups: %u does not divide dram.n_banks (%u)", c->dram.n_bank_groups, c->dram.n_banks);
+    if (c->l1d.mshr_max_merge < 1 || c->l2.mshr_max_merge < 1)
+        fatal("l1d.mshr_max_merge: must be at least 1");
+}
+
+void config_format_value(const Config *c, const OptModule *m, const OptDesc *d, char *buf, size_t len)
+{
+    const void *f = field_of_const(c, m, d);
+    char tmp[64];
+    switch (d->type) {
+    case OPT_U32: snprintf(buf, len, "%u", *(const uint32_t *)f); break;
+    case OPT_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f); break;
+    case OPT_F64: snprintf(buf, len, "%.17g", *(const double *)f); break;
+    case OPT_BOOL: snprintf(buf, len, "%s", *(const uint32_t *)f ? "true" : "false"); break;
+    case OPT_ENUM: snprintf(buf, len, "%s", choice_name(d->choices, *(const uint32_t *)f, tmp, sizeof tmp)); break;
+    case OPT_STR:
+    case OPT_POLICY: snprintf(buf, len, "%s", (const char *)f); break;
+    }
+}
+
+void config_dump(FILE *f, const Config *c)
+{
+    char val[CONF_STR_LEN + 32];
+    for (size_t i = 0; i < config_n_modules; i++) {
+        const OptModule *m = &config_modules[i];
+        for (size_t j = 0; j < m->n_opts; j++) {
+            config_format_value(c, m, &m->opts[j], val, sizeof val);
+            fprintf(f, "%s.%s = %s\n", m->prefix, m->opts[j].name, val);
+        }
+    }
+}
+
+void config_dump_json(FILE *f, const Config *c, const char *indent)
+{
+    char val[CONF_STR_LEN + 32];
+    int first = 1;
+    for (size_t i = 0; i < config_n_modules; i++) {
+        const OptModule *m = &config_modules[i];
+        for (size_t j = 0; j < m->n_opts; j++) {
+            const OptDesc *d = &m->opts[j];
+            config_format_value(c, m, d, val, sizeof val);
+            int quoted = d->type == OPT_ENUM || d->type == OPT_STR || d->type == OPT_POLICY;
+            fprintf(f, "%s%s\"%s.%s\": %s%s%s", first ? "" : ",\n", indent, m->prefix, d->name,
+                    quoted ? "\"" : "", val, quoted ? "\"" : "");
+            first = 0;
+        }
+    }
+    fputc('\n', f);
+}
+
+static const char *type_name(const OptDesc *d)
+{
+    switch (d->type) {
+    case OPT_U32:
+    case OPT_U64: return "int";
+    case OPT_F64: return "real";
+    case OPT_BOOL: return "bool";
+    case OPT_ENUM: return "enum";
+    case OPT_STR: return "string";
+    case OPT_POLICY: return "policy";
+    }
+    return "?";
+}
+
+void config_help(FILE *f)
+{
+    for (size_t i = 0; i < config_n_modules; i++) {
+        const OptModule *m = &config_modules[i];
+        fprintf(f, "%s.*  %s\n", m->prefix, m->help);
+        for (size_t j = 0; j < m->n_opts; j++) {
+            const OptDesc *d = &m->opts[j];
+            char key[96], range[96] = "";
+            snprintf(key, sizeof key, "%s.%s", m->prefix, d->name);
+            if (d->type == OPT_U32 || d->type == OPT_U64 || d->type == OPT_F64)
+                snprintf(range, sizeof range, " [%g..%g]", d->lo, d->hi);
+            else if (d->type == OPT_ENUM)
+                snprintf(range, sizeof range, " {%s}", d->choices);
+            else if (d->type == OPT_POLICY)
+                snprintf(range, sizeof range, " (%s policy, see --list-policies)", d->choices);
+            char val[CONF_STR_LEN + 32];
+            Config def;
+            config_init(&def);
+            config_format_value(&def, m, d, val, sizeof val);
+            fprintf(f, "  %-24s %-6s default %s%s%s%s\n      %s\n", key, type_name(d), val,
+                    *d->unit ? " " : "", d->unit, range, d->help);
+        }
+    }
+}
+
+const char *config_preset_path(const char *name, char *buf, size_t len)
+{
+    const char *home = getenv("WARPSIM_HOME");
+    struct stat st;
+    if (home && *home) {
+        snprintf(buf, len, "%s/configs/%s.cfg", home, name);
+        return buf;
+    }
+    snprintf(buf, len, "configs/%s.cfg", name);
+    if (stat(buf, &st) == 0)
+        return buf;
+    /* Relative to the executable's build folder: build/warpsim -> configs/. */
+    char exe[1024];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(buf, len, "%s/../configs/%s.cfg", exe, name);
+            if (stat(buf, &st) == 0)
+                return buf;
+        }
+    }
+    snprintf(buf, len, "configs/%s.cfg", name);
+    return buf;
+}

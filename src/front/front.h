@@ -1,0 +1,50 @@
+/* front.h: the interface every front end implements for the timing model.
+ *
+ * The timing model drives: for each kernel it calls kernel_begin, then cta_start each time it
+ * places a CTA on an SM, then peek/exec per warp instruction, and cta_end when all the CTA's
+ * warps have exited. Warp ids are the timing model's (sm * max_warps_per_sm + slot), below
+ * n_warp_ids; a front end keeps its per-warp state in an array indexed by them. */
+#ifndef WARPSIM_FRONT_H
+#define WARPSIM_FRONT_H
+
+#include "front/winst.h"
+
+typedef struct FrontKernel {
+    char name[128];
+    uint32_t grid[3];  /* CTAs in x, y, z */
+    uint32_t block[3]; /* threads per CTA in x, y, z */
+    uint32_t regs_per_thread;
+    uint32_t smem_bytes_per_cta; /* static + dynamic shared memory */
+} FrontKernel;
+
+static inline uint32_t front_kernel_n_ctas(const FrontKernel *k)
+{
+    return k->grid[0] * k->grid[1] * k->grid[2];
+}
+
+static inline uint32_t front_kernel_threads_per_cta(const FrontKernel *k)
+{
+    return k->block[0] * k->block[1] * k->block[2];
+}
+
+static inline uint32_t front_kernel_warps_per_cta(const FrontKernel *k)
+{
+    return (front_kernel_threads_per_cta(k) + WARP_SIZE - 1) / WARP_SIZE;
+}
+
+typedef struct FrontOps {
+    const char *name;
+    /* A kernel starts; warp ids passed later are below n_warp_ids. */
+    void (*kernel_begin)(void *self, const FrontKernel *k, uint32_t n_warp_ids);
+    /* CTA cta_id (linear, x fastest) starts on SM sm; its warps get ids warp_id_base + i. */
+    void (*cta_start)(void *self, uint32_t cta_id, uint32_t sm, uint32_t warp_id_base);
+    /* Static view of the warp's next instruction; NULL once the warp has exited. The pointer
+     * stays valid until the next exec of that warp. */
+    const WinstStatic *(*peek)(void *self, uint32_t warp_id);
+    /* Execute that instruction: fill *out (static part, mask, addresses) and advance. */
+    void (*exec)(void *self, uint32_t warp_id, Winst *out);
+    void (*cta_end)(void *self, uint32_t cta_id);
+    void (*kernel_end)(void *self);
+} FrontOps;
+
+#endif

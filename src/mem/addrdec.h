@@ -1,0 +1,37 @@
+/* addrdec.h: physical address -> (memory partition, L2 slice, DRAM bank, row, column).
+ *
+ * Reads GPGPU-Sim's address-mapping syntax (mem.addr_map), e.g.
+ * "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS":
+ * the channel (partition) id is taken at bit 8 (modulo the partition count when it is not a
+ * power of two) and the 64-character mask, bit 63 first, names row (R), bank (B), column (C)
+ * and burst/byte (S) bits of the remaining address. */
+#ifndef WARPSIM_ADDRDEC_H
+#define WARPSIM_ADDRDEC_H
+
+#include <stdint.h>
+
+#include "conf/config.h"
+
+typedef struct AddrDecoder {
+    uint32_t n_partitions;
+    uint32_t subpartitions;
+    unsigned chan_bit; /* the "@N" of dramid@N */
+    uint64_t row_mask, bank_mask, col_mask, burst_mask;
+} AddrDecoder;
+
+typedef struct AddrLoc {
+    uint32_t partition;
+    uint32_t slice; /* partition * subpartitions + sub-partition */
+    uint32_t bank;
+    uint32_t row;
+    uint32_t col;
+} AddrLoc;
+
+/* Parse cfg->mem.addr_map; on a malformed string exit 1 naming mem.addr_map and what was expected. */
+void addrdec_init(AddrDecoder *d, const Config *cfg);
+/* Same, returning 0 and a message instead of exiting (for tests and the config reader). */
+int addrdec_parse(AddrDecoder *d, const char *spec, uint32_t n_partitions, uint32_t subpartitions,
+                  uint32_t n_banks, char *err, size_t err_len);
+void addrdec_decode(const AddrDecoder *d, uint64_t addr, AddrLoc *out);
+
+#endif

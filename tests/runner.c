@@ -1,0 +1,106 @@
+/* runner.c: runs every TEST() of tests/unit, or those whose names contain an argument.
+ * Prints one line per failure and ends with "N passed, N failed"; exit status 1 on failure. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define X(name) void test_##name(void);
+#include "test_list.h"
+#undef X
+
+static const struct { const char *name; void (*fn)(void); } tests[] = {
+#define X(name) { #name, test_##name },
+#include "test_list.h"
+#undef X
+};
+
+static int current_failures;
+static const char *current_name;
+static char tmpdir[256];
+
+void test_fail(const char *file, int line, const char *msg)
+{
+    current_failures++;
+    printf("FAIL %s: %s:%d: %s\n", current_name, file, line, msg);
+    fflush(stdout);
+}
+
+int test_failures_in_current(void) { return current_failures; }
+
+int test_run_cmd(const char *cmd, char *out, size_t cap)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p) {
+        if (cap)
+            out[0] = 0;
+        return -1;
+    }
+    size_t len = 0;
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, p)) > 0) {
+        for (size_t i = 0; i < got && cap && len + 1 < cap; i++)
+            out[len++] = buf[i];
+    }
+    if (cap)
+        out[len] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+const char *test_warpsim(void)
+{
+    const char *w = getenv("WARPSIM");
+    return w && *w ? w : "build/warpsim";
+}
+
+const char *test_tmpdir(void)
+{
+    if (!tmpdir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/warpsim-test-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            perror("mkdtemp");
+            exit(2);
+        }
+    }
+    return tmpdir;
+}
+
+static void remove_tmpdir(void)
+{
+    if (tmpdir[0]) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", tmpdir);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    atexit(remove_tmpdir);
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1) {
+            int match = 0;
+            for (int a = 1; a < argc; a++)
+                match |= strstr(tests[i].name, argv[a]) != NULL;
+            if (!match)
+                continue;
+        }
+        current_name = tests[i].name;
+        current_failures = 0;
+        tests[i].fn();
+        if (current_failures)
+            failed++;
+        else
+            passed++;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
