@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void *oom(size_t n)
 {
@@ -123,4 +125,31 @@ double wall_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *data_path(const char *rel, char *buf, size_t len)
+{
+    const char *home = getenv("WARPSIM_HOME");
+    struct stat st;
+    if (home && *home) {
+        snprintf(buf, len, "%s/%s", home, rel);
+        return buf;
+    }
+    snprintf(buf, len, "%s", rel);
+    if (rel[0] == '/' || stat(buf, &st) == 0)
+        return buf;
+    char exe[1024];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(buf, len, "%s/../%s", exe, rel);
+            if (stat(buf, &st) == 0)
+                return buf;
+        }
+    }
+    snprintf(buf, len, "%s", rel);
+    return buf;
 }

@@ -58,6 +58,10 @@ char *str_trim(char *s);
 /* Read a whole file into a NUL-terminated buffer; NULL (errno set) if it cannot be read. */
 char *read_file(const char *path, size_t *len_out);
 
+/* Where a file of the warpsim tree ("configs/gtx480.cfg") is: under $WARPSIM_HOME if set, else
+ * the working directory if it is there, else beside the executable's build folder. */
+const char *data_path(const char *rel, char *buf, size_t len);
+
 /* Wall-clock seconds from a monotonic clock, for progress lines and benchmarks. */
 double wall_seconds(void);
 

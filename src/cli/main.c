@@ -1,15 +1,59 @@
-/* main.c: the warpsim command line. */
+/* main.c: the warpsim command line: dispatch to subcommands. */
 #include "base/base.h"
+#include "cli/cli.h"
+#include "conf/config.h"
+#include "policy/policy.h"
 
 #include <stdio.h>
 #include <string.h>
 
+static void usage(FILE *f)
+{
+    fputs("usage: warpsim COMMAND [ARGS]\n"
+          "  run [CONFIG] WORKLOAD [--json F] [--csv F] [--stats F] [--quiet]\n"
+          "                        simulate a workload (a .syn stream description)\n"
+          "  bench [--gpgpusim-config F] [--only NAME]\n"
+          "                        simulation-speed benchmarks\n"
+          "  --help-config         every configuration option\n"
+          "  --list-policies       every policy, by kind\n"
+          "  --version\n"
+          "CONFIG: --preset NAME | --config FILE | --gpgpusim-config FILE | -o key=value, in order\n",
+          f);
+}
+
+typedef int (*Command)(int, char **);
+
 int main(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "--version")) {
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--version")) {
         printf("warpsim %s\n", WARPSIM_VERSION);
         return 0;
     }
-    fprintf(stderr, "usage: warpsim --version\n");
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--help-config")) {
+        config_help(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--list-policies")) {
+        policy_list(stdout);
+        return 0;
+    }
+    static const struct { const char *name; Command fn; } commands[] = {
+        {"run", cli_run_main},
+        {"bench", cli_bench_main},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(commands); i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
+    usage(stderr);
     return 1;
 }

@@ -10,8 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define OPT(type, name, def, lo, hi, choices, unit, help) \
     { #name, OPT_##type, offsetof(STRUCT, name), def, lo, hi, choices, unit, help },
@@ -431,28 +429,7 @@ void config_help(FILE *f)
 
 const char *config_preset_path(const char *name, char *buf, size_t len)
 {
-    const char *home = getenv("WARPSIM_HOME");
-    struct stat st;
-    if (home && *home) {
-        snprintf(buf, len, "%s/configs/%s.cfg", home, name);
-        return buf;
-    }
-    snprintf(buf, len, "configs/%s.cfg", name);
-    if (stat(buf, &st) == 0)
-        return buf;
-    /* Relative to the executable's build folder: build/warpsim -> configs/. */
-    char exe[1024];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(buf, len, "%s/../configs/%s.cfg", exe, name);
-            if (stat(buf, &st) == 0)
-                return buf;
-        }
-    }
-    snprintf(buf, len, "configs/%s.cfg", name);
-    return buf;
+    char rel[256];
+    snprintf(rel, sizeof rel, "configs/%s.cfg", name);
+    return data_path(rel, buf, len);
 }

@@ -4,8 +4,9 @@
  * (dram.sched: frfcfs = row hits first, then oldest; fcfs), 16 banks with row buffers and the
  * GDDR5 timing constraints of the config (tRCD, tRAS, tRP, tRC, tRRD, tCCD, tCCDL, tCL, tWL,
  * tWR, tCDLR, tRTPL), the data bus shared by all banks, and a bounded return queue. Time is
- * in DRAM command-clock cycles. Reads come back through dram_pop_reply; writes complete
- * silently. */
+ * in DRAM command-clock cycles. Reads come back through dram_pop_reply with is_reply set once
+ * their data has transferred; writes come back through dram_pop_reply too, with is_reply
+ * false, once their data is written, so that the owner can recycle the MemReq. */
 #ifndef WARPSIM_DRAM_H
 #define WARPSIM_DRAM_H
 
@@ -23,13 +24,20 @@ typedef struct Dram Dram;
 Dram *dram_create(const Config *cfg, uint32_t id, Stats *st);
 void dram_destroy(Dram *d);
 
+/* Writes give no reply. So that the owner can recycle a write's MemReq, fn (if set) is called
+ * when the controller lets go of it: at its last column command, with r->ready set to the
+ * cycle its data is fully written. Without it the controller just drops the pointer. */
+typedef void (*DramWriteDoneFn)(void *ctx, MemReq *r);
+void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx);
+
 /* Room in the scheduler queue? */
 bool dram_can_accept(const Dram *d);
 /* Enqueue a request whose bank/row/col are already decoded (see addrdec.h). */
 void dram_push(Dram *d, MemReq *r, uint64_t now);
 /* Advance one DRAM cycle; returns true if anything changed (a command issued, data moved). */
 bool dram_tick(Dram *d, uint64_t now);
-/* A finished read whose data has fully transferred, or NULL. */
+/* A finished request (read: data transferred, is_reply set; write: data written, is_reply
+ * false), or NULL. */
 MemReq *dram_pop_reply(Dram *d, uint64_t now);
 /* Earliest cycle >= now at which dram_tick or dram_pop_reply could do something; UINT64_MAX
  * when the controller is empty. Used to skip idle cycles. */

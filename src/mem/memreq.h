@@ -16,12 +16,13 @@ typedef struct MemReq {
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
     uint16_t sm;          /* source SM (replies go back there) */
-    uint32_t mshr;        /* L1D MSHR entry waiting for it (reads) */
     uint32_t partition;   /* memory partition (DRAM controller) */
     uint32_t slice;       /* L2 slice (partition * subpartitions + sub) */
     uint32_t bank, row, col; /* DRAM coordinates, filled by the address decoder */
     uint64_t ready;       /* cycle (of the holding component's clock) it may move on */
     uint64_t issued;      /* core cycle the SM sent it, for latency stats */
+    uint32_t pool_id;     /* index in the owning MemPool (a token for MSHR waiters) */
+    uint32_t token;       /* the SM's waiter token: L1D MSHR entry, or a load record for atomics */
     struct MemReq *next;  /* intrusive link for queues and the free list */
 } MemReq;
 
@@ -42,6 +43,15 @@ static inline void memreq_queue_push(MemReqQueue *q, MemReq *r)
     q->n++;
 }
 
+static inline void memreq_queue_push_front(MemReqQueue *q, MemReq *r)
+{
+    r->next = q->head;
+    q->head = r;
+    if (!q->tail)
+        q->tail = r;
+    q->n++;
+}
+
 static inline MemReq *memreq_queue_pop(MemReqQueue *q)
 {
     MemReq *r = q->head;
@@ -53,6 +63,25 @@ static inline MemReq *memreq_queue_pop(MemReqQueue *q)
         r->next = 0;
     }
     return r;
+}
+
+/* A growable pool of requests: chunks are allocated when the pool first grows (warm-up), and
+ * recycled through a free list after that, so the steady state allocates nothing. */
+#define MEMPOOL_CHUNK 1024
+typedef struct MemPool {
+    MemReq **chunks;
+    uint32_t n_chunks;
+    MemReq *free_list;
+    uint32_t in_use;
+} MemPool;
+
+void mempool_init(MemPool *p);
+void mempool_free(MemPool *p);
+MemReq *mempool_get(MemPool *p);
+void mempool_put(MemPool *p, MemReq *r);
+static inline MemReq *mempool_at(const MemPool *p, uint32_t id)
+{
+    return &p->chunks[id / MEMPOOL_CHUNK][id % MEMPOOL_CHUNK];
 }
 
 #endif

@@ -1,0 +1,19 @@
+/* cli.h: subcommands of the warpsim command line and their shared configuration options. */
+#ifndef WARPSIM_CLI_H
+#define WARPSIM_CLI_H
+
+#include <stdbool.h>
+
+#include "conf/config.h"
+
+/* Consume one configuration argument at argv[*i] if it is one (--preset NAME, --config FILE,
+ * --gpgpusim-config FILE, -o key=value), applying it to c in command-line order. Returns
+ * false if argv[*i] is not a configuration argument. Errors exit 1 naming the argument. */
+bool cli_config_arg(Config *c, int argc, char **argv, int *i);
+/* After the arguments: validate (ranges across options, policy names). */
+void cli_config_finish(const Config *c);
+
+int cli_run_main(int argc, char **argv);
+int cli_bench_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,405 @@
+/* gpu.c: builds the machine and runs kernels across four clock domains.
+ *
+ * Tick order at one instant (GPGPU-Sim's order): core (CTA dispatch, then every awake SM),
+ * interconnect (SM miss queues -> request network -> L2 input; L2 replies -> reply network ->
+ * SMs), L2 (one request per slice, misses to the DRAM delay queues), DRAM (delay queue ->
+ * controller, controller tick, replies back to the L2). Each domain advances at its own
+ * period; the next instant is the earliest next tick of any domain.
+ *
+ * Idle skipping: every component reports whether it made progress and the earliest cycle it
+ * could next do something. When a whole instant makes no progress, all domains jump to the
+ * earliest such event. If no event exists while work is outstanding, or no progress is made
+ * for gpu.watchdog_cycles core cycles, the run ends with a deadlock report naming the stuck
+ * components and their queue contents. */
+#include "core/gpu.h"
+
+#include "base/base.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+Gpu *gpu_create(const Config *cfg)
+{
+    Gpu *g = xcalloc(1, sizeof *g);
+    g->cfg = *cfg;
+    cfg = &g->cfg;
+    stats_init(&g->stats);
+    mempool_init(&g->pool);
+    addrdec_init(&g->addrdec, cfg);
+    g->n_clusters = cfg->gpu.n_clusters;
+    g->sms_per_cluster = cfg->gpu.cores_per_cluster;
+    g->n_sms = g->n_clusters * g->sms_per_cluster;
+    g->n_partitions = cfg->mem.n_partitions;
+    g->n_slices = g->n_partitions * cfg->mem.subpartitions;
+    stats_counter(&g->stats, &g->sim_cycles, "sim.cycles", "core cycles simulated");
+    stats_counter(&g->stats, &g->sim_warp_insts, "sim.warp_insts", "warp instructions issued");
+    stats_counter(&g->stats, &g->sim_thread_insts, "sim.thread_insts", "thread instructions issued");
+    stats_counter(&g->stats, &g->kernels, "sim.kernels", "kernels run");
+    g->sms = xcalloc(g->n_sms, sizeof *g->sms);
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        sm_init(&g->sms[i], i, g, cfg, &g->pool, &g->stats);
+    g->slices = xcalloc(g->n_slices, sizeof *g->slices);
+    for (uint32_t i = 0; i < g->n_slices; i++)
+        l2_init(&g->slices[i], i, cfg, &g->pool, &g->stats);
+    g->drams = xcalloc(g->n_partitions, sizeof *g->drams);
+    for (uint32_t i = 0; i < g->n_partitions; i++)
+        g->drams[i] = dram_create(cfg, i, &g->stats);
+    g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
+    g->dram_rr = xcalloc(g->n_partitions, sizeof *g->dram_rr);
+    g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
+    /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
+    g->dram_delay_cycles = (uint64_t)llround(cfg->mem.dram_lat * cfg->gpu.dram_mhz / cfg->gpu.core_mhz);
+    icnt_init(&g->req_net, g->n_clusters, g->n_slices, &cfg->icnt);
+    icnt_init(&g->reply_net, g->n_slices, g->n_clusters, &cfg->icnt);
+    const double mhz[DOMAIN_COUNT] = {cfg->gpu.core_mhz, cfg->gpu.icnt_mhz, cfg->gpu.l2_mhz, cfg->gpu.dram_mhz};
+    for (int d = 0; d < DOMAIN_COUNT; d++)
+        g->period[d] = 1e9 / mhz[d];
+    return g;
+}
+
+void gpu_destroy(Gpu *g)
+{
+    if (!g)
+        return;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        sm_free(&g->sms[i]);
+    for (uint32_t i = 0; i < g->n_slices; i++)
+        l2_free(&g->slices[i]);
+    for (uint32_t i = 0; i < g->n_partitions; i++)
+        dram_destroy(g->drams[i]);
+    icnt_free(&g->req_net);
+    icnt_free(&g->reply_net);
+    free(g->sms);
+    free(g->slices);
+    free(g->drams);
+    free(g->dram_delay);
+    free(g->dram_rr);
+    free(g->cluster_rr);
+    free(g->launched);
+    mempool_free(&g->pool);
+    stats_free(&g->stats);
+    free(g);
+}
+
+void gpu_set_progress(Gpu *g, bool on) { g->progress_line = on; }
+
+void gpu_cta_done(Gpu *g, uint32_t sm, uint32_t cta_id, uint64_t now)
+{
+    g->n_done++;
+    g->dispatch_pending = true;
+    (void)sm;
+    (void)cta_id;
+    (void)now;
+}
+
+/* Place at most one CTA on each SM that has room, visiting SMs round-robin. */
+static bool dispatch(Gpu *g, uint64_t now)
+{
+    bool any = false;
+    CtaSchedView v = {.n_ctas = g->n_ctas, .launched = g->launched, .n_sms = g->n_sms, .cycle = now};
+    for (uint32_t i = 0; i < g->n_sms && g->next_unlaunched < g->n_ctas; i++) {
+        uint32_t s = (g->sm_rr + i) % g->n_sms;
+        if (!sm_can_take(&g->sms[s], g->kernel))
+            continue;
+        v.next_unlaunched = g->next_unlaunched;
+        int cta = g->cta_ops->pick(g->cta_sched, s, &v);
+        if (cta < 0)
+            continue;
+        CHECK((uint32_t)cta < g->n_ctas && !g->launched[cta]);
+        g->launched[cta] = 1;
+        while (g->next_unlaunched < g->n_ctas && g->launched[g->next_unlaunched])
+            g->next_unlaunched++;
+        sm_launch_cta(&g->sms[s], g->kernel, (uint32_t)cta, now);
+        g->sm_rr = s + 1;
+        any = true;
+    }
+    g->dispatch_pending = any;
+    return any;
+}
+
+static bool core_tick(Gpu *g, uint64_t now)
+{
+    bool progress = false;
+    if (g->dispatch_pending)
+        progress |= dispatch(g, now);
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        progress |= sm_cycle(&g->sms[i], now);
+    return progress;
+}
+
+static bool icnt_tick(Gpu *g, uint64_t now)
+{
+    bool progress = false;
+    /* Each cluster injects one request per cycle, SMs taking turns. */
+    for (uint32_t c = 0; c < g->n_clusters; c++) {
+        for (uint32_t k = 0; k < g->sms_per_cluster; k++) {
+            uint32_t s = c * g->sms_per_cluster + (g->cluster_rr[c] + k) % g->sms_per_cluster;
+            L1d *l1 = &g->sms[s].l1d;
+            MemReq *r = l1->miss_q.head;
+            if (!r)
+                continue;
+            AddrLoc loc;
+            addrdec_decode(&g->addrdec, r->addr, &loc);
+            if (!icnt_can_push(&g->req_net, c, loc.slice, now)) {
+                l1->icnt_refused = true;
+                continue;
+            }
+            l1->icnt_refused = false;
+            memreq_queue_pop(&l1->miss_q);
+            r->partition = loc.partition;
+            r->slice = loc.slice;
+            r->bank = loc.bank;
+            r->row = loc.row;
+            r->col = loc.col;
+            icnt_push(&g->req_net, c, loc.slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
+            g->cluster_rr[c] = (g->cluster_rr[c] + k + 1) % g->sms_per_cluster;
+            /* An SM's miss queue is drained by the interconnect: the SM may have been waiting. */
+            g->sms[s].next_wake = MIN(g->sms[s].next_wake, g->cycle[DOMAIN_CORE]);
+            progress = true;
+            break;
+        }
+    }
+    for (uint32_t i = 0; i < g->n_slices; i++) {
+        L2Slice *sl = &g->slices[i];
+        while (l2_can_accept(sl)) {
+            MemReq *r = icnt_pop(&g->req_net, i, now);
+            if (!r)
+                break;
+            l2_push(sl, r, g->cycle[DOMAIN_L2]);
+            progress = true;
+        }
+        MemReq *rep = sl->replies.head;
+        if (rep) {
+            uint32_t dst = rep->sm / g->sms_per_cluster;
+            if (icnt_can_push(&g->reply_net, i, dst, now)) {
+                memreq_queue_pop(&sl->replies);
+                icnt_push(&g->reply_net, i, dst, rep, rep->kind == MREQ_WRITE ? 0 : rep->size_bytes, now);
+                progress = true;
+            }
+        }
+    }
+    for (uint32_t c = 0; c < g->n_clusters; c++) {
+        MemReq *r;
+        while ((r = icnt_pop(&g->reply_net, c, now)) != NULL) {
+            sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
+            progress = true;
+        }
+    }
+    return progress;
+}
+
+static bool l2_domain_tick(Gpu *g, uint64_t now)
+{
+    bool progress = false;
+    for (uint32_t i = 0; i < g->n_slices; i++) {
+        L2Slice *sl = &g->slices[i];
+        progress |= l2_tick(sl, now);
+        /* Misses and write-backs start their fixed DRAM latency. */
+        MemReq *r;
+        while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {
+            AddrLoc loc;
+            addrdec_decode(&g->addrdec, r->addr, &loc);
+            r->partition = loc.partition;
+            r->bank = loc.bank;
+            r->row = loc.row;
+            r->col = loc.col;
+            r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
+            memreq_queue_push(&g->dram_delay[loc.partition], r);
+            progress = true;
+        }
+    }
+    return progress;
+}
+
+static bool dram_domain_tick(Gpu *g, uint64_t now)
+{
+    bool progress = false;
+    for (uint32_t p = 0; p < g->n_partitions; p++) {
+        Dram *d = g->drams[p];
+        MemReqQueue *q = &g->dram_delay[p];
+        while (q->head && q->head->ready <= now && dram_can_accept(d)) {
+            dram_push(d, memreq_queue_pop(q), now);
+            progress = true;
+        }
+        progress |= dram_tick(d, now);
+        MemReq *r;
+        while ((r = dram_pop_reply(d, now)) != NULL) {
+            if (r->kind == MREQ_READ && r->is_reply)
+                l2_fill(&g->slices[r->slice], r, g->cycle[DOMAIN_L2]);
+            else
+                mempool_put(&g->pool, r);
+            progress = true;
+        }
+    }
+    return progress;
+}
+
+/* Earliest cycle of each domain at which something could happen. */
+static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
+{
+    uint64_t core = g->dispatch_pending ? g->cycle[DOMAIN_CORE] : UINT64_MAX;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        core = MIN(core, g->sms[i].next_wake);
+    uint64_t icnt = MIN(icnt_next_event(&g->req_net), icnt_next_event(&g->reply_net));
+    for (uint32_t i = 0; i < g->n_sms && icnt > g->cycle[DOMAIN_ICNT]; i++)
+        if (g->sms[i].l1d.miss_q.head)
+            icnt = g->cycle[DOMAIN_ICNT];
+    uint64_t l2 = UINT64_MAX;
+    for (uint32_t i = 0; i < g->n_slices; i++) {
+        l2 = MIN(l2, l2_next_event(&g->slices[i]));
+        if (g->slices[i].replies.head)
+            icnt = g->cycle[DOMAIN_ICNT];
+    }
+    uint64_t dram = UINT64_MAX;
+    for (uint32_t p = 0; p < g->n_partitions; p++) {
+        dram = MIN(dram, dram_next_event(g->drams[p], g->cycle[DOMAIN_DRAM]));
+        if (g->dram_delay[p].head)
+            dram = MIN(dram, MAX(g->dram_delay[p].head->ready, g->cycle[DOMAIN_DRAM]));
+    }
+    ev[DOMAIN_CORE] = core;
+    ev[DOMAIN_ICNT] = icnt;
+    ev[DOMAIN_L2] = l2;
+    ev[DOMAIN_DRAM] = dram;
+}
+
+static void deadlock_report(const Gpu *g, FILE *f, const char *why)
+{
+    fprintf(f, "warpsim: deadlock: %s at core cycle %llu (kernel '%s': %u of %u CTAs done)\n", why,
+            (unsigned long long)g->cycle[DOMAIN_CORE], g->kernel->name, g->n_done, g->n_ctas);
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        if (sm_busy(&g->sms[i]))
+            sm_dump(&g->sms[i], f, g->cycle[DOMAIN_CORE]);
+    for (uint32_t i = 0; i < g->n_slices; i++) {
+        const L2Slice *s = &g->slices[i];
+        if (s->in.n || s->to_dram.n || s->replies.n || mshr_in_use(&s->mshr))
+            fprintf(f, "l2[%u]: input %u (head %s0x%llx), to-DRAM %u, replies %u, MSHRs %u/%u\n", i, s->in.n,
+                    s->in.head ? "" : "none ", (unsigned long long)(s->in.head ? s->in.head->addr : 0), s->to_dram.n,
+                    s->replies.n, mshr_in_use(&s->mshr), s->mshr.n_entries);
+    }
+    for (uint32_t p = 0; p < g->n_partitions; p++)
+        if (dram_pending(g->drams[p]) || g->dram_delay[p].n) {
+            fprintf(f, "dram[%u]: delay queue %u\n", p, g->dram_delay[p].n);
+            dram_dump(g->drams[p], f);
+        }
+    fprintf(f, "interconnect: %u requests and %u replies in flight\n", icnt_in_flight(&g->req_net),
+            icnt_in_flight(&g->reply_net));
+}
+
+static void report_progress(Gpu *g)
+{
+    double now = wall_seconds();
+    if (now - g->last_report_wall < 2.0)
+        return;
+    g->last_report_wall = now;
+    uint64_t insts = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        insts += g->sms[i].warp_insts;
+    fprintf(stderr, "\rwarpsim: %s: cycle %llu, %u/%u CTAs, %llu warp insts, %.0f s   ", g->kernel->name,
+            (unsigned long long)g->cycle[DOMAIN_CORE], g->n_done, g->n_ctas, (unsigned long long)insts,
+            now - g->start_wall);
+    fflush(stderr);
+}
+
+static void sum_sm_stats(Gpu *g)
+{
+    uint64_t w = 0, t = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        w += g->sms[i].warp_insts;
+        t += g->sms[i].thread_insts;
+    }
+    g->sim_warp_insts = w;
+    g->sim_thread_insts = t;
+}
+
+GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const FrontKernel *k, FILE *report)
+{
+    if (!report)
+        report = stderr;
+    g->kernel = k;
+    g->n_ctas = front_kernel_n_ctas(k);
+    free(g->launched);
+    g->launched = xcalloc(g->n_ctas ? g->n_ctas : 1, 1);
+    g->next_unlaunched = g->n_done = 0;
+    g->sm_rr = 0;
+    g->dispatch_pending = g->n_ctas > 0;
+    g->cta_ops = policy_cta(g->cfg.gpu.cta_sched);
+    CHECK(g->cta_ops);
+    g->cta_sched = g->cta_ops->create ? g->cta_ops->create(g->n_sms, &g->cfg) : NULL;
+    ops->kernel_begin(front, k, g->n_sms * g->cfg.sm.max_warps);
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        sm_set_front(&g->sms[i], ops, front);
+        g->sms[i].next_wake = g->cycle[DOMAIN_CORE];
+    }
+    stats_kernel_begin(&g->stats);
+    g->start_wall = g->last_report_wall = wall_seconds();
+    uint64_t start_cycle = g->cycle[DOMAIN_CORE];
+    g->last_progress = start_cycle;
+    GpuRunStatus status = GPU_RUN_OK;
+    const uint64_t watchdog = g->cfg.gpu.watchdog_cycles, limit = g->cfg.gpu.max_cycles;
+    uint32_t rounds = 0;
+    while (g->n_done < g->n_ctas) {
+        /* The next instant: the earliest next tick of any domain. */
+        double t = INFINITY;
+        for (int d = 0; d < DOMAIN_COUNT; d++)
+            t = fmin(t, (double)g->cycle[d] * g->period[d]);
+        bool progress = false;
+        for (int d = 0; d < DOMAIN_COUNT; d++) {
+            if ((double)g->cycle[d] * g->period[d] > t)
+                continue;
+            uint64_t now = g->cycle[d];
+            switch (d) {
+            case DOMAIN_CORE: progress |= core_tick(g, now); break;
+            case DOMAIN_ICNT: progress |= icnt_tick(g, now); break;
+            case DOMAIN_L2: progress |= l2_domain_tick(g, now); break;
+            case DOMAIN_DRAM: progress |= dram_domain_tick(g, now); break;
+            }
+            g->cycle[d]++;
+        }
+        uint64_t core_now = g->cycle[DOMAIN_CORE];
+        if (progress) {
+            g->last_progress = core_now;
+        } else {
+            uint64_t ev[DOMAIN_COUNT];
+            next_events(g, ev);
+            double target = INFINITY;
+            for (int d = 0; d < DOMAIN_COUNT; d++)
+                if (ev[d] != UINT64_MAX)
+                    target = fmin(target, (double)ev[d] * g->period[d]);
+            if (target == INFINITY) {
+                deadlock_report(g, report, "no component has any work it can do");
+                status = GPU_RUN_DEADLOCK;
+                break;
+            }
+            /* Jump every domain to its first cycle at or after the target instant. */
+            for (int d = 0; d < DOMAIN_COUNT; d++) {
+                uint64_t c = (uint64_t)ceil(target / g->period[d] - 1e-9);
+                if (c > g->cycle[d])
+                    g->cycle[d] = c;
+            }
+            if (g->cycle[DOMAIN_CORE] - g->last_progress > watchdog) {
+                char why[128];
+                snprintf(why, sizeof why, "no progress for %llu core cycles", (unsigned long long)watchdog);
+                deadlock_report(g, report, why);
+                status = GPU_RUN_DEADLOCK;
+                break;
+            }
+        }
+        if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
+            status = GPU_RUN_CYCLE_LIMIT;
+            break;
+        }
+        if (g->progress_line && ++rounds % 65536 == 0)
+            report_progress(g);
+    }
+    if (g->progress_line && wall_seconds() - g->start_wall >= 2.0)
+        fputc('\n', stderr);
+    g->sim_cycles += g->cycle[DOMAIN_CORE] - start_cycle;
+    g->kernels++;
+    sum_sm_stats(g);
+    stats_kernel_end(&g->stats, k->name);
+    ops->kernel_end(front);
+    if (g->cta_ops->destroy)
+        g->cta_ops->destroy(g->cta_sched);
+    return status;
+}

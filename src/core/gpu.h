@@ -1,0 +1,68 @@
+/* gpu.h: the whole simulated GPU: SMs, interconnect, L2 slices, DRAM controllers, and the one
+ * documented tick order across the core / interconnect / L2 / DRAM clock domains.
+ *
+ * A simulation context: everything mutable hangs off struct Gpu, so two GPUs can run in one
+ * process. gpu_run_kernel runs one kernel to completion on a front end. */
+#ifndef WARPSIM_GPU_H
+#define WARPSIM_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "conf/config.h"
+#include "core/sm.h"
+#include "front/front.h"
+#include "mem/addrdec.h"
+#include "mem/dram.h"
+#include "mem/icnt.h"
+#include "mem/l2.h"
+#include "stats/stats.h"
+
+enum { DOMAIN_CORE, DOMAIN_ICNT, DOMAIN_L2, DOMAIN_DRAM, DOMAIN_COUNT };
+
+typedef enum GpuRunStatus { GPU_RUN_OK, GPU_RUN_DEADLOCK, GPU_RUN_CYCLE_LIMIT } GpuRunStatus;
+
+struct Gpu {
+    Config cfg;
+    Stats stats;
+    MemPool pool;
+    AddrDecoder addrdec;
+    uint32_t n_sms, n_clusters, sms_per_cluster, n_slices, n_partitions;
+    Sm *sms;
+    L2Slice *slices;
+    Dram **drams;
+    MemReqQueue *dram_delay; /* per partition: L2 -> DRAM requests serving mem.dram_lat */
+    uint32_t *dram_rr;       /* per partition: next slice to take from */
+    uint32_t *cluster_rr;    /* per cluster: next SM to inject from */
+    uint64_t dram_delay_cycles;
+    Icnt req_net, reply_net;
+    double period[DOMAIN_COUNT]; /* femtoseconds per cycle */
+    uint64_t cycle[DOMAIN_COUNT];
+    /* the running kernel */
+    const FrontKernel *kernel;
+    const CtaSchedOps *cta_ops;
+    void *cta_sched;
+    uint8_t *launched;
+    uint32_t n_ctas, next_unlaunched, n_done, sm_rr;
+    bool dispatch_pending;
+    uint64_t last_progress;
+    /* progress line */
+    bool progress_line;
+    double start_wall, last_report_wall;
+    /* stats */
+    uint64_t sim_cycles, sim_warp_insts, sim_thread_insts, kernels;
+};
+typedef struct Gpu Gpu;
+
+/* Build from a validated config (policy names checked). */
+Gpu *gpu_create(const Config *cfg);
+void gpu_destroy(Gpu *g);
+/* Run one kernel to completion; on deadlock, a report goes to `report` (stderr if NULL). */
+GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const FrontKernel *k, FILE *report);
+/* Print a progress line on stderr during long runs. */
+void gpu_set_progress(Gpu *g, bool on);
+/* Called by an SM when one of its CTAs completes. */
+void gpu_cta_done(Gpu *g, uint32_t sm, uint32_t cta_id, uint64_t now);
+
+#endif

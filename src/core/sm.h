@@ -1,0 +1,129 @@
+/* sm.h: one streaming multiprocessor (thesis 1.1, Fig. 1.2).
+ *
+ * Warp slots with a one-entry I-buffer each, a per-warp scoreboard, sm.n_sched warp
+ * schedulers (slot w belongs to scheduler w mod n) choosing among ready warps through the
+ * warp-scheduler policy, SP and SFU pipelines with latency and initiation interval, and one
+ * LD/ST unit that takes one memory instruction at a time: it presents the instruction's
+ * coalesced accesses to the L1D one per cycle, replaying an access that meets a reservation
+ * failure (the instruction keeps the unit: memory occlusion, thesis 1.2.3). Shared-memory
+ * accesses take one pass per bank-conflict degree. Loads release their destination registers
+ * when the last access's data is back. */
+#ifndef WARPSIM_SM_H
+#define WARPSIM_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/coalescer.h"
+#include "front/front.h"
+#include "mem/l1d.h"
+#include "policy/policy.h"
+#include "stats/stats.h"
+
+typedef struct ScoreboardEntry {
+    uint16_t reg;
+    uint64_t release; /* cycle the value is written; UINT64_MAX while a load is outstanding */
+} ScoreboardEntry;
+
+typedef struct Warp {
+    bool live;        /* the slot holds a warp that has not finished */
+    bool exited;      /* issued its exit */
+    bool at_barrier;
+    uint16_t cta_slot;
+    uint32_t id;      /* front-end warp id: sm * max_warps + slot */
+    uint64_t age;     /* launch order, for oldest-first policies */
+    const WinstStatic *next; /* I-buffer (NULL: fetch from the front end) */
+    uint64_t ibuf_ready;
+    uint64_t ready_at; /* earliest cycle it may issue; UINT64_MAX: waits for an event */
+    uint32_t n_sb;
+    ScoreboardEntry *sb;
+    uint32_t loads_pending;
+} Warp;
+
+typedef struct SmCta {
+    bool live;
+    uint32_t cta_id;
+    uint32_t first_slot, n_warps;
+    uint32_t n_live_warps, n_at_barrier;
+    uint32_t threads, regs, smem_bytes;
+} SmCta;
+
+/* One load (or atomic) in flight: which registers it will write, how many accesses remain. */
+typedef struct LoadRec {
+    uint16_t warp;
+    uint8_t n_dst;
+    bool all_sent;
+    uint16_t dst[WINST_MAX_DST];
+    uint32_t outstanding;
+    uint32_t next_free;
+} LoadRec;
+
+/* A timed return (L1D hit, shared or constant load): a FIFO per fixed latency keeps order. */
+typedef struct TimedRing {
+    uint64_t *ready;
+    uint32_t *rec;
+    uint32_t head, n, cap;
+} TimedRing;
+
+typedef struct Ldst {
+    bool active;
+    uint8_t op;    /* WinstOp */
+    uint8_t space; /* WinstSpace */
+    uint16_t warp; /* issuing warp slot */
+    uint32_t rec;  /* LoadRec of a load/atomic with a destination, else NO_REC */
+    uint32_t pos, n;
+    uint32_t bytes;
+    uint32_t n_lines;
+    uint32_t pc;
+    uint64_t busy_until; /* shared/const: cycles of passes */
+    CoalAccess acc[COAL_MAX_ACCESSES];
+} Ldst;
+
+typedef struct Gpu Gpu;
+
+typedef struct Sm {
+    uint32_t id;
+    const Config *cfg;
+    Gpu *gpu;
+    const FrontOps *front;
+    void *front_self;
+    uint32_t max_warps, n_sched;
+    Warp *warps;
+    ScoreboardEntry *sb_store;
+    SmCta *ctas;
+    uint32_t n_live_ctas, threads_used, warps_used, regs_used, smem_used;
+    uint64_t next_age;
+    uint64_t sched_mask[8]; /* live warps of each scheduler */
+    const WarpSchedOps *sched_ops;
+    void *sched[8];
+    uint64_t *age;
+    uint64_t *sp_busy, *sfu_busy;
+    uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
+    Ldst ldst;
+    L1d l1d;
+    LoadRec *recs;
+    uint32_t rec_free, n_recs;
+    TimedRing hit_ring, smem_ring, const_ring;
+    MemReqQueue replies; /* from the interconnect */
+    Winst scratch;
+    uint64_t next_wake;  /* the SM has nothing to do before this cycle */
+    /* stats */
+    uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
+    uint64_t issued, idle_no_ready, stall_ldst, ldst_busy, ldst_replay, ctas_done;
+    uint64_t load_lines, load_insts_divergent;
+} Sm;
+
+void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, Stats *st);
+void sm_free(Sm *sm);
+void sm_set_front(Sm *sm, const FrontOps *ops, void *self);
+/* Room for one more CTA of kernel k? */
+bool sm_can_take(const Sm *sm, const FrontKernel *k);
+void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
+/* One core cycle; returns true if anything happened. */
+bool sm_cycle(Sm *sm, uint64_t now);
+/* A reply from the interconnect. */
+void sm_deliver(Sm *sm, MemReq *r, uint64_t now);
+bool sm_busy(const Sm *sm);
+void sm_dump(const Sm *sm, FILE *f, uint64_t now);
+
+#endif

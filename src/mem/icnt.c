@@ -1,0 +1,73 @@
+/* icnt.c: fixed-latency, per-port-bandwidth interconnect (see icnt.h). */
+#include "mem/icnt.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+
+void icnt_init(Icnt *n, uint32_t n_src, uint32_t n_dst, const IcntConfig *cfg)
+{
+    n->n_src = n_src;
+    n->n_dst = n_dst;
+    n->lat = cfg->lat;
+    n->flit_bytes = cfg->flit_bytes;
+    n->header_bytes = cfg->header_bytes;
+    n->in_buffer = cfg->in_buffer;
+    n->src = xcalloc(n_src, sizeof *n->src);
+    n->dst = xcalloc(n_dst, sizeof *n->dst);
+    n->packets = n->flits = 0;
+}
+
+void icnt_free(Icnt *n)
+{
+    free(n->src);
+    free(n->dst);
+}
+
+bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint64_t now)
+{
+    return n->src[src].busy_until <= now && n->dst[dst].credits_used < n->in_buffer;
+}
+
+void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_bytes, uint64_t now)
+{
+    IcntPort *s = &n->src[src], *d = &n->dst[dst];
+    uint32_t bytes = payload_bytes + n->header_bytes;
+    uint32_t flits = (bytes + n->flit_bytes - 1) / n->flit_bytes;
+    uint64_t depart = MAX(now, s->busy_until);
+    s->busy_until = depart + flits;
+    /* Reserving the ejection slot at push time keeps each destination's queue in arrival order. */
+    uint64_t arrive = MAX(depart + flits + n->lat, d->busy_until);
+    d->busy_until = arrive + flits;
+    r->ready = arrive + flits;
+    memreq_queue_push(&d->q, r);
+    d->credits_used++;
+    n->packets++;
+    n->flits += flits;
+}
+
+MemReq *icnt_pop(Icnt *n, uint32_t dst, uint64_t now)
+{
+    IcntPort *d = &n->dst[dst];
+    if (!d->q.head || d->q.head->ready > now)
+        return NULL;
+    d->credits_used--;
+    return memreq_queue_pop(&d->q);
+}
+
+uint64_t icnt_next_event(const Icnt *n)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < n->n_dst; i++)
+        if (n->dst[i].q.head && n->dst[i].q.head->ready < t)
+            t = n->dst[i].q.head->ready;
+    return t;
+}
+
+uint32_t icnt_in_flight(const Icnt *n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n->n_dst; i++)
+        k += n->dst[i].q.n;
+    return k;
+}

@@ -1,0 +1,61 @@
+/* l1d.h: the L1 data cache of one SM (thesis 1.1.2, 1.2.3; GPGPU-Sim 3.x L1D semantics).
+ *
+ * The LD/ST unit presents one coalesced line access per cycle. A load that hits returns after
+ * l1d.hit_lat; a load to a line in flight merges into its MSHR entry if the entry has room;
+ * a new miss needs a free MSHR entry, a miss-queue slot and (allocate-on-miss) a replaceable
+ * way. Lacking any of them is a reservation failure: nothing changes and the LD/ST unit
+ * replays the access next cycle. Global stores evict the line on a hit and do not allocate on
+ * a miss; they need only a miss-queue slot (the "memory port"). The miss queue drains into
+ * the interconnect; a full queue is counted as "interconnect full" when the interconnect
+ * refused its head in the previous cycle, else as "miss queue full". */
+#ifndef WARPSIM_L1D_H
+#define WARPSIM_L1D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem/memreq.h"
+#include "mem/mshr.h"
+#include "mem/tags.h"
+#include "stats/stats.h"
+
+typedef enum L1dResult {
+    L1D_HIT,
+    L1D_MISS,   /* sent (token will come back from l1d_fill) */
+    L1D_MERGED, /* joined a miss in flight (token will come back from l1d_fill) */
+    L1D_SENT,   /* store or atomic put into the miss queue */
+    L1D_FAIL_MSHR,
+    L1D_FAIL_LINE,
+    L1D_FAIL_MISSQ,
+    L1D_FAIL_ICNT,
+} L1dResult;
+
+static inline bool l1d_failed(L1dResult r) { return r >= L1D_FAIL_MSHR; }
+
+typedef struct L1d {
+    uint16_t sm;
+    uint32_t alloc; /* CACHE_ALLOC_MISS or CACHE_ALLOC_FILL */
+    uint32_t miss_queue_cap;
+    Tags tags;
+    Mshr mshr;
+    MemPool *pool;
+    MemReqQueue miss_q;
+    bool icnt_refused; /* the interconnect refused the miss queue's head last cycle */
+    uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt;
+    uint64_t store, store_hit_evict, atomic, fill;
+} L1d;
+
+void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st);
+void l1d_free(L1d *c);
+
+/* addr: any byte of the line. a: who is asking (warp slot, pc, divergence). */
+L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now);
+L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, uint64_t now);
+/* Atomics bypass the L1D and are performed at the L2; the reply carries the token back. */
+L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, const ReplAccess *a, uint64_t now);
+
+/* A read reply arrived: install the line and return its waiting tokens (at most
+ * l1d.mshr_max_merge) in tokens[]; recycles r. */
+uint32_t l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now);
+
+#endif

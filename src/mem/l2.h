@@ -1,0 +1,44 @@
+/* l2.h: one L2 slice (one per memory sub-partition).
+ *
+ * Requests arrive from the interconnect and wait mem.l2_lat cycles (GPGPU-Sim's ROP delay)
+ * before the slice looks at them, one per L2 cycle. Reads and atomics that hit reply; misses
+ * allocate a line (allocate-on-miss, reserved until the fill), an MSHR entry, and a DRAM
+ * fetch; accesses to a line already in flight merge. Writes are write-back with
+ * write-allocate and no fetch (the whole line is treated as written; GPGPU-Sim's lazy
+ * fetch-on-read is not modelled). Dirty victims are written back to DRAM. When the slice
+ * cannot take the head request (no MSHR, no way, DRAM queue or reply queue full) it stalls. */
+#ifndef WARPSIM_L2_H
+#define WARPSIM_L2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem/memreq.h"
+#include "mem/mshr.h"
+#include "mem/tags.h"
+#include "stats/stats.h"
+
+typedef struct L2Slice {
+    uint32_t id;
+    uint32_t rop_lat;
+    uint32_t in_cap, miss_queue_cap, reply_cap;
+    Tags tags;
+    Mshr mshr;
+    MemPool *pool;
+    MemReqQueue in;      /* from the interconnect; ready = arrival + rop_lat */
+    MemReqQueue to_dram; /* fetches and write-backs for the DRAM controller */
+    MemReqQueue replies; /* to the reply network */
+    uint64_t access, hit, miss, merge, write, writeback, stall;
+} L2Slice;
+
+void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);
+void l2_free(L2Slice *s);
+bool l2_can_accept(const L2Slice *s);
+void l2_push(L2Slice *s, MemReq *r, uint64_t now);
+/* Serve the head request if it is ready; true on progress. */
+bool l2_tick(L2Slice *s, uint64_t now);
+/* A line fetched from DRAM arrives (r is the fetch request; the slice recycles it). */
+void l2_fill(L2Slice *s, MemReq *r, uint64_t now);
+uint64_t l2_next_event(const L2Slice *s);
+
+#endif

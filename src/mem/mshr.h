@@ -1,0 +1,51 @@
+/* mshr.h: miss status holding registers of one cache.
+ *
+ * Fully associative: an entry tracks one line in flight and up to max_merge waiting accesses
+ * (the first access included), each an opaque 32-bit token of the owner's choosing. An access
+ * that finds its line in flight merges if the entry has room; a new miss needs a free entry.
+ * Running out of either is a reservation failure that makes the access replay (thesis 1.2.3,
+ * memory occlusion). Lookups scan only the entries in use. */
+#ifndef WARPSIM_MSHR_H
+#define WARPSIM_MSHR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct MshrEntry {
+    uint64_t line_addr;
+    uint32_t n_waiters;
+    uint32_t used_pos; /* index in Mshr.used */
+} MshrEntry;
+
+typedef struct Mshr {
+    uint32_t n_entries, max_merge;
+    uint32_t n_used;
+    MshrEntry *entries;
+    uint32_t *waiters; /* n_entries * max_merge tokens */
+    uint32_t *used;    /* indices of entries in use, n_used of them */
+    uint32_t *free;    /* stack of free entry indices */
+    uint32_t n_free;
+} Mshr;
+
+void mshr_init(Mshr *m, uint32_t n_entries, uint32_t max_merge);
+void mshr_free_all(Mshr *m);
+
+/* Entry tracking line_addr, or -1. */
+int mshr_find(const Mshr *m, uint64_t line_addr);
+static inline bool mshr_full(const Mshr *m) { return m->n_free == 0; }
+static inline bool mshr_can_merge(const Mshr *m, int e) { return m->entries[e].n_waiters < m->max_merge; }
+static inline uint32_t mshr_in_use(const Mshr *m) { return m->n_used; }
+
+/* New entry for line_addr with its first waiter; -1 if full. */
+int mshr_alloc(Mshr *m, uint64_t line_addr, uint32_t token);
+/* Add a waiter to an existing entry (the caller checked mshr_can_merge). */
+void mshr_merge(Mshr *m, int e, uint32_t token);
+/* The waiters of entry e (valid until the entry is released). */
+static inline const uint32_t *mshr_waiters(const Mshr *m, int e, uint32_t *n)
+{
+    *n = m->entries[e].n_waiters;
+    return &m->waiters[(uint32_t)e * m->max_merge];
+}
+void mshr_release(Mshr *m, int e);
+
+#endif

@@ -1,0 +1,112 @@
+/* tags.c: set-associative tag array (see tags.h).
+ *
+ * Victim choice follows GPGPU-Sim's tag array semantics: invalid ways first, never a reserved
+ * way; among valid ways the replacement policy decides. The policy owns its own per-line
+ * state; this file only owns tags and line states. */
+#include "mem/tags.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg)
+{
+    memset(t, 0, sizeof *t);
+    t->n_sets = cc->n_sets;
+    t->assoc = cc->assoc;
+    t->line_bytes = cc->line_bytes;
+    t->line_bits = log2_u64(cc->line_bytes);
+    const IndexOps *io = policy_index(cc->index);
+    const ReplOps *ro = policy_repl(cc->repl);
+    CHECK(io && ro); /* names were validated with the config */
+    index_fn_init(&t->index, io, cc->n_sets, cc->line_bytes);
+    t->repl = ro;
+    t->repl_state = ro->create ? ro->create(cc->n_sets, cc->assoc, cfg) : NULL;
+    t->lines = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->lines);
+}
+
+void tags_free(Tags *t)
+{
+    if (t->repl && t->repl->destroy)
+        t->repl->destroy(t->repl_state);
+    free(t->lines);
+    t->lines = NULL;
+}
+
+TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
+{
+    uint64_t la = addr >> t->line_bits;
+    const TagLine *l = &t->lines[set * t->assoc];
+    for (uint32_t w = 0; w < t->assoc; w++) {
+        if (l[w].state != LINE_INVALID && l[w].line_addr == la) {
+            *way_out = w;
+            return l[w].state == LINE_VALID ? TAGS_HIT : TAGS_HIT_RESERVED;
+        }
+    }
+    return TAGS_MISS;
+}
+
+int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted)
+{
+    TagLine *l = &t->lines[set * t->assoc];
+    evicted->state = LINE_INVALID;
+    uint64_t candidates = 0;
+    for (uint32_t w = 0; w < t->assoc; w++) {
+        if (l[w].state == LINE_INVALID)
+            return (int)w;
+        if (l[w].state == LINE_VALID)
+            candidates |= 1ull << w;
+    }
+    if (!candidates)
+        return REPL_STALL;
+    ReplAccess va = *a;
+    va.set = set;
+    int w = t->repl->victim(t->repl_state, &va, candidates);
+    if (w >= 0) {
+        CHECK((unsigned)w < t->assoc && (candidates >> w & 1));
+        *evicted = l[w];
+    }
+    return w;
+}
+
+void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t state, const ReplAccess *a)
+{
+    TagLine *l = tags_line(t, set, way);
+    l->line_addr = addr >> t->line_bits;
+    l->state = state;
+    l->dirty = 0;
+    l->warp = (uint16_t)a->warp_id;
+    if (t->repl->on_insert) {
+        ReplAccess ia = *a;
+        ia.set = set;
+        ia.way = way;
+        t->repl->on_insert(t->repl_state, &ia);
+    }
+}
+
+void tags_mark_valid(Tags *t, uint32_t set, uint32_t way)
+{
+    TagLine *l = tags_line(t, set, way);
+    CHECK(l->state == LINE_RESERVED);
+    l->state = LINE_VALID;
+}
+
+void tags_hit(Tags *t, const ReplAccess *a)
+{
+    if (t->repl->on_hit)
+        t->repl->on_hit(t->repl_state, a);
+}
+
+void tags_invalidate(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
+{
+    TagLine *l = tags_line(t, set, way);
+    l->state = LINE_INVALID;
+    l->dirty = 0;
+    if (t->repl->on_invalidate) {
+        ReplAccess ia = *a;
+        ia.set = set;
+        ia.way = way;
+        t->repl->on_invalidate(t->repl_state, &ia);
+    }
+}

@@ -1,0 +1,60 @@
+/* gto.c: greedy-then-oldest warp scheduling (Rogers et al.; thesis 1.1.1): keep issuing from
+ * the warp that issued last while it is ready, otherwise the oldest ready warp (smallest
+ * launch age). The baseline scheduler of every seed paper. */
+#include "policy/policy.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+
+typedef struct Gto {
+    int last;
+} Gto;
+
+static void *gto_create(uint32_t n_slots, const Config *cfg)
+{
+    Gto *g = xmalloc(sizeof *g);
+    g->last = -1;
+    return g;
+}
+
+static void gto_destroy(void *self) { free(self); }
+
+/* Oldest warp of a mask (lowest age); shared by the two-level scheduler's tie-breaks too. */
+static int oldest_of(uint64_t mask, const uint64_t *age)
+{
+    int best = -1;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        int s = __builtin_ctzll(m);
+        if (best < 0 || age[s] < age[best])
+            best = s;
+    }
+    return best;
+}
+
+static int gto_pick(void *self, const WarpSchedView *v)
+{
+    const Gto *g = self;
+    if (g->last >= 0 && (v->ready >> g->last & 1))
+        return g->last;
+    return oldest_of(v->ready, v->age);
+}
+
+static void gto_on_issue(void *self, uint32_t slot, const WarpSchedView *v) { ((Gto *)self)->last = (int)slot; }
+
+static void gto_on_exit(void *self, uint32_t slot)
+{
+    Gto *g = self;
+    if (g->last == (int)slot)
+        g->last = -1;
+}
+
+const WarpSchedOps warp_gto_ops = {
+    .name = "gto",
+    .help = "greedy-then-oldest: the last warp while ready, else the oldest ready warp",
+    .create = gto_create,
+    .destroy = gto_destroy,
+    .pick = gto_pick,
+    .on_issue = gto_on_issue,
+    .on_warp_exit = gto_on_exit,
+};
