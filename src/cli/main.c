@@ -53,7 +53,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ARRAY_LEN(commands); i++)
         if (!strcmp(cmd, commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
-    usage(stderr);
+    fprintf(stderr, "warpsim: unknown command '%s' (warpsim --help lists them)\n", cmd);
     return 1;
 }

@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The DRAM is done with a write: recycle its request. */
+static void gpu_dram_write_done(void *pool, MemReq *r) { mempool_put(pool, r); }
+
 Gpu *gpu_create(const Config *cfg)
 {
     Gpu *g = xcalloc(1, sizeof *g);
@@ -44,7 +47,10 @@ Gpu *gpu_create(const Config *cfg)
         l2_init(&g->slices[i], i, cfg, &g->pool, &g->stats);
     g->drams = xcalloc(g->n_partitions, sizeof *g->drams);
     for (uint32_t i = 0; i < g->n_partitions; i++)
+    {
         g->drams[i] = dram_create(cfg, i, &g->stats);
+        dram_set_write_done(g->drams[i], gpu_dram_write_done, &g->pool);
+    }
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_rr = xcalloc(g->n_partitions, sizeof *g->dram_rr);
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
@@ -154,8 +160,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
             r->col = loc.col;
             icnt_push(&g->req_net, c, loc.slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
             g->cluster_rr[c] = (g->cluster_rr[c] + k + 1) % g->sms_per_cluster;
-            /* An SM's miss queue is drained by the interconnect: the SM may have been waiting. */
-            g->sms[s].next_wake = MIN(g->sms[s].next_wake, g->cycle[DOMAIN_CORE]);
+            sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
             progress = true;
             break;
         }
@@ -225,10 +230,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
         progress |= dram_tick(d, now);
         MemReq *r;
         while ((r = dram_pop_reply(d, now)) != NULL) {
-            if (r->kind == MREQ_READ && r->is_reply)
-                l2_fill(&g->slices[r->slice], r, g->cycle[DOMAIN_L2]);
-            else
-                mempool_put(&g->pool, r);
+            CHECK(r->kind == MREQ_READ && r->is_reply);
+            l2_fill(&g->slices[r->slice], r, g->cycle[DOMAIN_L2]);
             progress = true;
         }
     }

@@ -352,6 +352,35 @@ void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
     sm->next_wake = MIN(sm->next_wake, now);
 }
 
+void sm_miss_queue_drained(Sm *sm, uint64_t now)
+{
+    if (sm->ldst.blocked) {
+        sm->ldst.wake = true;
+        sm->next_wake = MIN(sm->next_wake, now);
+    }
+}
+
+/* Account the replays the blocked LD/ST unit skipped, and let it retry this cycle. */
+static void ldst_unblock(Sm *sm, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    if (!u->blocked || now <= u->blocked_since)
+        return;
+    uint64_t skipped = now - u->blocked_since - 1;
+    sm->ldst_replay += skipped;
+    L1d *c = &sm->l1d;
+    switch ((L1dResult)u->block_cause) {
+    case L1D_FAIL_MSHR: c->fail_mshr += skipped; break;
+    case L1D_FAIL_MERGE: c->fail_merge += skipped; break;
+    case L1D_FAIL_LINE: c->fail_line += skipped; break;
+    case L1D_FAIL_MISSQ: c->fail_missq += skipped; break;
+    case L1D_FAIL_ICNT: c->fail_icnt += skipped; break;
+    default: break;
+    }
+    u->blocked = false;
+    u->wake = false;
+}
+
 static void process_reply(Sm *sm, uint64_t now)
 {
     MemReq *r = memreq_queue_pop(&sm->replies);
@@ -374,7 +403,9 @@ static void ldst_finish(Sm *sm, uint64_t now)
 {
     Ldst *u = &sm->ldst;
     u->active = false;
-    if (u->rec != NO_REC) {
+    sm->ldst_busy += now - u->start + 1;
+    bool timed = u->space == WSPACE_SHARED || u->space == WSPACE_CONST || u->space == WSPACE_PARAM;
+    if (u->rec != NO_REC && !timed) {
         sm->recs[u->rec].all_sent = true;
         rec_check_done(sm, u->rec, now);
     }
@@ -387,7 +418,7 @@ static bool ldst_step(Sm *sm, uint64_t now)
     if (u->space == WSPACE_SHARED || u->space == WSPACE_CONST || u->space == WSPACE_PARAM) {
         if (now < u->busy_until)
             return false;
-        u->active = false;
+        ldst_finish(sm, now);
         return true;
     }
     const CoalAccess *a = &u->acc[u->pos];
@@ -413,6 +444,10 @@ static bool ldst_step(Sm *sm, uint64_t now)
     }
     if (l1d_failed(res)) {
         sm->ldst_replay++;
+        u->blocked = true;
+        u->wake = false;
+        u->block_cause = (uint8_t)res;
+        u->blocked_since = now;
         return false;
     }
     if (++u->pos == u->n)
@@ -433,6 +468,8 @@ static void issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
     u->pos = 0;
     u->bytes = s->access_bytes;
     u->rec = NO_REC;
+    u->start = now;
+    u->blocked = false;
     if (s->op != WOP_STORE && s->n_dst > 0) {
         u->rec = rec_alloc(sm, slot, s);
         w->loads_pending++;
@@ -441,6 +478,7 @@ static void issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
     }
     if (s->space == WSPACE_SHARED || s->space == WSPACE_CONST || s->space == WSPACE_PARAM) {
         bool shared = s->space == WSPACE_SHARED;
+        u->n = 0;
         uint32_t passes = shared ? coalesce_bank_conflicts(wi, sm->cfg->smem.n_banks) : 1;
         u->busy_until = now + passes;
         sm->shared_accesses += shared;
@@ -575,21 +613,22 @@ bool sm_cycle(Sm *sm, uint64_t now)
         sm->cycles_active++;
     if (sm->replies.head) {
         process_reply(sm, now);
+        sm->ldst.wake = sm->ldst.blocked;
         progress = true;
     }
+    if (sm->ldst.wake)
+        ldst_unblock(sm, now);
     TimedRing *rings[3] = {&sm->hit_ring, &sm->smem_ring, &sm->const_ring};
     for (int i = 0; i < 3; i++)
         while (ring_next(rings[i]) <= now) {
             rec_return(sm, ring_pop(rings[i]), now);
             progress = true;
         }
-    if (sm->ldst.active) {
-        sm->ldst_busy++;
+    if (sm->ldst.active && !sm->ldst.blocked)
         progress |= ldst_step(sm, now);
-    }
     uint64_t next = UINT64_MAX;
     progress |= schedule(sm, now, &next);
-    if (sm->ldst.active)
+    if (sm->ldst.active && !sm->ldst.blocked)
         next = MIN(next, MAX(now + 1, sm->ldst.busy_until));
     if (sm->replies.head)
         next = now + 1;

@@ -76,6 +76,13 @@ typedef struct Ldst {
     uint32_t n_lines;
     uint32_t pc;
     uint64_t busy_until; /* shared/const: cycles of passes */
+    uint64_t start;      /* cycle the instruction entered the unit */
+    /* After a reservation failure nothing can change until a fill or a miss-queue drain, so
+     * the unit sleeps instead of replaying every cycle; the replays it skipped are added to
+     * the counters when it wakes, so the stats equal cycle-by-cycle replay. */
+    bool blocked, wake;
+    uint8_t block_cause; /* L1dResult */
+    uint64_t blocked_since;
     CoalAccess acc[COAL_MAX_ACCESSES];
 } Ldst;
 
@@ -123,6 +130,8 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
 bool sm_cycle(Sm *sm, uint64_t now);
 /* A reply from the interconnect. */
 void sm_deliver(Sm *sm, MemReq *r, uint64_t now);
+/* The interconnect took a request from the SM's miss queue. */
+void sm_miss_queue_drained(Sm *sm, uint64_t now);
 bool sm_busy(const Sm *sm);
 void sm_dump(const Sm *sm, FILE *f, uint64_t now);
 

@@ -78,7 +78,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     if (e >= 0) {
         if (!mshr_can_merge(&c->mshr, e)) {
             c->fail_merge++;
-            return L1D_FAIL_MSHR;
+            return L1D_FAIL_MERGE;
         }
         mshr_merge(&c->mshr, e, token);
         c->access++;

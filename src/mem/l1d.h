@@ -25,6 +25,7 @@ typedef enum L1dResult {
     L1D_MERGED, /* joined a miss in flight (token will come back from l1d_fill) */
     L1D_SENT,   /* store or atomic put into the miss queue */
     L1D_FAIL_MSHR,
+    L1D_FAIL_MERGE, /* the line's MSHR entry has no merge room */
     L1D_FAIL_LINE,
     L1D_FAIL_MISSQ,
     L1D_FAIL_ICNT,

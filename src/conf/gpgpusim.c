@@ -1,0 +1,823 @@
+/* gpgpusim.c: the reader of GPGPU-Sim `gpgpusim.config` files (see gpgpusim.h).
+ *
+ * Syntax (GPGPU-Sim's option parser, 3.x and 4.x files): the file is a stream of
+ * `-option value` pairs; '#' starts a comment, also after a value; a value in double quotes
+ * may run over several lines (the line breaks and the indentation around them are dropped,
+ * as in -gpgpu_dram_timing_opt of the GTX480 file). We require the value on the option's
+ * line, which every GPGPU-Sim file does, so that a missing value is caught where it is.
+ *
+ * Meaning: one table, `options[]`, lists every GPGPU-Sim option warpsim knows. An entry with
+ * an apply function maps the option onto warpsim keys (docs/config.md lists each mapping);
+ * an entry without one is a known option of a part warpsim does not model (power, PTX-mode
+ * flags, statistics, operand collector, ...) and is named in a note. Values are set with
+ * config_set, so the ranges of the .def tables apply; a GPGPU-Sim value warpsim cannot
+ * represent is either approximated with a note saying what is done instead, or an error.
+ *
+ * Units: GPGPU-Sim's core clock is the warp-issue clock (Fermi: half the 1400 MHz shader
+ * clock), which is what gpu.core_mhz means; latencies are copied cycle for cycle. For the L2,
+ * GPGPU-Sim's nsets/assoc are per memory sub-partition, as warpsim's l2.* are.
+ *
+ * The reader keeps no state outside the Reader on its stack. */
+#include "conf/gpgpusim.h"
+
+#include "base/base.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALUE_MAX 1024 /* longest value (the longest real ones are ~100 characters) */
+#define ERR_MAX 512
+
+typedef struct Reader {
+    Config *c;
+    const char *file;
+    FILE *notes;  /* NULL: quiet */
+    char *err;
+    size_t err_len;
+    int line;        /* line of the option being applied */
+    const char *opt; /* its name, without the '-' */
+} Reader;
+
+/* ---- messages --------------------------------------------------------------------------- */
+
+static int fail_at(Reader *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "<file>:<line>: <message>"; returns 0 so that handlers can `return fail(...)`. */
+static int fail_at(Reader *r, int line, const char *fmt, ...)
+{
+    char msg[ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->err, r->err_len, "%s:%d: %s", r->file, line, msg);
+    return 0;
+}
+
+/* "<file>:<line>: -<option>: <message>" for the option being applied. */
+static int fail(Reader *r, const char *fmt, ...)
+{
+    char msg[ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return fail_at(r, r->line, "-%s: %s", r->opt, msg);
+}
+
+/* "<file>:<line>: note: -<option>: <message>": an approximation of the option's value. */
+static void note(Reader *r, const char *fmt, ...)
+{
+    if (!r->notes)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(r->notes, "%s:%d: note: -%s: ", r->file, r->line, r->opt);
+    vfprintf(r->notes, fmt, ap);
+    fputc('\n', r->notes);
+    va_end(ap);
+}
+
+/* ---- setting warpsim keys ----------------------------------------------------------------- */
+
+static int set(Reader *r, const char *key, const char *value)
+{
+    char e[ERR_MAX];
+    if (config_set(r->c, key, value, e, sizeof e))
+        return 1;
+    return fail(r, "%s", e);
+}
+
+static int set_u(Reader *r, const char *key, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return set(r, key, buf);
+}
+
+/* Key "<prefix>.<name>" of one module (cache "l1d"/"l2", alu group, ...). */
+static int set_in(Reader *r, const char *prefix, const char *name, const char *value)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s.%s", prefix, name);
+    return set(r, key, value);
+}
+
+/* A whole-string non-negative integer, or an error naming what it is (what: the field of a
+ * compound value, or NULL for the whole value). */
+static int get_u(Reader *r, const char *what, const char *s, uint64_t *out)
+{
+    if (parse_u64(s, out))
+        return 1;
+    return fail(r, "%s%sexpected a non-negative integer, got '%s'", what ? what : "", what ? ": " : "", s);
+}
+
+/* Split s in place at sep into at most max fields; returns the count, or max + 1 if there
+ * are more. Fields are trimmed. */
+static int split(char *s, char sep, char **out, int max)
+{
+    int n = 0;
+    for (char *p = s;; n++) {
+        char *q = strchr(p, sep);
+        if (n == max)
+            return max + 1;
+        if (q)
+            *q = 0;
+        out[n] = str_trim(p);
+        if (!q)
+            return n + 1;
+        p = q + 1;
+    }
+}
+
+/* ---- the simple mappings ----------------------------------------------------------------- */
+
+/* An unsigned value copied to key. */
+static int apply_uint(Reader *r, const char *v, const char *key)
+{
+    uint64_t u;
+    return get_u(r, NULL, v, &u) && set_u(r, key, u);
+}
+
+/* A string copied verbatim (the address mapping). */
+static int apply_str(Reader *r, const char *v, const char *key) { return set(r, key, v); }
+
+/* A queue size where GPGPU-Sim's 0 means unlimited: warpsim's queues are bounded, so 0
+ * becomes the option's maximum. */
+static int apply_queue(Reader *r, const char *v, const char *key)
+{
+    uint64_t u;
+    if (!get_u(r, NULL, v, &u))
+        return 0;
+    if (u == 0) {
+        const OptDesc *d = config_find(key, NULL);
+        CHECK(d);
+        note(r, "0 (unlimited in GPGPU-Sim) modelled as %s = %.0f, the largest warpsim allows", key, d->hi);
+        u = (uint64_t)d->hi;
+    }
+    return set_u(r, key, u);
+}
+
+/* -gpgpu_clock_domains <core>:<icnt>:<l2>:<dram> in MHz. */
+static int apply_clocks(Reader *r, const char *v, const char *key)
+{
+    static const char *const keys[4] = {"gpu.core_mhz", "gpu.icnt_mhz", "gpu.l2_mhz", "gpu.dram_mhz"};
+    char buf[VALUE_MAX], *f[4];
+    snprintf(buf, sizeof buf, "%s", v);
+    int ok = split(buf, ':', f, 4) == 4;
+    for (int i = 0; ok && i < 4; i++) {
+        double x;
+        ok = parse_f64(f[i], &x) && x > 0;
+    }
+    if (!ok)
+        return fail(r, "expected <core>:<icnt>:<l2>:<dram> clock frequencies in MHz (e.g. 700.0:700.0:700.0:924.0), got '%s'", v);
+    for (int i = 0; i < 4; i++)
+        if (!set(r, keys[i], f[i]))
+            return 0;
+    return 1;
+}
+
+/* -gpgpu_shader_core_pipeline <threads per SM>:<warp size>. */
+static int apply_pipeline(Reader *r, const char *v, const char *key)
+{
+    char buf[VALUE_MAX], *f[2];
+    snprintf(buf, sizeof buf, "%s", v);
+    uint64_t threads, warp;
+    if (split(buf, ':', f, 2) != 2 || !parse_u64(f[0], &threads) || !parse_u64(f[1], &warp))
+        return fail(r, "expected <threads per SM>:<warp size> (e.g. 1536:32), got '%s'", v);
+    if (warp != 32)
+        return fail(r, "warp size %llu: warpsim models 32-thread warps only (expected <threads>:32)",
+                    (unsigned long long)warp);
+    if (threads % 32)
+        return fail(r, "%llu threads per SM is not a whole number of 32-thread warps", (unsigned long long)threads);
+    return set_u(r, "sm.max_threads", threads) && set_u(r, "sm.max_warps", threads / 32);
+}
+
+/* -gpgpu_scheduler lrr | gto | two_level_active:<active warps>[:<inner>:<outer>]. */
+static int apply_scheduler(Reader *r, const char *v, const char *key)
+{
+    if (!strcmp(v, "gto") || !strcmp(v, "lrr"))
+        return set(r, "sm.sched", v);
+    char buf[VALUE_MAX], *f[4];
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = split(buf, ':', f, 4);
+    uint64_t active;
+    if (!strcmp(f[0], "two_level_active") && n >= 2 && n <= 4 && parse_u64(f[1], &active)) {
+        if (n > 2)
+            note(r, "the prioritisation fields after the active-warp count are not configurable; "
+                    "warpsim's twolevel uses its own order");
+        return set(r, "sm.sched", "twolevel") && set_u(r, "sm.twolevel_active", active);
+    }
+    return fail(r, "expected lrr, gto or two_level_active:<active warps>:<inner>:<outer>, got '%s'", v);
+}
+
+/* -ptx_opcode_latency_<grp> / -ptx_opcode_initiation_<grp>: ADD,MAX,MUL,MAD,DIV[,SHFL].
+ * key is "<grp>:<lat|ii>". MAX (min/max) and SHFL have no class of their own in warpsim
+ * (min/max run in the add class), so those two entries are read but used nowhere. */
+static int apply_alu(Reader *r, const char *v, const char *key)
+{
+    static const char *const cls[6] = {"add", NULL, "mul", "mad", "div", NULL};
+    char grp[8], kind[4], buf[VALUE_MAX], *f[6];
+    CHECK(sscanf(key, "%7[a-z]:%3s", grp, kind) == 2);
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = split(buf, ',', f, 6);
+    if (n < 5 || n > 6)
+        return fail(r, "expected ADD,MAX,MUL,MAD,DIV[,SHFL]: 5 or 6 comma-separated cycle counts, got '%s'", v);
+    for (int i = 0; i < n; i++) {
+        uint64_t u;
+        char name[32];
+        if (!get_u(r, "cycle count", f[i], &u))
+            return 0;
+        if (!cls[i])
+            continue;
+        snprintf(name, sizeof name, "%s_%s_%s", grp, cls[i], kind);
+        if (!set_in(r, "alu", name, f[i]))
+            return 0;
+    }
+    return 1;
+}
+
+/* -gpgpu_dram_scheduler 0 (FIFO) | 1 (FR-FCFS). */
+static int apply_dram_sched(Reader *r, const char *v, const char *key)
+{
+    if (!strcmp(v, "0"))
+        return set(r, "dram.sched", "fcfs");
+    if (!strcmp(v, "1"))
+        return set(r, "dram.sched", "frfcfs");
+    return fail(r, "expected 0 (FIFO) or 1 (FR-FCFS), got '%s'", v);
+}
+
+/* Counts of separate DP / INT pipelines: warpsim runs those instructions elsewhere (key
+ * names the pipelines that do). 0, Fermi's value, is exactly warpsim's model. */
+static int apply_units_elsewhere(Reader *r, const char *v, const char *key)
+{
+    uint64_t u;
+    if (!get_u(r, NULL, v, &u))
+        return 0;
+    if (u)
+        note(r, "warpsim has no separate pipelines of this kind; these instructions run on the %s pipelines", key);
+    return 1;
+}
+
+/* Options whose only value warpsim models is one constant (key holds it). */
+static int apply_only(Reader *r, const char *v, const char *key)
+{
+    if (!strcmp(v, key))
+        return 1;
+    return fail(r, "only %s is modelled by warpsim, got '%s'", key, v);
+}
+
+/* Index-hashing options where warpsim implements one value exactly; arg is
+ * "<that value>|<what warpsim does>" and any other value is approximated by it. */
+static int apply_exact_or_note(Reader *r, const char *v, const char *arg)
+{
+    const char *bar = strchr(arg, '|');
+    uint64_t u;
+    CHECK(bar);
+    if (!get_u(r, NULL, v, &u))
+        return 0;
+    if (strlen(v) != (size_t)(bar - arg) || strncmp(v, arg, (size_t)(bar - arg)))
+        note(r, "%s modelled as %.*s: %s", v, (int)(bar - arg), arg, bar + 1);
+    return 1;
+}
+
+/* ---- -gpgpu_dram_timing_opt ---------------------------------------------------------------- */
+
+/* The names in GPGPU-Sim's order (its positional form uses the same order). */
+static const struct { const char *name, *key; } timing_keys[] = {
+    {"nbk", "dram.n_banks"}, {"CCD", "dram.tCCD"}, {"RRD", "dram.tRRD"},   {"RCD", "dram.tRCD"},
+    {"RAS", "dram.tRAS"},    {"RP", "dram.tRP"},   {"RC", "dram.tRC"},     {"CL", "dram.tCL"},
+    {"WL", "dram.tWL"},      {"CDLR", "dram.tCDLR"}, {"WR", "dram.tWR"},   {"nbkgrp", "dram.n_bank_groups"},
+    {"CCDL", "dram.tCCDL"},  {"RTPL", "dram.tRTPL"},
+};
+enum { T_COUNT = ARRAY_LEN(timing_keys) };
+
+static int timing_index(const char *name)
+{
+    for (int i = 0; i < T_COUNT; i++)
+        if (!strcmp(timing_keys[i].name, name))
+            return i;
+    return -1;
+}
+
+/* "nbk=16:CCD=2:...:RTPL=2" or the positional "16:2:...:2". Fields not given keep their
+ * values. Bank-group-less timing (nbkgrp=1, CCDL=0, RTPL=0) needs no translation: warpsim,
+ * like GPGPU-Sim, spaces any two column commands by tCCD and those of one group by tCCDL. */
+static int apply_timing(Reader *r, const char *v, const char *key)
+{
+    char buf[VALUE_MAX], *f[T_COUNT];
+    uint64_t val[T_COUNT] = {0};
+    int seen[T_COUNT] = {0};
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = split(buf, ':', f, T_COUNT);
+    if (n > T_COUNT)
+        return fail(r, "more than %d fields; expected name=cycles fields separated by ':'", T_COUNT);
+    int positional = !strchr(v, '=');
+    if (positional && n != T_COUNT)
+        return fail(r, "expected nbk=<n>:CCD=<c>:... or all %d positional fields, got '%s'", T_COUNT, v);
+    for (int i = 0; i < n; i++) {
+        char *name = f[i], *num = f[i];
+        int idx = i;
+        if (!positional) {
+            char *eq = strchr(f[i], '=');
+            if (!eq)
+                return fail(r, "field '%s': expected name=cycles", f[i]);
+            *eq = 0;
+            name = str_trim(f[i]);
+            num = str_trim(eq + 1);
+            idx = timing_index(name);
+            if (idx < 0)
+                return fail(r, "unknown timing '%s' (expected nbk, CCD, RRD, RCD, RAS, RP, RC, CL, WL, CDLR, WR, "
+                               "nbkgrp, CCDL or RTPL)", name);
+        }
+        if (!get_u(r, positional ? timing_keys[i].name : name, num, &val[idx]))
+            return 0;
+        seen[idx] = 1;
+    }
+    for (int i = 0; i < T_COUNT; i++)
+        if (seen[i] && !set_u(r, timing_keys[i].key, val[i]))
+            return 0;
+    return 1;
+}
+
+/* ---- -gpgpu_cache:dl1 / -gpgpu_cache:dl2 ---------------------------------------------------- */
+
+#define CACHE_FORMAT "[N|S:]<nsets>:<bsize>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>:<index>,<mshr>:<entries>:<merge>,<miss queue>[:<fifo>][,<port width>]"
+
+/* One policy letter: a field of exactly one character. */
+static int letter(Reader *r, const char *what, const char *field, char *out)
+{
+    if (strlen(field) != 1)
+        return fail(r, "%s: expected one letter, got '%s'", what, field);
+    *out = field[0];
+    return 1;
+}
+
+/* The policy group <rep>:<wr>:<alloc>:<wr_alloc>[:<index>] of cache `cache` ("l1d"/"l2"). */
+static int cache_policies(Reader *r, const char *cache, char **f, int n)
+{
+    int l1 = !strcmp(cache, "l1d");
+    char rep = 0, wr = 0, alloc = 0, wa = 0, idx = 'L';
+    if (!letter(r, "replacement policy", f[0], &rep) || !letter(r, "write policy", f[1], &wr) ||
+        !letter(r, "allocation policy", f[2], &alloc) || !letter(r, "write-allocate policy", f[3], &wa) ||
+        (n == 5 && !letter(r, "set-index function", f[4], &idx)))
+        return 0;
+
+    if (rep != 'L' && rep != 'F')
+        return fail(r, "replacement policy '%c': expected L (LRU) or F (FIFO)", rep);
+    if (!set_in(r, cache, "repl", rep == 'L' ? "lru" : "fifo"))
+        return 0;
+
+    /* warpsim's L1D is write-evict / no-allocate for global stores; its L2 is write-back /
+     * write-allocate (config_validate insists). GPGPU-Sim's L policy is local write-back,
+     * global write-evict: for global stores exactly warpsim's evict. */
+    if (!strchr("RBTEL", wr))
+        return fail(r, "write policy '%c': expected R, B, T, E or L", wr);
+    if (l1 && wr != 'E' && wr != 'L')
+        note(r, "write policy %c modelled as E (global stores evict the line on a hit)", wr);
+    if (!l1 && wr != 'B')
+        note(r, "write policy %c modelled as B (write-back)", wr);
+    if (!set_in(r, cache, "write", l1 ? "evict" : "back"))
+        return 0;
+
+    if (alloc != 'm' && alloc != 'f' && alloc != 's')
+        return fail(r, "allocation policy '%c': expected m (on miss), f (on fill) or s (streaming)", alloc);
+    if (alloc == 's')
+        note(r, "allocation policy s (streaming) modelled as f (allocate on fill)");
+    if (!set_in(r, cache, "alloc", alloc == 'm' ? "miss" : "fill"))
+        return 0;
+
+    if (!strchr("NWFL", wa))
+        return fail(r, "write-allocate policy '%c': expected N, W, F or L", wa);
+    if (l1 && wa != 'N')
+        note(r, "write-allocate policy %c modelled as N: the L1D does not allocate on a store miss", wa);
+    if (!l1 && wa != 'W')
+        note(r, "write-allocate policy %c modelled as W: the L2 allocates on a store miss", wa);
+
+    const char *index = NULL;
+    switch (idx) {
+    case 'L': index = "conv"; break;
+    case 'H': index = "fermi"; break;
+    case 'X': index = "bxor"; break;
+    case 'P': index = "ipoly"; break;
+    case 'C':
+        note(r, "set-index function C (custom, a source edit in GPGPU-Sim) modelled as L (conv)");
+        index = "conv";
+        break;
+    default:
+        return fail(r, "set-index function '%c': expected L (linear), H (Fermi hash), X (XOR), P (IPOLY) or C", idx);
+    }
+    return set_in(r, cache, "index", index);
+}
+
+/* The MSHR group <type>:<entries>:<merge>. */
+static int cache_mshr(Reader *r, const char *cache, char **f)
+{
+    char type = 0;
+    uint64_t u;
+    if (!letter(r, "MSHR type", f[0], &type))
+        return 0;
+    if (!strchr("ASFT", type))
+        return fail(r, "MSHR type '%c': expected A (associative), S (sector), F or T (texture FIFO)", type);
+    if (type != 'A')
+        note(r, "MSHR type %c modelled as A (associative)", type);
+    return get_u(r, "MSHR entries", f[1], &u) && set_in(r, cache, "mshr_entries", f[1]) &&
+           get_u(r, "MSHR merge", f[2], &u) && set_in(r, cache, "mshr_max_merge", f[2]);
+}
+
+static int apply_cache(Reader *r, const char *v, const char *cache)
+{
+    char buf[VALUE_MAX], *g[5], *geo[4], *pol[5], *mshr[3], *mq[2];
+    uint64_t u;
+    if (!strcmp(v, "none"))
+        return fail(r, "a disabled cache ('none') is not modelled; expected " CACHE_FORMAT);
+    snprintf(buf, sizeof buf, "%s", v);
+    int ng = split(buf, ',', g, 5);
+    int ngeo = ng >= 4 && ng <= 5 ? split(g[0], ':', geo, 4) : 0;
+    int npol = ngeo ? split(g[1], ':', pol, 5) : 0;
+    int nmshr = ngeo ? split(g[2], ':', mshr, 3) : 0;
+    int nmq = ngeo ? split(g[3], ':', mq, 2) : 0;
+    if (ngeo == 3 && isalpha((unsigned char)geo[0][0]))
+        ngeo = 0; /* a type letter and only two numbers: a field is missing */
+    if (ngeo < 3 || ngeo > 4 || npol < 4 || npol > 5 || nmshr != 3 || nmq < 1 || nmq > 2)
+        return fail(r, "expected " CACHE_FORMAT ", got '%s'", v);
+
+    char **num = geo; /* nsets, bsize, assoc */
+    if (ngeo == 4) {
+        char type = 0;
+        if (!letter(r, "cache type", geo[0], &type))
+            return 0;
+        if (type != 'N' && type != 'S')
+            return fail(r, "cache type '%c': expected N (normal) or S (sectored)", type);
+        if (type == 'S')
+            note(r, "S (sectored) cache modelled as a normal one (whole lines are fetched and filled)");
+        num = geo + 1;
+    }
+    uint64_t bsize;
+    if (!get_u(r, "nsets", num[0], &u) || !get_u(r, "bsize", num[1], &bsize) || !get_u(r, "assoc", num[2], &u) ||
+        !set_in(r, cache, "n_sets", num[0]) || !set_in(r, cache, "line_bytes", num[1]) ||
+        !set_in(r, cache, "assoc", num[2]))
+        return 0;
+    if (!cache_policies(r, cache, pol, npol) || !cache_mshr(r, cache, mshr))
+        return 0;
+    if (!get_u(r, "miss queue", mq[0], &u) || !set_in(r, cache, "miss_queue", mq[0]))
+        return 0;
+    /* The result-FIFO size only matters to texture FIFO MSHRs, which are modelled as A. */
+    if (nmq == 2 && !get_u(r, "fifo entries", mq[1], &u))
+        return 0;
+    /* GPGPU-Sim's data port width (0: the line size) splits a line access into several
+     * array cycles; warpsim moves a line in one access. */
+    uint64_t port;
+    if (ng == 5 && !get_u(r, "data port width", g[4], &port))
+        return 0;
+    if (ng == 5 && port && port != bsize)
+        note(r, "data port width %llu B not modelled (a line moves in one access); ignored", (unsigned long long)port);
+    return 1;
+}
+
+/* ---- the option table ------------------------------------------------------------------- */
+
+typedef int (*ApplyFn)(Reader *r, const char *value, const char *arg);
+
+typedef struct GsOption {
+    const char *name; /* without the '-'; a trailing '*' matches any suffix */
+    ApplyFn apply;    /* NULL: known, not modelled */
+    const char *arg;  /* apply's argument (a key, a cache, ...) */
+    const char *doc;  /* what it maps to, or the part warpsim does not model */
+} GsOption;
+
+#define MAP(name, fn, arg, doc) {name, fn, arg, doc}
+#define NOT(name, doc) {name, NULL, NULL, doc}
+
+static const GsOption options[] = {
+    /* machine shape and clocks */
+    MAP("gpgpu_n_clusters", apply_uint, "gpu.n_clusters", "gpu.n_clusters"),
+    MAP("gpgpu_n_cores_per_cluster", apply_uint, "gpu.cores_per_cluster", "gpu.cores_per_cluster"),
+    MAP("gpgpu_n_mem", apply_uint, "mem.n_partitions", "mem.n_partitions"),
+    MAP("gpgpu_n_sub_partition_per_mchannel", apply_uint, "mem.subpartitions", "mem.subpartitions"),
+    MAP("gpgpu_clock_domains", apply_clocks, NULL, "gpu.core_mhz, gpu.icnt_mhz, gpu.l2_mhz, gpu.dram_mhz"),
+    MAP("gpgpu_max_cycle", apply_uint, "gpu.max_cycles", "gpu.max_cycles"),
+    /* SM */
+    MAP("gpgpu_shader_registers", apply_uint, "sm.n_regs", "sm.n_regs"),
+    MAP("gpgpu_shader_core_pipeline", apply_pipeline, NULL, "sm.max_threads, sm.max_warps (warp size must be 32)"),
+    MAP("gpgpu_shader_cta", apply_uint, "sm.max_ctas", "sm.max_ctas"),
+    MAP("gpgpu_num_sched_per_core", apply_uint, "sm.n_sched", "sm.n_sched"),
+    MAP("gpgpu_scheduler", apply_scheduler, NULL, "sm.sched (gto, lrr; two_level_active:N -> twolevel, sm.twolevel_active = N)"),
+    MAP("gpgpu_num_sp_units", apply_uint, "sm.n_sp_units", "sm.n_sp_units"),
+    MAP("gpgpu_num_sfu_units", apply_uint, "sm.n_sfu_units", "sm.n_sfu_units"),
+    MAP("gpgpu_num_dp_units", apply_units_elsewhere, "SFU", "none (0 is warpsim's model: double precision on the SFU pipelines; more: note)"),
+    MAP("gpgpu_num_int_units", apply_units_elsewhere, "SP", "none (0 is warpsim's model: integer on the SP pipelines; more: note)"),
+    MAP("gpgpu_shmem_size", apply_uint, "sm.smem_bytes", "sm.smem_bytes"),
+    MAP("gpgpu_shmem_num_banks", apply_uint, "smem.n_banks", "smem.n_banks"),
+    MAP("gpgpu_smem_latency", apply_uint, "smem.lat", "smem.lat"),
+    MAP("gpgpu_simd_model", apply_only, "1", "none (must be 1: post-dominator reconvergence)"),
+    /* execution units */
+    MAP("ptx_opcode_latency_int", apply_alu, "int:lat", "alu.int_{add,mul,mad,div}_lat (MAX, SHFL unused)"),
+    MAP("ptx_opcode_initiation_int", apply_alu, "int:ii", "alu.int_{add,mul,mad,div}_ii (MAX, SHFL unused)"),
+    MAP("ptx_opcode_latency_fp", apply_alu, "fp:lat", "alu.fp_{add,mul,mad,div}_lat (MAX unused)"),
+    MAP("ptx_opcode_initiation_fp", apply_alu, "fp:ii", "alu.fp_{add,mul,mad,div}_ii (MAX unused)"),
+    MAP("ptx_opcode_latency_dp", apply_alu, "dp:lat", "alu.dp_{add,mul,mad,div}_lat (MAX unused)"),
+    MAP("ptx_opcode_initiation_dp", apply_alu, "dp:ii", "alu.dp_{add,mul,mad,div}_ii (MAX unused)"),
+    MAP("ptx_opcode_latency_sfu", apply_uint, "alu.sfu_lat", "alu.sfu_lat"),
+    MAP("ptx_opcode_initiation_sfu", apply_uint, "alu.sfu_ii", "alu.sfu_ii"),
+    /* caches */
+    MAP("gpgpu_cache:dl1", apply_cache, "l1d", "l1d.* (n_sets, line_bytes, assoc, repl, write, alloc, index, mshr_entries, mshr_max_merge, miss_queue)"),
+    MAP("gpgpu_cache:dl2", apply_cache, "l2", "l2.* (as dl1; per memory sub-partition)"),
+    MAP("gpgpu_l1_latency", apply_uint, "l1d.hit_lat", "l1d.hit_lat"),
+    MAP("gpgpu_gmem_skip_L1D", apply_only, "0", "none (must be 0: global accesses use the L1D)"),
+    /* memory partitions and DRAM */
+    MAP("gpgpu_l2_rop_latency", apply_uint, "mem.l2_lat", "mem.l2_lat"),
+    MAP("dram_latency", apply_uint, "mem.dram_lat", "mem.dram_lat"),
+    MAP("gpgpu_mem_addr_mapping", apply_str, "mem.addr_map", "mem.addr_map (verbatim)"),
+    MAP("gpgpu_memory_partition_indexing", apply_exact_or_note,
+        "0|the channel comes from the address mapping alone, unhashed", "none (0 is warpsim's model; others: note, modelled as 0)"),
+    MAP("dram_bnk_indexing_policy", apply_exact_or_note, "0|the bank is the B bits of the address mapping",
+        "none (0 is warpsim's model; 1: note, modelled as 0)"),
+    MAP("dram_bnkgrp_indexing_policy", apply_exact_or_note, "1|the bank group is the bank number's low bits",
+        "none (1 is warpsim's model; 0: note, modelled as 1)"),
+    MAP("gpgpu_dram_scheduler", apply_dram_sched, NULL, "dram.sched (0 -> fcfs, 1 -> frfcfs)"),
+    MAP("gpgpu_frfcfs_dram_sched_queue_size", apply_queue, "dram.queue", "dram.queue (0, unlimited: the maximum, 4096)"),
+    MAP("gpgpu_dram_return_queue_size", apply_queue, "dram.return_queue", "dram.return_queue (0, unlimited: the maximum, 4096)"),
+    MAP("gpgpu_n_mem_per_ctrlr", apply_uint, "dram.chips", "dram.chips"),
+    MAP("gpgpu_dram_buswidth", apply_uint, "dram.bus_bytes", "dram.bus_bytes"),
+    MAP("gpgpu_dram_burst_length", apply_uint, "dram.burst", "dram.burst"),
+    MAP("dram_data_command_freq_ratio", apply_uint, "dram.data_ratio", "dram.data_ratio"),
+    MAP("gpgpu_dram_timing_opt", apply_timing, NULL, "dram.n_banks, dram.n_bank_groups, dram.t*"),
+    MAP("icnt_flit_size", apply_uint, "icnt.flit_bytes", "icnt.flit_bytes"),
+
+    /* Known, not modelled. */
+    NOT("gpgpu_ptx_instruction_classification", "PTX functional simulation"),
+    NOT("gpgpu_ptx_sim_mode", "PTX functional simulation"),
+    NOT("gpgpu_ptx_force_max_capability", "PTX functional simulation"),
+    NOT("gpgpu_ptx_use_cuobjdump", "PTX functional simulation"),
+    NOT("gpgpu_ptx_inst_debug_to_file", "PTX functional simulation"),
+    NOT("gpgpu_ptx_inst_debug_file", "PTX functional simulation"),
+    NOT("gpgpu_ptx_inst_debug_thread_uid", "PTX functional simulation"),
+    NOT("gpgpu_experimental_lib_support", "PTX functional simulation"),
+    NOT("gpgpu_occupancy_sm_number", "PTX functional simulation (ptxas occupancy target)"),
+    NOT("save_embedded_ptx", "PTX functional simulation"),
+    NOT("keep", "PTX functional simulation"),
+    NOT("gpgpu_ptx_convert_to_ptxplus", "SASS / ptxplus"),
+    NOT("gpgpu_ptx_save_converted_ptxplus", "SASS / ptxplus"),
+    NOT("gpgpu_stack_size_limit", "device limits"),
+    NOT("gpgpu_heap_size_limit", "device limits"),
+    NOT("gpgpu_runtime_sync_depth_limit", "device limits"),
+    NOT("gpgpu_runtime_pending_launch_count_limit", "device limits"),
+    NOT("gpgpu_registers_per_block", "device limits"),
+    NOT("gpgpu_shmem_per_block", "device limits"),
+    NOT("gpgpu_num_cta_barriers", "device limits"),
+    NOT("gpgpu_ignore_resources_limitation", "device limits"),
+    NOT("gpgpu_compute_capability_major", "compute capability"),
+    NOT("gpgpu_compute_capability_minor", "compute capability"),
+    NOT("gpgpu_kernel_launch_latency", "kernel launch"),
+    NOT("gpgpu_TB_launch_latency", "kernel launch"),
+    NOT("gpgpu_cdp_enabled", "kernel launch (dynamic parallelism)"),
+    NOT("gpgpu_max_concurrent_kernel", "kernel launch"),
+    NOT("gpgpu_concurrent_kernel_sm", "kernel launch"),
+    NOT("gpgpu_pipeline_widths", "pipeline widths"),
+    NOT("gpgpu_max_insn_issue_per_warp", "pipeline widths (one instruction per warp per cycle)"),
+    NOT("gpgpu_dual_issue_diff_exec_units", "pipeline widths"),
+    NOT("gpgpu_inst_fetch_throughput", "pipeline widths"),
+    NOT("gpgpu_simt_core_sim_order", "pipeline widths"),
+    NOT("gpgpu_num_mem_units", "pipeline widths"),
+    NOT("gpgpu_mem_unit_ports", "pipeline widths"),
+    NOT("gpgpu_sub_core_model", "pipeline widths (sub-cores)"),
+    NOT("gpgpu_tensor_core_avail", "tensor cores"),
+    NOT("gpgpu_num_tensor_core_units", "tensor cores"),
+    NOT("ptx_opcode_latency_tesnor", "tensor cores"), /* sic: GPGPU-Sim's spelling */
+    NOT("ptx_opcode_initiation_tensor", "tensor cores"),
+    NOT("specialized_unit_*", "specialised units"),
+    NOT("gpgpu_operand_collector_*", "operand collector"),
+    NOT("gpgpu_enable_specialized_operand_collector", "operand collector"),
+    NOT("gpgpu_num_reg_banks", "operand collector (register banks)"),
+    NOT("gpgpu_reg_bank_use_warp_id", "operand collector (register banks)"),
+    NOT("gpgpu_reg_file_port_throughput", "operand collector (register banks)"),
+    NOT("gpgpu_cache:il1", "instruction cache"),
+    NOT("gpgpu_tex_cache:l1", "texture cache"),
+    NOT("gpgpu_cache:dl2_texture_only", "texture cache"),
+    NOT("gpgpu_const_cache:l1", "constant cache"),
+    NOT("gpgpu_perfect_inst_const_cache", "instruction / constant caches"),
+    NOT("gpgpu_cache:dl1PrefL1", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_cache:dl1PrefShared", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_shmem_sizeDefault", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_shmem_size_PrefL1", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_shmem_size_PrefShared", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_shmem_sizePrefL1", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_shmem_sizePrefShared", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_adaptive_cache_config", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_shmem_option", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_unified_l1d_size", "runtime L1D/shared-memory split"),
+    NOT("gpgpu_l1_banks", "L1D banks"),
+    NOT("gpgpu_l1_banks_byte_interleaving", "L1D banks"),
+    NOT("gpgpu_l1_banks_hashing_function", "L1D banks"),
+    NOT("gpgpu_l1_cache_write_ratio", "L1D banks"),
+    NOT("gpgpu_flush_l1_cache", "cache flushes between kernels"),
+    NOT("gpgpu_flush_l2_cache", "cache flushes between kernels"),
+    NOT("gpgpu_perf_sim_memcpy", "cache warming by memcpy"),
+    NOT("gpgpu_perfect_mem", "perfect memory"),
+    NOT("l2_ideal", "perfect memory"),
+    NOT("gpgpu_shmem_limited_broadcast", "shared-memory broadcast details"),
+    NOT("gpgpu_shmem_warp_parts", "shared-memory broadcast details"),
+    NOT("gpgpu_coalesce_arch", "coalescer generation (warpsim: one access per distinct L1D line)"),
+    NOT("gpgpu_local_mem_map", "local-memory address map"),
+    NOT("gpgpu_n_cluster_ejection_buffer_size", "interconnect details"),
+    NOT("gpgpu_n_ldst_response_buffer_size", "interconnect details"),
+    NOT("network_mode", "interconnect details"),
+    NOT("inter_config_file", "interconnect details"),
+    NOT("icnt_in_buffer_limit", "interconnect details"),
+    NOT("icnt_out_buffer_limit", "interconnect details"),
+    NOT("icnt_subnets", "interconnect details (two networks always)"),
+    NOT("icnt_arbiter_algo", "interconnect details"),
+    NOT("icnt_verbose", "interconnect details"),
+    NOT("icnt_grant_cycles", "interconnect details"),
+    NOT("gpgpu_dram_partition_queues", "memory-partition queues"),
+    NOT("gpgpu_mem_address_mask", "address decoding details"),
+    NOT("gpgpu_mem_addr_test", "address decoding details"),
+    NOT("gpgpu_simple_dram_model", "DRAM details"),
+    NOT("dram_dual_bus_interface", "DRAM details (HBM dual bus)"),
+    NOT("dram_seperate_write_queue_enable", "DRAM details (write queue)"),
+    NOT("dram_write_queue_size", "DRAM details (write queue)"),
+    NOT("dram_elimnate_rw_turnaround", "DRAM details"),
+    NOT("gpgpu_max_insn", "simulation limits"),
+    NOT("gpgpu_max_cta", "simulation limits"),
+    NOT("gpgpu_max_completed_cta", "simulation limits"),
+    NOT("gpgpu_deadlock_detect", "simulation limits (warpsim: gpu.watchdog_cycles)"),
+    NOT("liveness_message_freq", "statistics"),
+    NOT("gpgpu_runtime_stat", "statistics"),
+    NOT("gpgpu_memlatency_stat", "statistics"),
+    NOT("gpgpu_cflog_interval", "statistics"),
+    NOT("gpgpu_warpdistro_shader", "statistics"),
+    NOT("gpgpu_warp_issue_shader", "statistics"),
+    NOT("enable_ptx_file_line_stats", "statistics"),
+    NOT("ptx_line_stats_filename", "statistics"),
+    NOT("visualizer_enabled", "visualizer"),
+    NOT("visualizer_outputfile", "visualizer"),
+    NOT("visualizer_zlevel", "visualizer"),
+    NOT("trace_enabled", "tracing"),
+    NOT("trace_components", "tracing"),
+    NOT("trace_sampling_core", "tracing"),
+    NOT("trace_sampling_memory_partition", "tracing"),
+    NOT("power_simulation_enabled", "power model"),
+    NOT("power_simulation_mode", "power model"),
+    NOT("power_per_cycle_dump", "power model"),
+    NOT("power_trace_enabled", "power model"),
+    NOT("power_trace_zlevel", "power model"),
+    NOT("steady_power_levels_enabled", "power model"),
+    NOT("steady_state_definition", "power model"),
+    NOT("gpuwattch_xml_file", "power model"),
+    NOT("accelwattch_xml_file", "power model"),
+    NOT("accelwattch_hybrid_perfsim_*", "power model"),
+    NOT("hw_perf_file_name", "power model"),
+    NOT("hw_perf_bench_name", "power model"),
+    NOT("dvfs_enabled", "power model"),
+    NOT("aggregate_power_stats", "power model"),
+    NOT("gpgpu_clock_gated_lanes", "power model"),
+    NOT("gpgpu_clock_gated_reg_file", "power model"),
+    NOT("n_regfile_gating_group", "power model"),
+};
+
+static const GsOption *find_option(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_LEN(options); i++) {
+        const char *o = options[i].name;
+        size_t len = strlen(o);
+        if (len && o[len - 1] == '*' ? !strncmp(o, name, len - 1) : !strcmp(o, name))
+            return &options[i];
+    }
+    return NULL;
+}
+
+void gpgpusim_help(FILE *f)
+{
+    for (size_t i = 0; i < ARRAY_LEN(options); i++)
+        fprintf(f, "  -%-42s %s%s\n", options[i].name, options[i].apply ? "-> " : "not modelled: ",
+                options[i].doc);
+}
+
+/* ---- tokens ------------------------------------------------------------------------------ */
+
+typedef struct Lexer {
+    const char *p;
+    int line;
+} Lexer;
+
+/* The next token into buf (a word, or a quoted value without its quotes). Returns 1, 0 at the
+ * end of the text, or -1 on an error (in r->err). *tok_line: the line it starts on. */
+static int lex(Reader *r, Lexer *lx, char *buf, size_t cap, int *tok_line)
+{
+    const char *p = lx->p;
+    for (;; p++) {
+        if (*p == '\n')
+            lx->line++;
+        else if (*p == '#')
+            while (p[1] && p[1] != '\n')
+                p++;
+        else if (!isspace((unsigned char)*p))
+            break;
+    }
+    *tok_line = lx->line;
+    if (!*p) {
+        lx->p = p;
+        return 0;
+    }
+    size_t n = 0;
+    if (*p == '"') {
+        for (p++; *p != '"'; p++) {
+            if (!*p) {
+                fail_at(r, *tok_line, "unterminated quote: the value opened here has no closing '\"'");
+                return -1;
+            }
+            if (*p == '\n') { /* a continued value: drop the break and the indentation around it */
+                lx->line++;
+                while (n && isspace((unsigned char)buf[n - 1]))
+                    n--;
+                while (p[1] == ' ' || p[1] == '\t')
+                    p++;
+                continue;
+            }
+            if (n + 1 >= cap) {
+                fail_at(r, *tok_line, "value longer than %zu characters", cap - 1);
+                return -1;
+            }
+            buf[n++] = *p;
+        }
+        p++;
+        if (*p && !isspace((unsigned char)*p) && *p != '#') {
+            fail_at(r, lx->line, "expected a space or the end of the line after the closing quote");
+            return -1;
+        }
+    } else {
+        for (; *p && !isspace((unsigned char)*p) && *p != '#'; p++) {
+            if (n + 1 >= cap) {
+                fail_at(r, *tok_line, "token longer than %zu characters", cap - 1);
+                return -1;
+            }
+            buf[n++] = *p;
+        }
+    }
+    buf[n] = 0;
+    lx->p = p;
+    return 1;
+}
+
+/* ---- the reader -------------------------------------------------------------------------- */
+
+static int load_text(Reader *r, const char *text)
+{
+    Lexer lx = {text, 1};
+    char opt[VALUE_MAX], val[VALUE_MAX];
+    int opt_line, val_line, got;
+    while ((got = lex(r, &lx, opt, sizeof opt, &opt_line)) == 1) {
+        if (opt[0] != '-' || !opt[1])
+            return fail_at(r, opt_line, "expected '-option value', got '%s'", opt);
+        got = lex(r, &lx, val, sizeof val, &val_line);
+        if (got < 0)
+            return 0;
+        if (got == 0 || val_line != opt_line)
+            return fail_at(r, opt_line, "%s: missing value (GPGPU-Sim options take one value on the same line)", opt);
+        const GsOption *o = find_option(opt + 1);
+        if (!o)
+            return fail_at(r, opt_line, "unknown GPGPU-Sim option %s (warpsim neither models nor knows it)", opt);
+        r->line = opt_line;
+        r->opt = opt + 1;
+        if (!o->apply) {
+            if (r->notes)
+                fprintf(r->notes, "%s:%d: note: %s is not modelled by warpsim; ignored\n", r->file, opt_line, opt);
+        } else if (!o->apply(r, val, o->arg)) {
+            return 0;
+        }
+    }
+    return got == 0;
+}
+
+int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *notes, char *err, size_t err_len)
+{
+    Reader r = {c, name, notes, err, err_len, 0, ""};
+    return load_text(&r, text);
+}
+
+int gpgpusim_load(Config *c, const char *path, FILE *notes, char *err, size_t err_len)
+{
+    char *text = read_file(path, NULL);
+    if (!text) {
+        snprintf(err, err_len, "%s: cannot read GPGPU-Sim config file: %s", path, strerror(errno));
+        return 0;
+    }
+    int ok = gpgpusim_load_text(c, path, text, notes, err, err_len);
+    free(text);
+    return ok;
+}
+
+void config_load_gpgpusim_flags(Config *c, const char *path, unsigned flags)
+{
+    char err[ERR_MAX + 64];
+    if (!gpgpusim_load(c, path, (flags & GPGPUSIM_QUIET) ? NULL : stderr, err, sizeof err))
+        fatal("%s", err);
+}
+
+void config_load_gpgpusim(Config *c, const char *path) { config_load_gpgpusim_flags(c, path, 0); }

@@ -1,0 +1,570 @@
+/* report.c: `warpsim report RESULTS_DIR` (see report.h).
+ *
+ * Reads the canonical spec a sweep stored beside its results (RESULTS_DIR/experiment) and every
+ * runs/W__V.json, then for each figure of the spec writes a table (text and CSV), an SVG
+ * figure and, when rsvg-convert is installed, a PNG; `--stat NAME` adds tables of any stat.
+ * Everything is gathered in one HTML page with the configuration used. Values are normalised
+ * per workload to the spec's baseline variant and summarised by geometric means, overall and
+ * per workload class, as in the papers' figures. Missing runs are reported and left blank,
+ * never treated as zero. */
+#include "exp/report.h"
+
+#include "base/base.h"
+#include "exp/html.h"
+#include "exp/store.h"
+#include "exp/svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Distinct non-empty workload classes in order of first appearance; returns how many. */
+static uint32_t classes_of(const ExpSpec *s, const char **out)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < s->n_workloads; w++) {
+        const char *c = s->workloads[w].class_name;
+        bool seen = !c[0];
+        for (uint32_t k = 0; k < n && !seen; k++)
+            seen = !strcmp(out[k], c);
+        if (!seen)
+            out[n++] = c;
+    }
+    return n;
+}
+
+/* Per-class means only say something when the workloads are not all in one class. */
+static bool per_class_means(const ExpSpec *s, uint32_t n_classes)
+{
+    if (n_classes > 1)
+        return true;
+    for (uint32_t w = 0; w < s->n_workloads; w++)
+        if (n_classes == 1 && !s->workloads[w].class_name[0])
+            return true;
+    return false;
+}
+
+uint32_t exp_report_n_gmean_rows(const ExpSpec *s, bool geomean)
+{
+    if (!geomean)
+        return 0;
+    const char **cls = xcalloc(s->n_workloads, sizeof *cls);
+    uint32_t n = classes_of(s, cls);
+    free(cls);
+    return 1 + (per_class_means(s, n) ? n : 0);
+}
+
+static double metric_of(JsonValue *const *results, const ExpSpec *s, uint32_t w, uint32_t v, const char *metric)
+{
+    const JsonValue *r = results[w * s->n_variants + v];
+    double x;
+    return r && exp_metric_value(json_get(r, "total"), metric, &x) ? x : NAN;
+}
+
+ExpTable *exp_report_metric_table(const ExpSpec *s, JsonValue *const *results, const char *metric,
+                                  bool normalise, bool geomean)
+{
+    char title[512];
+    if (normalise)
+        snprintf(title, sizeof title, "%s normalised to %s", metric, s->variants[s->baseline].name);
+    else
+        snprintf(title, sizeof title, "%s", metric);
+    ExpTable *t = exp_table_new(title, "workload", s->n_workloads, s->n_variants);
+    for (uint32_t v = 0; v < s->n_variants; v++)
+        exp_table_set_col(t, v, s->variants[v].name);
+    for (uint32_t w = 0; w < s->n_workloads; w++) {
+        exp_table_set_row(t, w, s->workloads[w].name);
+        for (uint32_t v = 0; v < s->n_variants; v++)
+            *exp_table_at(t, w, v) = metric_of(results, s, w, v, metric);
+    }
+    if (normalise)
+        exp_table_normalise(t, s->baseline);
+    if (!geomean)
+        return t;
+    const char **cls = xcalloc(s->n_workloads, sizeof *cls);
+    uint32_t n_cls = classes_of(s, cls);
+    double *col = xmalloc(s->n_workloads * sizeof *col);
+    char label[EXP_NAME_LEN + 8];
+    for (uint32_t k = 0; per_class_means(s, n_cls) && k < n_cls; k++) {
+        snprintf(label, sizeof label, "gmean:%s", cls[k]);
+        uint32_t r = exp_table_add_row(t, label);
+        for (uint32_t v = 0; v < s->n_variants; v++) {
+            uint32_t n = 0;
+            for (uint32_t w = 0; w < s->n_workloads; w++)
+                if (!strcmp(s->workloads[w].class_name, cls[k]))
+                    col[n++] = *exp_table_at(t, w, v);
+            *exp_table_at(t, r, v) = exp_geomean(col, n, 1, NULL);
+        }
+    }
+    uint32_t r = exp_table_add_row(t, "gmean");
+    for (uint32_t v = 0; v < s->n_variants; v++)
+        *exp_table_at(t, r, v) = exp_geomean(&t->v[v], s->n_workloads, t->n_cols, NULL);
+    free(col);
+    free(cls);
+    return t;
+}
+
+/* The components of a stacked figure: its metrics, or the bucket labels of its one histogram
+ * (taken from the first result that has it). */
+static void stacked_components(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig,
+                               ExpStrList *out, bool *from_hist)
+{
+    *from_hist = false;
+    if (fig->metrics.n == 1) {
+        for (uint32_t i = 0; i < s->n_workloads * s->n_variants; i++) {
+            const JsonValue *h = results[i] ? json_get(json_get(results[i], "total"), fig->metrics.v[0]) : NULL;
+            if (h && h->type == JSON_OBJECT) {
+                for (uint32_t k = 0; k < h->n; k++)
+                    exp_strlist_push(out, h->keys[k]);
+                *from_hist = true;
+                return;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < fig->metrics.n; k++)
+        exp_strlist_push(out, fig->metrics.v[k]);
+}
+
+ExpTable *exp_report_stacked_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig)
+{
+    ExpStrList comp = { 0 };
+    bool hist;
+    stacked_components(s, results, fig, &comp, &hist);
+    char title[512], name[512];
+    snprintf(title, sizeof title, "%s%s%s", fig->title ? fig->title : fig->name,
+             fig->normalise ? ", normalised to the total of " : "", fig->normalise ? s->variants[s->baseline].name : "");
+    ExpTable *t = exp_table_new(title, "workload/variant", s->n_workloads * s->n_variants, comp.n);
+    for (uint32_t k = 0; k < comp.n; k++)
+        exp_table_set_col(t, k, comp.v[k]);
+    for (uint32_t w = 0; w < s->n_workloads; w++)
+        for (uint32_t v = 0; v < s->n_variants; v++) {
+            uint32_t r = w * s->n_variants + v;
+            snprintf(name, sizeof name, "%s/%s", s->workloads[w].name, s->variants[v].name);
+            exp_table_set_row(t, r, name);
+            for (uint32_t k = 0; k < comp.n; k++) {
+                char metric[600];
+                if (hist)
+                    snprintf(metric, sizeof metric, "%s:%s", fig->metrics.v[0], comp.v[k]);
+                else
+                    snprintf(metric, sizeof metric, "%s", comp.v[k]);
+                *exp_table_at(t, r, k) = metric_of(results, s, w, v, metric);
+            }
+        }
+    if (fig->normalise) {
+        for (uint32_t w = 0; w < s->n_workloads; w++) {
+            double base = 0;
+            for (uint32_t k = 0; k < comp.n; k++) {
+                double x = *exp_table_at(t, w * s->n_variants + s->baseline, k);
+                base += isfinite(x) ? x : 0;
+            }
+            for (uint32_t v = 0; v < s->n_variants; v++)
+                for (uint32_t k = 0; k < comp.n; k++) {
+                    double *x = exp_table_at(t, w * s->n_variants + v, k);
+                    *x = base > 0 ? *x / base : NAN;
+                }
+        }
+    }
+    exp_strlist_free(&comp);
+    return t;
+}
+
+/* ---- output files ---- */
+
+typedef struct Report {
+    const ExpSpec *spec;
+    JsonValue **results;
+    const char *out_dir;
+    bool png, quiet;
+    const char *rsvg;        /* path of rsvg-convert, NULL if not installed */
+    ExpStrList written;      /* files written, for the summary */
+    FILE *html;
+    int errors;
+} Report;
+
+static FILE *open_out(Report *r, const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", r->out_dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "warpsim: report: %s: cannot write: %s\n", path, strerror(errno));
+        r->errors++;
+        return NULL;
+    }
+    exp_strlist_push(&r->written, path);
+    return f;
+}
+
+static void close_out(Report *r, FILE *f, const char *path)
+{
+    if (f && fclose(f) != 0) {
+        fprintf(stderr, "warpsim: report: %s: cannot write: %s\n", path, strerror(errno));
+        r->errors++;
+    }
+}
+
+/* A file name from a stat or figure name: anything but [A-Za-z0-9_.-] becomes '_'. */
+static void file_stem(const char *name, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < len; p++) {
+        char c = *p;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                  c == '-' || c == '.';
+        out[k++] = ok ? c : '_';
+    }
+    out[k] = 0;
+}
+
+static void write_tables(Report *r, const char *stem, ExpTable *const *tables, uint32_t n)
+{
+    char name[300], path[4096];
+    snprintf(name, sizeof name, "%s.txt", stem);
+    FILE *f = open_out(r, name, path, sizeof path);
+    for (uint32_t i = 0; f && i < n; i++) {
+        if (i)
+            fputc('\n', f);
+        exp_table_write_text(f, tables[i]);
+    }
+    close_out(r, f, path);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!r->quiet) {
+            exp_table_write_text(stdout, tables[i]);
+            fputc('\n', stdout);
+        }
+        if (r->html)
+            html_table(r->html, tables[i]);
+    }
+    snprintf(name, sizeof name, "%s.csv", stem);
+    f = open_out(r, name, path, sizeof path);
+    for (uint32_t i = 0; f && i < n; i++) {
+        if (i)
+            fputc('\n', f);
+        exp_table_write_csv(f, tables[i]);
+    }
+    close_out(r, f, path);
+}
+
+static const char *find_in_path(const char *prog, char *buf, size_t len)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        snprintf(buf, len, "%.*s/%s", (int)n, path, prog);
+        if (n && access(buf, X_OK) == 0)
+            return buf;
+        path += n + (path[n] == ':');
+    }
+    return NULL;
+}
+
+static void export_png(Report *r, const char *svg_path, const char *stem)
+{
+    if (!r->png || !r->rsvg)
+        return;
+    char png[4096];
+    snprintf(png, sizeof png, "%s/%s.png", r->out_dir, stem);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(r->rsvg, "rsvg-convert", "-o", png, svg_path, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "warpsim: report: rsvg-convert failed on %s\n", svg_path);
+        r->errors++;
+        return;
+    }
+    exp_strlist_push(&r->written, png);
+}
+
+/* Labels of table rows / columns as the const arrays svg wants. */
+static const char *const *labels(char **v) { return (const char *const *)v; }
+
+static void figure(Report *r, const ExpFigure *fig)
+{
+    const ExpSpec *s = r->spec;
+    char stem[128], path[4096], title[512], ylabel[512];
+    file_stem(fig->name, stem, sizeof stem);
+    const char *metric = fig->metrics.v[0];
+    const char *base = s->variants[s->baseline].name;
+    if (fig->kind == EXP_FIG_STACKED)
+        snprintf(ylabel, sizeof ylabel, "%s", fig->ylabel ? fig->ylabel : fig->normalise ? "fraction of baseline total" : "count");
+    else if (fig->ylabel)
+        snprintf(ylabel, sizeof ylabel, "%s", fig->ylabel);
+    else
+        snprintf(ylabel, sizeof ylabel, "%s%s%s", metric, fig->normalise ? " / " : "", fig->normalise ? base : "");
+    if (fig->title)
+        snprintf(title, sizeof title, "%s", fig->title);
+    else if (fig->kind == EXP_FIG_STACKED)
+        snprintf(title, sizeof title, "%s", fig->name);
+    else
+        snprintf(title, sizeof title, "%s%s%s", metric, fig->normalise ? " normalised to " : "", fig->normalise ? base : "");
+
+    if (r->html)
+        html_heading(r->html, 2, title);
+    ExpTable *t;
+    char svg_name[160];
+    snprintf(svg_name, sizeof svg_name, "%s.svg", stem);
+    FILE *f = open_out(r, svg_name, path, sizeof path);
+    double ref = fig->normalise ? 1.0 : NAN;
+    if (fig->kind == EXP_FIG_STACKED) {
+        t = exp_report_stacked_table(s, r->results, fig);
+        uint32_t nw = s->n_workloads, nv = s->n_variants, nk = t->n_cols;
+        const char **wl = xmalloc(nw * sizeof *wl), **vl = xmalloc(nv * sizeof *vl);
+        for (uint32_t w = 0; w < nw; w++)
+            wl[w] = s->workloads[w].name;
+        for (uint32_t v = 0; v < nv; v++)
+            vl[v] = s->variants[v].name;
+        double *vals = xmalloc((size_t)nw * nv * (nk ? nk : 1) * sizeof *vals);
+        for (uint32_t w = 0; w < nw; w++)
+            for (uint32_t v = 0; v < nv; v++)
+                for (uint32_t k = 0; k < nk; k++) {
+                    size_t dst = fig->group_by_variant ? ((size_t)v * nw + w) * nk + k : ((size_t)w * nv + v) * nk + k;
+                    vals[dst] = *exp_table_at(t, w * nv + v, k);
+                }
+        SvgBars c = { title, ylabel, fig->group_by_variant ? nv : nw, fig->group_by_variant ? nw : nv, nk,
+                      fig->group_by_variant ? vl : wl, fig->group_by_variant ? wl : vl, labels(t->col_labels),
+                      vals, 0, ref };
+        if (f)
+            svg_bars(f, &c);
+        free(vals);
+        free(wl);
+        free(vl);
+    } else {
+        t = exp_report_metric_table(s, r->results, metric, fig->normalise, fig->geomean);
+        uint32_t nr = t->n_rows, nc = t->n_cols;
+        if (fig->kind == EXP_FIG_LINE) {
+            SvgLines c = { title, "variant", ylabel, nr, nc, labels(t->row_labels), labels(t->col_labels), t->v, ref };
+            if (f)
+                svg_lines(f, &c);
+        } else if (!fig->group_by_variant) {
+            SvgBars c = { title, ylabel, nr, nc, 1, labels(t->row_labels), labels(t->col_labels), NULL, t->v,
+                          exp_report_n_gmean_rows(s, fig->geomean), ref };
+            if (f)
+                svg_bars(f, &c);
+        } else {
+            double *tr = xmalloc((size_t)nr * nc * sizeof *tr);
+            for (uint32_t i = 0; i < nr; i++)
+                for (uint32_t j = 0; j < nc; j++)
+                    tr[(size_t)j * nr + i] = t->v[(size_t)i * nc + j];
+            SvgBars c = { title, ylabel, nc, nr, 1, labels(t->col_labels), labels(t->row_labels), NULL, tr, 0, ref };
+            if (f)
+                svg_bars(f, &c);
+            free(tr);
+        }
+    }
+    close_out(r, f, path);
+    if (f && r->html)
+        html_inline_svg(r->html, path);
+    if (f)
+        export_png(r, path, stem);
+    write_tables(r, stem, &t, 1);
+    exp_table_free(t);
+}
+
+static void stat_tables(Report *r, const char *stat)
+{
+    char stem[160];
+    file_stem(stat, stem + 5, sizeof stem - 5);
+    memcpy(stem, "stat-", 5);
+    ExpTable *t[2] = { exp_report_metric_table(r->spec, r->results, stat, false, true),
+                       exp_report_metric_table(r->spec, r->results, stat, true, true) };
+    if (r->html)
+        html_heading(r->html, 2, stat);
+    write_tables(r, stem, t, 2);
+    exp_table_free(t[0]);
+    exp_table_free(t[1]);
+}
+
+/* The configuration section: the spec, the variants' overrides, and the resolved config of the
+ * first baseline run found (the others differ only by their overrides). */
+static void html_config(Report *r)
+{
+    const ExpSpec *s = r->spec;
+    FILE *f = r->html;
+    html_heading(f, 2, "Experiment");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    exp_spec_write(m, s);
+    fclose(m);
+    html_pre(f, buf);
+    free(buf);
+
+    ExpTable *wall = exp_table_new("wall seconds per run", "workload", s->n_workloads, s->n_variants);
+    for (uint32_t v = 0; v < s->n_variants; v++)
+        exp_table_set_col(wall, v, s->variants[v].name);
+    for (uint32_t w = 0; w < s->n_workloads; w++) {
+        exp_table_set_row(wall, w, s->workloads[w].name);
+        for (uint32_t v = 0; v < s->n_variants; v++)
+            *exp_table_at(wall, w, v) = json_number(json_get(r->results[w * s->n_variants + v], "wall_seconds"), NAN);
+    }
+    html_heading(f, 2, "Runs");
+    html_table(f, wall);
+    exp_table_free(wall);
+
+    for (uint32_t w = 0; w < s->n_workloads; w++) {
+        const JsonValue *res = r->results[w * s->n_variants + s->baseline];
+        const JsonValue *cfg = json_get(res, "config");
+        if (!cfg)
+            continue;
+        char head[256];
+        snprintf(head, sizeof head, "Resolved configuration of %s/%s (warpsim %s)", s->workloads[w].name,
+                 s->variants[s->baseline].name, json_str(json_get(res, "warpsim_version")) ? json_str(json_get(res, "warpsim_version")) : "?");
+        html_heading(f, 2, head);
+        buf = NULL;
+        len = 0;
+        m = open_memstream(&buf, &len);
+        for (uint32_t k = 0; k < cfg->n; k++) {
+            const JsonValue *v = &cfg->items[k];
+            if (v->type == JSON_STRING)
+                fprintf(m, "%s = %s\n", cfg->keys[k], v->string);
+            else if (v->type == JSON_BOOL)
+                fprintf(m, "%s = %s\n", cfg->keys[k], v->boolean ? "true" : "false");
+            else if (v->type == JSON_NUMBER && v->is_uint)
+                fprintf(m, "%s = %llu\n", cfg->keys[k], (unsigned long long)v->uint);
+            else if (v->type == JSON_NUMBER)
+                fprintf(m, "%s = %.17g\n", cfg->keys[k], v->number);
+        }
+        fclose(m);
+        html_pre(f, buf);
+        free(buf);
+        break;
+    }
+}
+
+static int usage(void)
+{
+    fputs("usage: warpsim report RESULTS_DIR [--out DIR] [--stat NAME]... [--no-png] [--quiet]\n"
+          "  tables (text, CSV), SVG/PNG figures and index.html from the results of `warpsim sweep`;\n"
+          "  written into RESULTS_DIR/report unless --out; --quiet: no tables on stdout\n", stderr);
+    return 1;
+}
+
+static bool make_dir(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return false;
+        *p = '/';
+    }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+int report_main(int argc, char **argv)
+{
+    const char *dir = NULL, *out = NULL;
+    ExpStrList stats = { 0 };
+    bool png = true, quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "--out") || !strcmp(a, "--stat")) && i + 1 < argc) {
+            if (a[2] == 'o')
+                out = argv[++i];
+            else
+                exp_strlist_push(&stats, argv[++i]);
+        } else if (!strcmp(a, "--no-png")) {
+            png = false;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (a[0] == '-' || dir) {
+            fprintf(stderr, "warpsim: report: unexpected argument '%s'\n", a);
+            exp_strlist_free(&stats);
+            return usage();
+        } else {
+            dir = a;
+        }
+    }
+    if (!dir) {
+        exp_strlist_free(&stats);
+        return usage();
+    }
+    char spec_path[4096], out_buf[4096], err[512];
+    snprintf(spec_path, sizeof spec_path, "%s/experiment", dir);
+    ExpSpec s;
+    if (!exp_spec_load(&s, spec_path, err, sizeof err)) {
+        fprintf(stderr, "warpsim: report: %s\n  (RESULTS_DIR must be a directory written by `warpsim sweep`)\n", err);
+        exp_spec_free(&s);
+        exp_strlist_free(&stats);
+        return 1;
+    }
+    if (!out) {
+        snprintf(out_buf, sizeof out_buf, "%s/report", dir);
+        out = out_buf;
+    }
+    if (!make_dir(out)) {
+        fprintf(stderr, "warpsim: report: cannot create %s: %s\n", out, strerror(errno));
+        exp_spec_free(&s);
+        exp_strlist_free(&stats);
+        return 1;
+    }
+
+    uint32_t n_runs = s.n_workloads * s.n_variants, n_found = 0;
+    JsonValue **results = xcalloc(n_runs, sizeof *results);
+    for (uint32_t w = 0; w < s.n_workloads; w++)
+        for (uint32_t v = 0; v < s.n_variants; v++) {
+            JsonValue **res = &results[w * s.n_variants + v];
+            *res = exp_result_load(dir, &s, w, v, err, sizeof err);
+            if (*res)
+                n_found++;
+            else
+                fprintf(stderr, "warpsim: report: %s/%s: no result (%s)\n", s.workloads[w].name,
+                        s.variants[v].name, err);
+        }
+    int status = 0;
+    if (!n_found) {
+        fprintf(stderr, "warpsim: report: %s: none of the %u runs has a result; run `warpsim sweep` first\n", dir, n_runs);
+        status = 1;
+    } else {
+        Report r = { &s, results, out, png, quiet, NULL, { 0 }, NULL, 0 };
+        char rsvg[4096];
+        r.rsvg = find_in_path("rsvg-convert", rsvg, sizeof rsvg);
+        char html_path[4096], head[256];
+        r.html = open_out(&r, "index.html", html_path, sizeof html_path);
+        snprintf(head, sizeof head, "Experiment %s", s.name);
+        if (r.html) {
+            html_begin(r.html, head);
+            snprintf(head, sizeof head, "%u of %u runs have results; baseline variant: %s.", n_found, n_runs,
+                     s.variants[s.baseline].name);
+            html_text(r.html, head);
+        }
+        for (uint32_t i = 0; i < s.n_figures; i++)
+            figure(&r, &s.figures[i]);
+        for (uint32_t i = 0; i < stats.n; i++)
+            stat_tables(&r, stats.v[i]);
+        if (!s.n_figures && !stats.n)
+            stat_tables(&r, "sim.ipc"); /* something to look at */
+        if (r.html) {
+            html_config(&r);
+            html_end(r.html);
+        }
+        close_out(&r, r.html, html_path);
+        if (png && !r.rsvg)
+            printf("PNG export skipped: rsvg-convert is not installed (the SVG figures are complete)\n");
+        if (n_found < n_runs)
+            printf("%u of %u runs have no result (left blank in tables and figures)\n", n_runs - n_found, n_runs);
+        printf("wrote %u files into %s", r.written.n, out);
+        for (uint32_t i = 0; i < r.written.n && !quiet; i++)
+            printf("%s%s", i ? " " : ": ", strrchr(r.written.v[i], '/') + 1);
+        printf("\n");
+        status = r.errors ? 1 : 0;
+        exp_strlist_free(&r.written);
+    }
+    for (uint32_t i = 0; i < n_runs; i++)
+        json_free(results[i]);
+    free(results);
+    exp_spec_free(&s);
+    exp_strlist_free(&stats);
+    return status;
+}

@@ -1,0 +1,576 @@
+/* spec.c: the experiment spec reader and its canonical writer (see spec.h).
+ *
+ * One statement per line, '#' starts a comment, tokens are separated by blanks and may be
+ * double-quoted ("a b", with \" and \\ inside). Statements: name, preset, config, set, workload,
+ * suite, variant, baseline, figure. Everything a sweep or report would trip over later is
+ * checked here, so a bad spec fails before any run starts, with file:line. A suite is a file of
+ * `workload` lines (workloads/suites/<name>, or a path) read in place, optionally filtered by
+ * class. Relative paths are relative to the directory the sweep runs in (the repository root),
+ * like every other warpsim path. */
+#include "exp/spec.h"
+
+#include "base/base.h"
+#include "conf/config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKENS 256
+
+void exp_strlist_push(ExpStrList *l, const char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = xstrdup(s);
+}
+
+void exp_strlist_free(ExpStrList *l)
+{
+    for (uint32_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+const char *exp_figure_kind_name(ExpFigureKind k)
+{
+    return k == EXP_FIG_STACKED ? "stacked" : k == EXP_FIG_LINE ? "line" : "bars";
+}
+
+typedef struct Ctx {
+    ExpSpec *s;
+    const char *file;
+    unsigned line;
+    char *err;
+    size_t err_len;
+    int depth; /* suite nesting */
+    bool have_baseline;
+    unsigned baseline_line;
+    char baseline[EXP_NAME_LEN];
+} Ctx;
+
+__attribute__((format(printf, 2, 3))) static bool fail(Ctx *c, const char *fmt, ...)
+{
+    int n = c->line ? snprintf(c->err, c->err_len, "%s:%u: ", c->file, c->line)
+                    : snprintf(c->err, c->err_len, "%s: ", c->file);
+    if (n >= 0 && (size_t)n < c->err_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->err + n, c->err_len - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* Split a line into tokens in place; '#' outside quotes ends the line. */
+static int tokenize(Ctx *c, char *line, char **tok, bool *ok)
+{
+    int n = 0;
+    char *p = line;
+    *ok = true;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (!*p || *p == '#')
+            return n;
+        if (n == MAX_TOKENS) {
+            *ok = fail(c, "more than %d words on one line", MAX_TOKENS);
+            return n;
+        }
+        char *out = p;
+        tok[n++] = out;
+        bool quoted = false;
+        while (*p) {
+            if (*p == '"') {
+                quoted = !quoted;
+                p++;
+            } else if (!quoted && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '#')) {
+                break;
+            } else if (quoted && *p == '\\' && (p[1] == '"' || p[1] == '\\')) {
+                *out++ = p[1];
+                p += 2;
+            } else {
+                *out++ = *p++;
+            }
+        }
+        if (quoted) {
+            *ok = fail(c, "unterminated double quote");
+            return n;
+        }
+        char end = *p; /* saved: out may equal p */
+        *out = 0;
+        if (!end || end == '#')
+            return n;
+        p++;
+    }
+}
+
+static bool valid_name(Ctx *c, const char *what, const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= EXP_NAME_LEN)
+        return fail(c, "%s name '%s' must have 1 to %d characters", what, name, EXP_NAME_LEN - 1);
+    for (const char *p = name; *p; p++) {
+        char ch = *p;
+        bool good = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                    ch == '_' || ch == '-' || ch == '.' || ch == '+';
+        if (!good)
+            return fail(c, "%s name '%s': use only letters, digits and _ - . + (it names files)", what, name);
+    }
+    if (strstr(name, "__") || name[0] == '.')
+        return fail(c, "%s name '%s' must not contain '__' or start with '.' (result files are named "
+                       "<workload>__<variant>)", what, name);
+    return true;
+}
+
+/* Check one "key=value" override against the option table. */
+static bool check_override(Ctx *c, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        return fail(c, "expected key=value, got '%s'", kv);
+    char key[128], msg[256];
+    size_t klen = (size_t)(eq - kv);
+    if (klen >= sizeof key)
+        return fail(c, "key too long in '%s'", kv);
+    memcpy(key, kv, klen);
+    key[klen] = 0;
+    Config scratch;
+    config_init(&scratch);
+    if (!config_set(&scratch, key, eq + 1, msg, sizeof msg))
+        return fail(c, "%s", msg);
+    return true;
+}
+
+/* "name:" or "name" ":" at tok[1]; returns the index of the first token after the colon. */
+static int name_colon(Ctx *c, char **tok, int n, const char *what, char *name)
+{
+    if (n < 2)
+        return fail(c, "expected '%s NAME: ...'", what), -1;
+    size_t len = strlen(tok[1]);
+    int next;
+    if (len && tok[1][len - 1] == ':') {
+        tok[1][len - 1] = 0;
+        next = 2;
+    } else if (n >= 3 && !strcmp(tok[2], ":")) {
+        next = 3;
+    } else {
+        return fail(c, "expected ':' after the %s name '%s'", what, tok[1]), -1;
+    }
+    if (!valid_name(c, what, tok[1]))
+        return -1;
+    snprintf(name, EXP_NAME_LEN, "%s", tok[1]);
+    return next;
+}
+
+int exp_spec_find_variant(const ExpSpec *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->n_variants; i++)
+        if (!strcmp(s->variants[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+int exp_spec_find_workload(const ExpSpec *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->n_workloads; i++)
+        if (!strcmp(s->workloads[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static bool parse_text(Ctx *c, const char *text, const char *filter_class);
+
+static bool stmt_workload(Ctx *c, char **tok, int n, const char *filter_class)
+{
+    ExpSpec *s = c->s;
+    if (n < 3)
+        return fail(c, "expected 'workload NAME PATH [class=CLASS] [-- ARGS...]'");
+    if (!valid_name(c, "workload", tok[1]))
+        return false;
+    if (exp_spec_find_workload(s, tok[1]) >= 0)
+        return fail(c, "workload '%s' is declared twice", tok[1]);
+    const char *cls = "";
+    int i = 3;
+    for (; i < n && strcmp(tok[i], "--"); i++) {
+        if (!strncmp(tok[i], "class=", 6) && tok[i][6])
+            cls = tok[i] + 6;
+        else
+            return fail(c, "workload '%s': unexpected '%s' (expected class=CLASS, or -- before program "
+                           "arguments)", tok[1], tok[i]);
+    }
+    if (filter_class && strcmp(cls, filter_class))
+        return true;
+    if (s->n_workloads == s->cap_workloads) {
+        s->cap_workloads = s->cap_workloads ? s->cap_workloads * 2 : 8;
+        s->workloads = xrealloc(s->workloads, s->cap_workloads * sizeof *s->workloads);
+    }
+    ExpWorkload *w = &s->workloads[s->n_workloads++];
+    memset(w, 0, sizeof *w);
+    snprintf(w->name, sizeof w->name, "%s", tok[1]);
+    w->path = xstrdup(tok[2]);
+    w->class_name = xstrdup(cls);
+    for (i++; i < n; i++)
+        exp_strlist_push(&w->args, tok[i]);
+    return true;
+}
+
+static bool stmt_suite(Ctx *c, char **tok, int n)
+{
+    if (n < 2 || n > 3 || (n == 3 && strncmp(tok[2], "class=", 6)))
+        return fail(c, "expected 'suite NAME [class=CLASS]'");
+    if (c->depth >= 8)
+        return fail(c, "suites nested more than 8 deep");
+    char path[1024];
+    if (strchr(tok[1], '/'))
+        snprintf(path, sizeof path, "%s", tok[1]);
+    else
+        snprintf(path, sizeof path, "workloads/suites/%s", tok[1]);
+    char *text = read_file(path, NULL);
+    if (!text)
+        return fail(c, "suite '%s': cannot read %s: %s", tok[1], path, strerror(errno));
+    Ctx sub = *c;
+    sub.file = path;
+    sub.line = 0;
+    sub.depth++;
+    bool ok = parse_text(&sub, text, n == 3 ? tok[2] + 6 : NULL);
+    free(text);
+    return ok;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
+        return *out = true, true;
+    if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
+        return *out = false, true;
+    return false;
+}
+
+static void split_metrics(ExpStrList *l, const char *v)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save = NULL, *m = strtok_r(buf, ",", &save); m; m = strtok_r(NULL, ",", &save))
+        if (*m)
+            exp_strlist_push(l, m);
+}
+
+static bool stmt_figure(Ctx *c, char **tok, int n)
+{
+    ExpSpec *s = c->s;
+    char name[EXP_NAME_LEN];
+    int i = name_colon(c, tok, n, "figure", name);
+    if (i < 0)
+        return false;
+    for (uint32_t k = 0; k < s->n_figures; k++)
+        if (!strcmp(s->figures[k].name, name))
+            return fail(c, "figure '%s' is declared twice", name);
+    if (s->n_figures == s->cap_figures) {
+        s->cap_figures = s->cap_figures ? s->cap_figures * 2 : 4;
+        s->figures = xrealloc(s->figures, s->cap_figures * sizeof *s->figures);
+    }
+    ExpFigure *f = &s->figures[s->n_figures++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->normalise = true;
+    bool geomean_set = false;
+    for (; i < n; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (!eq || eq == tok[i])
+            return fail(c, "figure '%s': expected key=value, got '%s'", name, tok[i]);
+        *eq = 0;
+        const char *k = tok[i], *v = eq + 1;
+        if (!strcmp(k, "metric") || !strcmp(k, "metrics")) {
+            split_metrics(&f->metrics, v);
+        } else if (!strcmp(k, "kind")) {
+            if (!strcmp(v, "bars"))
+                f->kind = EXP_FIG_BARS;
+            else if (!strcmp(v, "stacked"))
+                f->kind = EXP_FIG_STACKED;
+            else if (!strcmp(v, "line"))
+                f->kind = EXP_FIG_LINE;
+            else
+                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line", name, v);
+        } else if (!strcmp(k, "norm")) {
+            if (!strcmp(v, "baseline"))
+                f->normalise = true;
+            else if (!strcmp(v, "none"))
+                f->normalise = false;
+            else
+                return fail(c, "figure '%s': norm=%s: expected baseline|none", name, v);
+        } else if (!strcmp(k, "group")) {
+            if (!strcmp(v, "workload"))
+                f->group_by_variant = false;
+            else if (!strcmp(v, "variant"))
+                f->group_by_variant = true;
+            else
+                return fail(c, "figure '%s': group=%s: expected workload|variant", name, v);
+        } else if (!strcmp(k, "geomean")) {
+            if (!parse_bool(v, &f->geomean))
+                return fail(c, "figure '%s': geomean=%s: expected yes|no", name, v);
+            geomean_set = true;
+        } else if (!strcmp(k, "title")) {
+            free(f->title);
+            f->title = xstrdup(v);
+        } else if (!strcmp(k, "ylabel")) {
+            free(f->ylabel);
+            f->ylabel = xstrdup(v);
+        } else {
+            return fail(c, "figure '%s': unknown key '%s' (expected metric, kind, norm, group, geomean, "
+                           "title, ylabel)", name, k);
+        }
+    }
+    if (!f->metrics.n)
+        return fail(c, "figure '%s': no metric=NAME given", name);
+    if (f->kind != EXP_FIG_STACKED && f->metrics.n != 1)
+        return fail(c, "figure '%s': a %s figure draws one metric (got %u); use kind=stacked for a "
+                       "breakdown", name, exp_figure_kind_name(f->kind), f->metrics.n);
+    if (f->kind == EXP_FIG_STACKED && f->geomean)
+        return fail(c, "figure '%s': geomean applies to bars and line figures, not stacked", name);
+    if (!geomean_set)
+        f->geomean = f->kind != EXP_FIG_STACKED;
+    return true;
+}
+
+static bool stmt_variant(Ctx *c, char **tok, int n)
+{
+    ExpSpec *s = c->s;
+    char name[EXP_NAME_LEN];
+    int i = name_colon(c, tok, n, "variant", name);
+    if (i < 0)
+        return false;
+    if (exp_spec_find_variant(s, name) >= 0)
+        return fail(c, "variant '%s' is declared twice", name);
+    for (int k = i; k < n; k++)
+        if (!check_override(c, tok[k]))
+            return false;
+    if (s->n_variants == s->cap_variants) {
+        s->cap_variants = s->cap_variants ? s->cap_variants * 2 : 4;
+        s->variants = xrealloc(s->variants, s->cap_variants * sizeof *s->variants);
+    }
+    ExpVariant *v = &s->variants[s->n_variants++];
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    for (; i < n; i++)
+        exp_strlist_push(&v->overrides, tok[i]);
+    return true;
+}
+
+static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
+{
+    ExpSpec *s = c->s;
+    const char *kw = tok[0];
+    if (c->depth > 0 && strcmp(kw, "workload") && strcmp(kw, "suite"))
+        return fail(c, "a suite holds only 'workload' and 'suite' lines, not '%s'", kw);
+    if (!strcmp(kw, "workload"))
+        return stmt_workload(c, tok, n, filter_class);
+    if (!strcmp(kw, "suite"))
+        return stmt_suite(c, tok, n);
+    if (!strcmp(kw, "variant"))
+        return stmt_variant(c, tok, n);
+    if (!strcmp(kw, "figure"))
+        return stmt_figure(c, tok, n);
+    if (!strcmp(kw, "set")) {
+        if (n < 2)
+            return fail(c, "expected 'set key=value ...'");
+        for (int i = 1; i < n; i++) {
+            if (!check_override(c, tok[i]))
+                return false;
+            exp_strlist_push(&s->base_overrides, tok[i]);
+        }
+        return true;
+    }
+    if (n != 2)
+        return fail(c, "expected '%s VALUE' (one value)", kw);
+    if (!strcmp(kw, "name")) {
+        if (!valid_name(c, "experiment", tok[1]))
+            return false;
+        snprintf(s->name, sizeof s->name, "%s", tok[1]);
+    } else if (!strcmp(kw, "preset")) {
+        if (!valid_name(c, "preset", tok[1]))
+            return false;
+        free(s->preset);
+        s->preset = xstrdup(tok[1]);
+    } else if (!strcmp(kw, "config")) {
+        free(s->config_path);
+        s->config_path = xstrdup(tok[1]);
+    } else if (!strcmp(kw, "baseline")) {
+        snprintf(c->baseline, sizeof c->baseline, "%s", tok[1]);
+        c->have_baseline = true;
+        c->baseline_line = c->line;
+    } else {
+        return fail(c, "unknown statement '%s' (expected name, preset, config, set, workload, suite, "
+                       "variant, baseline or figure)", kw);
+    }
+    return true;
+}
+
+static bool parse_text(Ctx *c, const char *text, const char *filter_class)
+{
+    const char *p = text;
+    char *tok[MAX_TOKENS];
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = 0;
+        c->line++;
+        bool ok;
+        int n = tokenize(c, line, tok, &ok);
+        if (ok && n > 0)
+            ok = statement(c, tok, n, filter_class);
+        free(line);
+        if (!ok)
+            return false;
+        p += len + (nl ? 1 : 0);
+    }
+    return true;
+}
+
+bool exp_spec_parse(ExpSpec *s, const char *text, const char *path, char *err, size_t err_len)
+{
+    memset(s, 0, sizeof *s);
+    s->path = xstrdup(path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t blen = strcspn(base, ".");
+    snprintf(s->name, sizeof s->name, "%.*s", (int)MIN(blen, (size_t)EXP_NAME_LEN - 1), base);
+    Ctx c = { s, path, 0, err, err_len, 0, false, 0, "" };
+    if (!parse_text(&c, text, NULL))
+        return false;
+    c.line = 0;
+    if (!s->n_workloads)
+        return fail(&c, "no workloads (add 'workload NAME PATH' or 'suite NAME' lines)");
+    if (!s->n_variants) {
+        /* No variants: one run per workload with the base config. */
+        s->variants = xcalloc(1, sizeof *s->variants);
+        s->n_variants = s->cap_variants = 1;
+        snprintf(s->variants[0].name, sizeof s->variants[0].name, "base");
+    }
+    if (c.have_baseline) {
+        int b = exp_spec_find_variant(s, c.baseline);
+        c.line = c.baseline_line;
+        if (b < 0)
+            return fail(&c, "baseline '%s' is not a declared variant", c.baseline);
+        s->baseline = (uint32_t)b;
+    }
+    return true;
+}
+
+bool exp_spec_load(ExpSpec *s, const char *path, char *err, size_t err_len)
+{
+    char *text = read_file(path, NULL);
+    if (!text) {
+        memset(s, 0, sizeof *s);
+        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+        return false;
+    }
+    bool ok = exp_spec_parse(s, text, path, err, err_len);
+    free(text);
+    return ok;
+}
+
+void exp_spec_free(ExpSpec *s)
+{
+    for (uint32_t i = 0; i < s->n_workloads; i++) {
+        free(s->workloads[i].path);
+        free(s->workloads[i].class_name);
+        exp_strlist_free(&s->workloads[i].args);
+    }
+    for (uint32_t i = 0; i < s->n_variants; i++)
+        exp_strlist_free(&s->variants[i].overrides);
+    for (uint32_t i = 0; i < s->n_figures; i++) {
+        exp_strlist_free(&s->figures[i].metrics);
+        free(s->figures[i].title);
+        free(s->figures[i].ylabel);
+    }
+    exp_strlist_free(&s->base_overrides);
+    free(s->workloads);
+    free(s->variants);
+    free(s->figures);
+    free(s->preset);
+    free(s->config_path);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}
+
+/* A token as the tokenizer reads it back: quoted when it holds blanks, quotes or '#'. */
+static void put_token(FILE *f, const char *t)
+{
+    if (*t && !strpbrk(t, " \t\"#\\")) {
+        fputs(t, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *t; t++) {
+        if (*t == '"' || *t == '\\')
+            fputc('\\', f);
+        fputc(*t, f);
+    }
+    fputc('"', f);
+}
+
+void exp_spec_write(FILE *f, const ExpSpec *s)
+{
+    fprintf(f, "# experiment %s (resolved from %s)\nname %s\n", s->name, s->path ? s->path : "?", s->name);
+    if (s->preset)
+        fprintf(f, "preset %s\n", s->preset);
+    if (s->config_path) {
+        fputs("config ", f);
+        put_token(f, s->config_path);
+        fputc('\n', f);
+    }
+    for (uint32_t i = 0; i < s->base_overrides.n; i++) {
+        fputs("set ", f);
+        put_token(f, s->base_overrides.v[i]);
+        fputc('\n', f);
+    }
+    for (uint32_t i = 0; i < s->n_workloads; i++) {
+        const ExpWorkload *w = &s->workloads[i];
+        fprintf(f, "workload %s ", w->name);
+        put_token(f, w->path);
+        if (w->class_name[0])
+            fprintf(f, " class=%s", w->class_name);
+        if (w->args.n) {
+            fputs(" --", f);
+            for (uint32_t a = 0; a < w->args.n; a++) {
+                fputc(' ', f);
+                put_token(f, w->args.v[a]);
+            }
+        }
+        fputc('\n', f);
+    }
+    for (uint32_t i = 0; i < s->n_variants; i++) {
+        const ExpVariant *v = &s->variants[i];
+        fprintf(f, "variant %s:", v->name);
+        for (uint32_t k = 0; k < v->overrides.n; k++) {
+            fputc(' ', f);
+            put_token(f, v->overrides.v[k]);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "baseline %s\n", s->variants[s->baseline].name);
+    for (uint32_t i = 0; i < s->n_figures; i++) {
+        const ExpFigure *g = &s->figures[i];
+        fprintf(f, "figure %s: kind=%s metric=", g->name, exp_figure_kind_name(g->kind));
+        for (uint32_t k = 0; k < g->metrics.n; k++)
+            fprintf(f, "%s%s", k ? "," : "", g->metrics.v[k]);
+        fprintf(f, " norm=%s group=%s geomean=%s", g->normalise ? "baseline" : "none",
+                g->group_by_variant ? "variant" : "workload", g->geomean ? "yes" : "no");
+        if (g->title) {
+            fputs(" title=", f);
+            put_token(f, g->title);
+        }
+        if (g->ylabel) {
+            fputs(" ylabel=", f);
+            put_token(f, g->ylabel);
+        }
+        fputc('\n', f);
+    }
+}

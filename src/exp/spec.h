@@ -1,0 +1,87 @@
+/* spec.h: experiment specs (experiments/<name>): what to run and what to draw.
+ *
+ * A spec is a small line-oriented text file (format in docs/experiments.md):
+ *   name l1d_index
+ *   preset gtx480
+ *   set gpu.max_cycles=2000000
+ *   workload atax1 workloads/synthetic/atax1.syn class=divergent
+ *   suite polybench class=divergent
+ *   variant conv: l1d.index=conv
+ *   variant fup: l1d.index=fup
+ *   baseline conv
+ *   figure ipc: metric=sim.ipc norm=baseline title="IPC over conv"
+ * The parser checks everything it can without running anything (override keys and values
+ * against the option table, names, references) and reports errors as "file:line: message". */
+#ifndef WARPSIM_EXP_SPEC_H
+#define WARPSIM_EXP_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define EXP_NAME_LEN 64
+
+typedef struct ExpStrList {
+    char **v;
+    uint32_t n, cap;
+} ExpStrList;
+
+void exp_strlist_push(ExpStrList *l, const char *s);
+void exp_strlist_free(ExpStrList *l);
+
+typedef struct ExpWorkload {
+    char name[EXP_NAME_LEN];
+    char *path;       /* workload file, relative to the directory the sweep runs in */
+    char *class_name; /* "" when unclassified */
+    ExpStrList args;  /* program arguments (sizes), passed after the workload */
+} ExpWorkload;
+
+typedef struct ExpVariant {
+    char name[EXP_NAME_LEN];
+    ExpStrList overrides; /* "key=value", applied after the spec's `set` lines */
+} ExpVariant;
+
+typedef enum ExpFigureKind { EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE } ExpFigureKind;
+
+typedef struct ExpFigure {
+    char name[EXP_NAME_LEN];
+    ExpFigureKind kind;
+    ExpStrList metrics;    /* one for bars/line; the components of a stacked bar */
+    bool normalise;        /* divide by the baseline variant of the same workload */
+    bool geomean;          /* add geometric-mean groups (overall, and per class) */
+    bool group_by_variant; /* groups on the x axis are variants (default: workloads) */
+    char *title, *ylabel;
+} ExpFigure;
+
+typedef struct ExpSpec {
+    char *path;
+    char name[EXP_NAME_LEN];
+    char *preset;      /* NULL: none */
+    char *config_path; /* NULL: none */
+    ExpStrList base_overrides;
+    ExpWorkload *workloads;
+    uint32_t n_workloads, cap_workloads;
+    ExpVariant *variants;
+    uint32_t n_variants, cap_variants;
+    uint32_t baseline; /* index into variants */
+    ExpFigure *figures;
+    uint32_t n_figures, cap_figures;
+} ExpSpec;
+
+/* Parse spec text; path names the file in messages and gives the default experiment name.
+ * Returns false with "path:line: message" in err. The spec must be freed either way. */
+bool exp_spec_parse(ExpSpec *s, const char *text, const char *path, char *err, size_t err_len);
+bool exp_spec_load(ExpSpec *s, const char *path, char *err, size_t err_len);
+void exp_spec_free(ExpSpec *s);
+
+/* The spec in canonical form (suites expanded): what a sweep stores beside its results so that
+ * `warpsim report` reads the same experiment without the original files. Parses back equal. */
+void exp_spec_write(FILE *f, const ExpSpec *s);
+
+int exp_spec_find_variant(const ExpSpec *s, const char *name);
+int exp_spec_find_workload(const ExpSpec *s, const char *name);
+
+const char *exp_figure_kind_name(ExpFigureKind k);
+
+#endif

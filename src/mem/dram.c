@@ -1,0 +1,377 @@
+/* dram.c: one GDDR5 memory controller, in DRAM command-clock cycles.
+ *
+ * Follows GPGPU-Sim's DRAM model (dram.cc, its manual's "DRAM timing" section) with the GDDR5
+ * timing of the thesis (Tables 3.1 and 5.1: tCL=12 tRP=12 tRC=40 tRAS=28 tRCD=12 tRRD=6
+ * tCDLR=5 tWR=12, plus tCCD=2 tCCDL=3 tWL=4 tRTPL=2 from the GTX480 configuration):
+ *   - Requests wait in a bounded scheduler queue (dram.queue), kept in arrival order. A bank
+ *     serves one request at a time; when it is idle the scheduler policy (dram.sched) picks
+ *     the bank's next request from the queue, which frees the queue entry.
+ *   - Commands: ACT (bank closed; tRRD after any ACT, tRC after this bank's ACT, tRP after its
+ *     PRE), RD/WR (the request's row open; tRCD after ACT, tCCD after any column command,
+ *     tCCDL within the bank group, a read tCDLR after the last write data, and the shared
+ *     data bus free when the data would start), PRE (row open on a different row; tRAS after
+ *     ACT, tWR after this bank's last write data, tRTPL after a read in the bank group). One
+ *     command per cycle on the command bus; banks are scanned round-robin starting after the
+ *     bank that issued last, so the order does not depend on how many idle cycles were
+ *     skipped. Open-page policy: rows stay open after the access.
+ *   - A column command moves bus_bytes * chips * burst bytes (GTX480: 64) and holds the data
+ *     bus ceil(burst / data_ratio) cycles (2); a request needs ceil(size_bytes / that) column
+ *     commands. Read data starts tCL after the command, write data tWL after it.
+ *   - A read is finished when its last data transfer ends: it enters the bounded return queue
+ *     (dram.return_queue) at its last column command, ready at that time, and dram_pop_reply
+ *     hands it back as a reply. A read's last column command waits while the return queue is
+ *     full. Writes give no reply; the owner may register dram_set_write_done to recycle them.
+ *     READ and ATOMIC requests are reads; WRITE and WRITEBACK are writes.
+ * Bank group of bank b is b % dram.n_bank_groups (GPGPU-Sim -dram_bnkgrp_indexing_policy 1:
+ * low bank bits pick the group, so consecutive banks sit in different groups).
+ * Stats (dram[<id>].*): reads, writes (served), row_hits, row_misses (row state when a bank
+ * takes the request; a closed bank is a miss), activates, precharges, busy_cycles (data bus
+ * busy), queue_full (cycles the scheduler queue was full, counted when it stops being full).
+ * Memory: every array is sized from the config at creation; nothing is allocated afterwards. */
+#include "mem/dram.h"
+
+#include "base/base.h"
+#include "policy/policy.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW_CLOSED UINT32_MAX
+#define NEVER UINT64_MAX
+
+typedef struct DramBank {
+    uint32_t open_row;  /* ROW_CLOSED when precharged */
+    MemReq *req;        /* request in service, NULL when idle */
+    uint32_t cols_left; /* column commands still to issue for req */
+    bool req_write;
+    uint32_t n_queued;  /* requests of this bank waiting in the scheduler queue */
+    uint32_t group;     /* bank group: bank % n_bank_groups, precomputed (no division per cycle) */
+    uint64_t act_ready; /* earliest ACT: tRC after ACT, tRP after PRE */
+    uint64_t col_ready; /* earliest column command: tRCD after ACT */
+    uint64_t pre_ready; /* earliest PRE: tRAS after ACT, tWR after write data */
+} DramBank;
+
+typedef struct DramGroup {
+    uint64_t col_ready; /* tCCDL after a column command in the group */
+    uint64_t pre_ready; /* tRTPL after a read in the group */
+} DramGroup;
+
+typedef enum DramCmd { CMD_ACT, CMD_PRE, CMD_COL } DramCmd;
+
+struct Dram {
+    uint32_t id;
+    const DramSchedOps *sched;
+    DramConfig t; /* timing and geometry */
+    uint32_t bytes_per_col, bus_cycles;
+
+    DramSchedEntry *q; /* scheduler queue, arrival order */
+    MemReq **q_req;    /* the request behind q[i] */
+    uint32_t q_n;
+    uint64_t full_since; /* cycle the queue became full */
+
+    DramBank *banks;
+    DramGroup *groups;
+
+    MemReq **ret; /* return queue ring: reads in order of their last column command */
+    uint32_t ret_head, ret_n;
+
+    uint64_t act_ready; /* tRRD after any ACT */
+    uint64_t col_ready; /* tCCD after any column command */
+    uint64_t rd_ready;  /* tCDLR after the last write data */
+    uint64_t bus_free;  /* end of the last data transfer on the bus */
+    uint64_t cmd_ready; /* one command per cycle */
+    uint32_t rr;        /* bank the command scan starts at */
+
+    DramWriteDoneFn write_done;
+    void *write_done_ctx;
+
+    struct {
+        uint64_t reads, writes, row_hits, row_misses, activates, precharges, busy_cycles, queue_full;
+    } st;
+};
+
+static bool req_is_write(const MemReq *r) { return r->kind == MREQ_WRITE || r->kind == MREQ_WRITEBACK; }
+
+Dram *dram_create(const Config *cfg, uint32_t id, Stats *st)
+{
+    const DramConfig *c = &cfg->dram;
+    const DramSchedOps *sched = policy_dram(c->sched);
+    if (!sched)
+        fatal("dram.sched: unknown dram policy '%s'", c->sched);
+    if (c->n_bank_groups > c->n_banks)
+        fatal("dram.n_bank_groups: expected at most dram.n_banks (%u), got %u", c->n_banks, c->n_bank_groups);
+
+    Dram *d = xcalloc(1, sizeof *d);
+    d->id = id;
+    d->sched = sched;
+    d->t = *c;
+    d->bytes_per_col = c->bus_bytes * c->chips * c->burst;
+    d->bus_cycles = MAX(1u, (c->burst + c->data_ratio - 1) / c->data_ratio);
+    d->q = xcalloc(c->queue, sizeof *d->q);
+    d->q_req = xcalloc(c->queue, sizeof *d->q_req);
+    d->banks = xcalloc(c->n_banks, sizeof *d->banks);
+    d->groups = xcalloc(c->n_bank_groups, sizeof *d->groups);
+    d->ret = xcalloc(c->return_queue, sizeof *d->ret);
+    for (uint32_t b = 0; b < c->n_banks; b++) {
+        d->banks[b].open_row = ROW_CLOSED;
+        d->banks[b].group = b % c->n_bank_groups;
+    }
+
+    if (st) {
+        stats_counter(st, &d->st.reads, "dram[%u].reads", "DRAM reads served", id);
+        stats_counter(st, &d->st.writes, "dram[%u].writes", "DRAM writes served", id);
+        stats_counter(st, &d->st.row_hits, "dram[%u].row_hits", "requests that found their row open", id);
+        stats_counter(st, &d->st.row_misses, "dram[%u].row_misses", "requests that needed an activate", id);
+        stats_counter(st, &d->st.activates, "dram[%u].activates", "ACT commands", id);
+        stats_counter(st, &d->st.precharges, "dram[%u].precharges", "PRE commands", id);
+        stats_counter(st, &d->st.busy_cycles, "dram[%u].busy_cycles", "DRAM cycles the data bus was busy", id);
+        stats_counter(st, &d->st.queue_full, "dram[%u].queue_full", "DRAM cycles the scheduler queue was full",
+                      id);
+    }
+    return d;
+}
+
+void dram_destroy(Dram *d)
+{
+    if (!d)
+        return;
+    free(d->q);
+    free(d->q_req);
+    free(d->banks);
+    free(d->groups);
+    free(d->ret);
+    free(d);
+}
+
+void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx)
+{
+    d->write_done = fn;
+    d->write_done_ctx = ctx;
+}
+
+bool dram_can_accept(const Dram *d) { return d->q_n < d->t.queue; }
+
+void dram_push(Dram *d, MemReq *r, uint64_t now)
+{
+    CHECK(d->q_n < d->t.queue);
+    CHECK(r->bank < d->t.n_banks && r->row != ROW_CLOSED);
+    d->q[d->q_n] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
+    d->q_req[d->q_n] = r;
+    d->q_n++;
+    d->banks[r->bank].n_queued++;
+    if (d->q_n == d->t.queue)
+        d->full_since = now;
+}
+
+/* Move queue entry i into its (idle) bank. */
+static void take_request(Dram *d, uint32_t i, uint64_t now)
+{
+    MemReq *r = d->q_req[i];
+    DramBank *b = &d->banks[r->bank];
+    if (d->q_n == d->t.queue)
+        d->st.queue_full += now - d->full_since;
+    memmove(&d->q[i], &d->q[i + 1], (d->q_n - i - 1) * sizeof *d->q);
+    memmove(&d->q_req[i], &d->q_req[i + 1], (d->q_n - i - 1) * sizeof *d->q_req);
+    d->q_n--;
+    b->n_queued--;
+    b->req = r;
+    b->req_write = req_is_write(r);
+    uint32_t size = r->size_bytes ? r->size_bytes : 1;
+    b->cols_left = (size + d->bytes_per_col - 1) / d->bytes_per_col;
+    if (b->open_row == r->row)
+        d->st.row_hits++;
+    else
+        d->st.row_misses++;
+}
+
+/* The command bank `bank` needs next for its request, and the earliest cycle it may issue
+ * (NEVER while a read's last column command waits for room in the return queue). */
+static DramCmd next_command(const Dram *d, uint32_t bank, uint64_t *at)
+{
+    const DramBank *b = &d->banks[bank];
+    const DramGroup *g = &d->groups[b->group];
+    uint64_t t = d->cmd_ready;
+    if (b->open_row == ROW_CLOSED) {
+        t = MAX(t, MAX(b->act_ready, d->act_ready));
+        *at = t;
+        return CMD_ACT;
+    }
+    if (b->open_row != b->req->row) {
+        t = MAX(t, MAX(b->pre_ready, g->pre_ready));
+        *at = t;
+        return CMD_PRE;
+    }
+    uint32_t lat = b->req_write ? d->t.tWL : d->t.tCL;
+    t = MAX(t, MAX(b->col_ready, MAX(d->col_ready, g->col_ready)));
+    if (d->bus_free > lat)
+        t = MAX(t, d->bus_free - lat); /* data may start only once the bus is free */
+    if (!b->req_write) {
+        t = MAX(t, d->rd_ready);
+        if (b->cols_left == 1 && d->ret_n == d->t.return_queue)
+            t = NEVER;
+    }
+    *at = t;
+    return CMD_COL;
+}
+
+static void issue_column(Dram *d, uint32_t bank, uint64_t now)
+{
+    DramBank *b = &d->banks[bank];
+    DramGroup *g = &d->groups[b->group];
+    uint64_t data_end = now + (b->req_write ? d->t.tWL : d->t.tCL) + d->bus_cycles;
+    d->bus_free = data_end;
+    d->st.busy_cycles += d->bus_cycles;
+    d->col_ready = now + d->t.tCCD;
+    g->col_ready = now + d->t.tCCDL;
+    if (b->req_write) {
+        d->rd_ready = MAX(d->rd_ready, data_end + d->t.tCDLR);
+        b->pre_ready = MAX(b->pre_ready, data_end + d->t.tWR);
+    } else {
+        g->pre_ready = MAX(g->pre_ready, now + d->t.tRTPL);
+    }
+    if (--b->cols_left)
+        return;
+    MemReq *r = b->req;
+    b->req = NULL;
+    r->ready = data_end;
+    if (b->req_write) {
+        d->st.writes++;
+        if (d->write_done)
+            d->write_done(d->write_done_ctx, r);
+    } else {
+        d->st.reads++;
+        CHECK(d->ret_n < d->t.return_queue);
+        d->ret[(d->ret_head + d->ret_n) % d->t.return_queue] = r;
+        d->ret_n++;
+    }
+}
+
+static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
+{
+    DramBank *b = &d->banks[bank];
+    d->cmd_ready = now + 1;
+    switch (cmd) {
+    case CMD_ACT:
+        b->open_row = b->req->row;
+        b->act_ready = now + d->t.tRC;
+        b->col_ready = now + d->t.tRCD;
+        b->pre_ready = MAX(b->pre_ready, now + d->t.tRAS);
+        d->act_ready = now + d->t.tRRD;
+        d->st.activates++;
+        break;
+    case CMD_PRE:
+        b->open_row = ROW_CLOSED;
+        b->act_ready = MAX(b->act_ready, now + d->t.tRP);
+        d->st.precharges++;
+        break;
+    case CMD_COL:
+        issue_column(d, bank, now);
+        break;
+    }
+}
+
+bool dram_tick(Dram *d, uint64_t now)
+{
+    bool changed = false;
+    for (uint32_t i = 0; i < d->t.n_banks; i++) {
+        DramBank *b = &d->banks[i];
+        if (b->req || !b->n_queued)
+            continue;
+        int pick = d->sched->pick(d->q, d->q_n, i, b->open_row);
+        CHECK(pick >= 0 && (uint32_t)pick < d->q_n && d->q[pick].bank == i);
+        take_request(d, (uint32_t)pick, now);
+        changed = true;
+    }
+    if (d->cmd_ready > now)
+        return changed;
+    uint32_t n = d->t.n_banks;
+    for (uint32_t k = 0, i = d->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
+        if (!d->banks[i].req)
+            continue;
+        uint64_t at;
+        DramCmd cmd = next_command(d, i, &at);
+        if (at <= now) {
+            issue(d, i, cmd, now);
+            d->rr = i + 1 == n ? 0 : i + 1;
+            return true;
+        }
+    }
+    return changed;
+}
+
+MemReq *dram_pop_reply(Dram *d, uint64_t now)
+{
+    if (!d->ret_n)
+        return NULL;
+    MemReq *r = d->ret[d->ret_head];
+    if (r->ready > now)
+        return NULL;
+    d->ret_head = (d->ret_head + 1) % d->t.return_queue;
+    d->ret_n--;
+    r->is_reply = true;
+    return r;
+}
+
+uint64_t dram_next_event(const Dram *d, uint64_t now)
+{
+    uint64_t t = d->ret_n ? d->ret[d->ret_head]->ready : NEVER;
+    for (uint32_t i = 0; i < d->t.n_banks && t > now; i++) {
+        const DramBank *b = &d->banks[i];
+        if (b->req) {
+            uint64_t at;
+            next_command(d, i, &at);
+            t = MIN(t, at);
+        } else if (b->n_queued) {
+            t = now; /* the bank takes a request at the next tick */
+        }
+    }
+    return t == NEVER ? NEVER : MAX(t, now);
+}
+
+uint32_t dram_pending(const Dram *d)
+{
+    uint32_t n = d->q_n + d->ret_n;
+    for (uint32_t i = 0; i < d->t.n_banks; i++)
+        n += d->banks[i].req != NULL;
+    return n;
+}
+
+static const char *const cmd_names[] = {"ACT", "PRE", "COL"};
+
+void dram_dump(const Dram *d, FILE *f)
+{
+    fprintf(f, "dram[%u]: sched %s, queue %u/%u, return %u/%u, bus free at %" PRIu64 ", next bank %u\n", d->id,
+            d->sched->name, d->q_n, d->t.queue, d->ret_n, d->t.return_queue, d->bus_free, d->rr);
+    for (uint32_t i = 0; i < d->q_n; i++) {
+        const MemReq *r = d->q_req[i];
+        fprintf(f, "  queue[%u] %s addr=0x%" PRIx64 " bank=%u row=%u arrived=%" PRIu64 "\n", i,
+                d->q[i].is_write ? "write" : "read", r->addr, d->q[i].bank, d->q[i].row, d->q[i].arrival);
+    }
+    for (uint32_t i = 0; i < d->t.n_banks; i++) {
+        const DramBank *b = &d->banks[i];
+        if (!b->req && b->open_row == ROW_CLOSED && !b->n_queued)
+            continue; /* idle and precharged: nothing to report */
+        fprintf(f, "  bank[%u] group=%u row=", i, b->group);
+        if (b->open_row == ROW_CLOSED)
+            fprintf(f, "closed");
+        else
+            fprintf(f, "%u", b->open_row);
+        fprintf(f, " queued=%u", b->n_queued);
+        if (b->req) {
+            uint64_t at;
+            DramCmd cmd = next_command(d, i, &at);
+            fprintf(f, " serving %s addr=0x%" PRIx64 " row=%u cols_left=%u next=%s at ", b->req_write ? "write" : "read",
+                    b->req->addr, b->req->row, b->cols_left, cmd_names[cmd]);
+            if (at == NEVER)
+                fprintf(f, "(return queue full)");
+            else
+                fprintf(f, "%" PRIu64, at);
+        }
+        fprintf(f, "\n");
+    }
+    for (uint32_t k = 0; k < d->ret_n; k++) {
+        const MemReq *r = d->ret[(d->ret_head + k) % d->t.return_queue];
+        fprintf(f, "  reply[%u] addr=0x%" PRIx64 " ready=%" PRIu64 "\n", k, r->addr, r->ready);
+    }
+}

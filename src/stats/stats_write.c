@@ -1,0 +1,367 @@
+/* stats_write.c: the result files of a run (text summary, JSON, CSV).
+ *
+ * Every format carries the warpsim version, the workload, the wall time and the fully resolved
+ * config, so a number can always be traced back to the run that produced it. The JSON layout
+ * is the contract read by `warpsim report` (docs/experiments.md):
+ *   { "warpsim_version", "workload", "wall_seconds", "config": {key: value},
+ *     "kernels": [ {"name", "stats": {...}} ], "total": {...} }
+ * A stats object holds, in registration order, every counter by name ("sm[3].l1d.miss"),
+ * every histogram as {"label": n}, then the totals over instances ("sm.l1d.miss"), then the
+ * derived ratios of the table below. "total" is the whole run (the counters' current values);
+ * a kernel's stats are the differences stats_kernel_end recorded.
+ * Output is deterministic: the only time in a file is wall_seconds. Integers are exact;
+ * ratios are printed with %.10g. A ratio is omitted when one of its counters is not
+ * registered or its denominator is zero (an undefined ratio is not a number). */
+#include "stats/stats.h"
+
+#include "base/base.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool stats_total_name(const char *name, char *out, size_t len); /* stats.c */
+
+/* Derived ratios: name = numerator / denominator, both looked up like stats_get (exact name,
+ * else the total over instances). Extend here. */
+static const struct {
+    const char *name, *num, *den, *help;
+} derived[] = {
+    { "sim.ipc", "sim.thread_insts", "sim.cycles", "thread instructions per core cycle" },
+    { "sim.warp_ipc", "sim.warp_insts", "sim.cycles", "warp instructions per core cycle" },
+    { "l1d.miss_rate", "sm.l1d.miss", "sm.l1d.access", "L1D misses per L1D access" },
+    { "l2.miss_rate", "l2.miss", "l2.access", "L2 misses per L2 access" },
+};
+
+/* One printable row of a stats object. Histogram rows point into their value slots. */
+typedef struct Row {
+    char name[96];
+    const char *help;
+    const char *const *labels;
+    uint32_t n_buckets;  /* 0: a counter */
+    uint64_t value;      /* counter */
+    uint64_t *buckets;   /* histogram: owned by the row */
+    uint32_t n_summed;   /* totals: instances summed */
+    bool is_total;
+} Row;
+
+typedef struct Rows {
+    Row *rows;
+    uint32_t n, n_entries; /* rows[0..n_entries) are the registered entries */
+    double ratio[ARRAY_LEN(derived)];
+    bool has_ratio[ARRAY_LEN(derived)];
+} Rows;
+
+static Row *rows_add(Rows *r, uint32_t *cap)
+{
+    if (r->n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        r->rows = xrealloc(r->rows, *cap * sizeof *r->rows);
+    }
+    Row *row = &r->rows[r->n++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+static const Row *rows_find(const Rows *r, const char *name)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        if (!r->rows[i].n_buckets && !strcmp(r->rows[i].name, name))
+            return &r->rows[i];
+    return NULL;
+}
+
+/* Build the rows of one stats object from slot values (NULL: the counters' current values). */
+static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
+{
+    memset(r, 0, sizeof *r);
+    uint32_t cap = 0, k = 0;
+    for (uint32_t i = 0; i < st->n_entries; i++) {
+        const StatEntry *e = &st->entries[i];
+        Row *row = rows_add(r, &cap);
+        snprintf(row->name, sizeof row->name, "%s", e->name);
+        row->help = e->help;
+        row->n_buckets = e->n_buckets;
+        row->labels = e->labels;
+        if (e->n_buckets) {
+            row->buckets = xmalloc(e->n_buckets * sizeof *row->buckets);
+            for (uint32_t b = 0; b < e->n_buckets; b++)
+                row->buckets[b] = slots ? slots[k + b] : e->value[b];
+            k += e->n_buckets;
+        } else {
+            row->value = slots ? slots[k] : *e->value;
+            k++;
+        }
+    }
+    r->n_entries = r->n;
+
+    /* Totals over instances, in order of first appearance; a name registered explicitly wins. */
+    char total[96];
+    for (uint32_t i = 0; i < r->n_entries; i++) {
+        Row *src = &r->rows[i];
+        if (!stats_total_name(src->name, total, sizeof total))
+            continue;
+        Row *dst = NULL;
+        bool clash = false;
+        for (uint32_t j = 0; j < r->n; j++) {
+            if (strcmp(r->rows[j].name, total))
+                continue;
+            if (r->rows[j].is_total && r->rows[j].n_buckets == src->n_buckets)
+                dst = &r->rows[j];
+            else
+                clash = true;
+            break;
+        }
+        if (clash)
+            continue;
+        if (!dst) {
+            dst = rows_add(r, &cap);
+            src = &r->rows[i]; /* rows may have moved */
+            snprintf(dst->name, sizeof dst->name, "%s", total);
+            dst->help = src->help;
+            dst->is_total = true;
+            dst->n_buckets = src->n_buckets;
+            dst->labels = src->labels;
+            if (src->n_buckets)
+                dst->buckets = xcalloc(src->n_buckets, sizeof *dst->buckets);
+        }
+        dst->n_summed++;
+        if (src->n_buckets)
+            for (uint32_t b = 0; b < src->n_buckets; b++)
+                dst->buckets[b] += src->buckets[b];
+        else
+            dst->value += src->value;
+    }
+
+    for (size_t d = 0; d < ARRAY_LEN(derived); d++) {
+        const Row *num = rows_find(r, derived[d].num), *den = rows_find(r, derived[d].den);
+        if (num && den && den->value) {
+            r->ratio[d] = (double)num->value / (double)den->value;
+            r->has_ratio[d] = true;
+        }
+    }
+}
+
+static void rows_free(Rows *r)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        free(r->rows[i].buckets);
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- JSON ---- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_stats(FILE *f, const Stats *st, const uint64_t *slots, const char *ind)
+{
+    Rows r;
+    rows_build(&r, st, slots);
+    fputc('{', f);
+    const char *sep = "\n";
+    for (uint32_t i = 0; i < r.n; i++) {
+        const Row *row = &r.rows[i];
+        fprintf(f, "%s%s  ", sep, ind);
+        json_string(f, row->name);
+        if (row->n_buckets) {
+            fputs(": {", f);
+            for (uint32_t b = 0; b < row->n_buckets; b++) {
+                fputs(b ? ", " : "", f);
+                json_string(f, row->labels ? row->labels[b] : "");
+                fprintf(f, ": %" PRIu64, row->buckets[b]);
+            }
+            fputc('}', f);
+        } else {
+            fprintf(f, ": %" PRIu64, row->value);
+        }
+        sep = ",\n";
+    }
+    for (size_t d = 0; d < ARRAY_LEN(derived); d++) {
+        if (!r.has_ratio[d])
+            continue;
+        fprintf(f, "%s%s  ", sep, ind);
+        json_string(f, derived[d].name);
+        fprintf(f, ": %.10g", r.ratio[d]);
+        sep = ",\n";
+    }
+    fprintf(f, "%s%s}", sep[0] == ',' ? "\n" : "", sep[0] == ',' ? ind : "");
+    rows_free(&r);
+}
+
+void stats_write_json(FILE *f, const Stats *st, const StatsRunInfo *info)
+{
+    fputs("{\n  \"warpsim_version\": ", f);
+    json_string(f, WARPSIM_VERSION);
+    fputs(",\n  \"workload\": ", f);
+    json_string(f, info ? info->workload : "");
+    fprintf(f, ",\n  \"wall_seconds\": %.3f", info ? info->wall_seconds : 0.0);
+    fputs(",\n  \"config\": {", f);
+    if (info && info->config) {
+        fputc('\n', f);
+        config_dump_json(f, info->config, "    ");
+        fputs("  ", f);
+    }
+    fputs("},\n  \"kernels\": [", f);
+    for (uint32_t k = 0; k < st->n_kernels; k++) {
+        fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
+        json_string(f, st->kernels[k].name);
+        fputs(", \"stats\": ", f);
+        json_stats(f, st, st->kernels[k].values, "    ");
+        fputc('}', f);
+    }
+    fputs(st->n_kernels ? "\n  ],\n  \"total\": " : "],\n  \"total\": ", f);
+    json_stats(f, st, NULL, "  ");
+    fputs("\n}\n", f);
+}
+
+/* ---- text ---- */
+
+static void text_stats(FILE *f, const Stats *st, const uint64_t *slots)
+{
+    Rows r;
+    rows_build(&r, st, slots);
+    /* A readable summary: instance rows are left out when their total is printed. */
+    char total[96];
+    for (uint32_t i = 0; i < r.n; i++) {
+        const Row *row = &r.rows[i];
+        if (!row->is_total && stats_total_name(row->name, total, sizeof total)) {
+            const Row *t = NULL;
+            for (uint32_t j = r.n_entries; j < r.n && !t; j++)
+                if (!strcmp(r.rows[j].name, total))
+                    t = &r.rows[j];
+            if (t)
+                continue;
+        }
+        fputs(row->name, f);
+        if (row->n_buckets) {
+            for (uint32_t b = 0; b < row->n_buckets; b++)
+                fprintf(f, " %s=%" PRIu64, row->labels ? row->labels[b] : "?", row->buckets[b]);
+        } else {
+            fprintf(f, " %" PRIu64, row->value);
+        }
+        if (row->help && row->is_total)
+            fprintf(f, "  # %s (sum of %u)", row->help, row->n_summed);
+        else if (row->help)
+            fprintf(f, "  # %s", row->help);
+        fputc('\n', f);
+    }
+    for (size_t d = 0; d < ARRAY_LEN(derived); d++)
+        if (r.has_ratio[d])
+            fprintf(f, "%s %.6g  # %s\n", derived[d].name, r.ratio[d], derived[d].help);
+    rows_free(&r);
+}
+
+void stats_write_text(FILE *f, const Stats *st, const StatsRunInfo *info)
+{
+    fprintf(f, "warpsim %s\nworkload %s\nwall_seconds %.3f\n", WARPSIM_VERSION,
+            info && info->workload ? info->workload : "", info ? info->wall_seconds : 0.0);
+    if (info && info->config) {
+        fputs("\n[config]\n", f);
+        config_dump(f, info->config);
+    }
+    fputs("\n[total]\n", f);
+    text_stats(f, st, NULL);
+    /* With one kernel its section would repeat the total. */
+    if (st->n_kernels > 1) {
+        for (uint32_t k = 0; k < st->n_kernels; k++) {
+            fprintf(f, "\n[kernel %u: %s]\n", k, st->kernels[k].name);
+            text_stats(f, st, st->kernels[k].values);
+        }
+    }
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_row(FILE *f, const char *kernel, const char *stat, const char *value)
+{
+    csv_field(f, kernel);
+    fputc(',', f);
+    csv_field(f, stat);
+    fputc(',', f);
+    csv_field(f, value);
+    fputc('\n', f);
+}
+
+static void csv_stats(FILE *f, const Stats *st, const uint64_t *slots, const char *kernel)
+{
+    Rows r;
+    rows_build(&r, st, slots);
+    char name[200], val[64];
+    for (uint32_t i = 0; i < r.n; i++) {
+        const Row *row = &r.rows[i];
+        if (row->n_buckets) {
+            /* Histogram buckets as "name:label". */
+            for (uint32_t b = 0; b < row->n_buckets; b++) {
+                snprintf(name, sizeof name, "%s:%s", row->name, row->labels ? row->labels[b] : "?");
+                snprintf(val, sizeof val, "%" PRIu64, row->buckets[b]);
+                csv_row(f, kernel, name, val);
+            }
+        } else {
+            snprintf(val, sizeof val, "%" PRIu64, row->value);
+            csv_row(f, kernel, row->name, val);
+        }
+    }
+    for (size_t d = 0; d < ARRAY_LEN(derived); d++) {
+        if (!r.has_ratio[d])
+            continue;
+        snprintf(val, sizeof val, "%.10g", r.ratio[d]);
+        csv_row(f, kernel, derived[d].name, val);
+    }
+    rows_free(&r);
+}
+
+void stats_write_csv(FILE *f, const Stats *st, const StatsRunInfo *info)
+{
+    char val[CONF_STR_LEN + 32], key[96];
+    fputs("kernel,stat,value\n", f);
+    /* Run identity and resolved config as rows of the pseudo-kernels "run" and "config". */
+    csv_row(f, "run", "warpsim_version", WARPSIM_VERSION);
+    csv_row(f, "run", "workload", info && info->workload ? info->workload : "");
+    snprintf(val, sizeof val, "%.3f", info ? info->wall_seconds : 0.0);
+    csv_row(f, "run", "wall_seconds", val);
+    if (info && info->config) {
+        for (size_t i = 0; i < config_n_modules; i++) {
+            const OptModule *m = &config_modules[i];
+            for (size_t j = 0; j < m->n_opts; j++) {
+                config_format_value(info->config, m, &m->opts[j], val, sizeof val);
+                snprintf(key, sizeof key, "%s.%s", m->prefix, m->opts[j].name);
+                csv_row(f, "config", key, val);
+            }
+        }
+    }
+    for (uint32_t k = 0; k < st->n_kernels; k++)
+        csv_stats(f, st, st->kernels[k].values, st->kernels[k].name);
+    csv_stats(f, st, NULL, "total");
+}

@@ -1,0 +1,202 @@
+/* test_cache.c: tag array + LRU/FIFO, MSHR, and the L1D between mock neighbours (the miss
+ * queue is the mock interconnect; fills are handed back by the test). */
+#include "../test.h"
+
+#include "conf/config.h"
+#include "mem/l1d.h"
+#include "mem/mshr.h"
+#include "mem/tags.h"
+#include "policy/policy.h"
+
+static void small_l1d(Config *c, uint32_t sets, uint32_t assoc, uint32_t mshr, uint32_t merge, uint32_t missq)
+{
+    config_init(c);
+    c->l1d.n_sets = sets;
+    c->l1d.assoc = assoc;
+    c->l1d.mshr_entries = mshr;
+    c->l1d.mshr_max_merge = merge;
+    c->l1d.miss_queue = missq;
+}
+
+TEST(cache_lru_victim_order)
+{
+    Config c;
+    small_l1d(&c, 1, 4, 8, 8, 8);
+    Tags t;
+    tags_init(&t, &c.l1d, &c);
+    ReplAccess a = {0};
+    for (uint32_t i = 0; i < 4; i++) {
+        TagLine ev;
+        int w = tags_choose_victim(&t, 0, &a, &ev);
+        EXPECT_EQ_I(w, (int)i); /* invalid ways first */
+        tags_install(&t, 0, (uint32_t)w, i * 128, LINE_VALID, &a);
+    }
+    /* Touch line 0: LRU is now line 1. */
+    uint32_t way;
+    EXPECT_EQ_U(tags_probe(&t, 0, 0, &way), TAGS_HIT);
+    a.way = way;
+    tags_hit(&t, &a);
+    TagLine ev;
+    int w = tags_choose_victim(&t, 0, &a, &ev);
+    EXPECT_EQ_I(w, 1);
+    EXPECT_EQ_U(ev.line_addr, 1);
+    tags_free(&t);
+}
+
+TEST(cache_fifo_ignores_hits)
+{
+    Config c;
+    small_l1d(&c, 1, 2, 8, 8, 8);
+    snprintf(c.l1d.repl, sizeof c.l1d.repl, "fifo");
+    Tags t;
+    tags_init(&t, &c.l1d, &c);
+    ReplAccess a = {0};
+    tags_install(&t, 0, 0, 0, LINE_VALID, &a);
+    tags_install(&t, 0, 1, 128, LINE_VALID, &a);
+    a.way = 0;
+    tags_hit(&t, &a);
+    TagLine ev;
+    EXPECT_EQ_I(tags_choose_victim(&t, 0, &a, &ev), 0); /* still the first inserted */
+    tags_free(&t);
+}
+
+TEST(cache_reserved_lines_are_never_victims)
+{
+    Config c;
+    small_l1d(&c, 1, 2, 8, 8, 8);
+    Tags t;
+    tags_init(&t, &c.l1d, &c);
+    ReplAccess a = {0};
+    tags_install(&t, 0, 0, 0, LINE_RESERVED, &a);
+    tags_install(&t, 0, 1, 128, LINE_RESERVED, &a);
+    TagLine ev;
+    EXPECT_EQ_I(tags_choose_victim(&t, 0, &a, &ev), REPL_STALL);
+    tags_mark_valid(&t, 0, 1);
+    EXPECT_EQ_I(tags_choose_victim(&t, 0, &a, &ev), 1);
+    tags_free(&t);
+}
+
+TEST(cache_mshr_alloc_merge_release)
+{
+    Mshr m;
+    mshr_init(&m, 2, 3);
+    int e0 = mshr_alloc(&m, 100, 7);
+    int e1 = mshr_alloc(&m, 200, 8);
+    EXPECT(e0 >= 0 && e1 >= 0 && e0 != e1);
+    EXPECT(mshr_full(&m));
+    EXPECT_EQ_I(mshr_alloc(&m, 300, 9), -1);
+    EXPECT_EQ_I(mshr_find(&m, 200), e1);
+    mshr_merge(&m, e0, 10);
+    mshr_merge(&m, e0, 11);
+    EXPECT(!mshr_can_merge(&m, e0));
+    uint32_t n;
+    const uint32_t *w = mshr_waiters(&m, e0, &n);
+    EXPECT_EQ_U(n, 3);
+    EXPECT_EQ_U(w[0], 7);
+    EXPECT_EQ_U(w[2], 11);
+    mshr_release(&m, e0);
+    EXPECT_EQ_I(mshr_find(&m, 100), -1);
+    EXPECT_EQ_I(mshr_find(&m, 200), e1);
+    EXPECT(!mshr_full(&m));
+    mshr_free_all(&m);
+}
+
+/* Hand every queued miss back as a reply (the mock L2), returning the number of tokens woken. */
+static uint32_t drain_and_fill(L1d *l1, uint64_t now)
+{
+    uint32_t woken = 0, tokens[64];
+    MemReq *r;
+    while ((r = memreq_queue_pop(&l1->miss_q)) != NULL) {
+        if (r->kind != MREQ_READ) {
+            mempool_put(l1->pool, r);
+            continue;
+        }
+        r->is_reply = true;
+        woken += l1d_fill(l1, r, tokens, now);
+    }
+    return woken;
+}
+
+TEST(cache_l1d_hit_miss_merge_and_failures)
+{
+    Config c;
+    small_l1d(&c, 4, 2, 2, 2, 4);
+    Stats st;
+    stats_init(&st);
+    MemPool pool;
+    mempool_init(&pool);
+    L1d l1;
+    l1d_init(&l1, 0, &c, &pool, &st);
+    ReplAccess a = {0};
+    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 1, &a, 0), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x1004, 2, &a, 1), L1D_MERGED);  /* same line in flight */
+    EXPECT_EQ_U(l1d_load(&l1, 0x1008, 3, &a, 2), L1D_FAIL_MERGE); /* merge room (2) used up */
+    EXPECT_EQ_U(l1d_load(&l1, 0x2000, 4, &a, 3), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x3000, 5, &a, 4), L1D_FAIL_MSHR); /* both entries busy */
+    EXPECT_EQ_U(l1.fail_mshr, 1);
+    EXPECT_EQ_U(l1.fail_merge, 1);
+    EXPECT_EQ_U(drain_and_fill(&l1, 10), 3);
+    EXPECT_EQ_U(l1d_load(&l1, 0x1010, 6, &a, 11), L1D_HIT);
+    EXPECT_EQ_U(l1.hit, 1);
+    EXPECT_EQ_U(l1.miss, 2);
+    EXPECT_EQ_U(l1.merge, 1);
+    /* Write-evict on hit: the store removes the line and goes to the miss queue. */
+    EXPECT_EQ_U(l1d_store(&l1, 0x1000, 4, &a, 12), L1D_SENT);
+    EXPECT_EQ_U(l1.store_hit_evict, 1);
+    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 7, &a, 13), L1D_MISS);
+    drain_and_fill(&l1, 20);
+    l1d_free(&l1);
+    mempool_free(&pool);
+    stats_free(&st);
+}
+
+TEST(cache_l1d_no_replaceable_line)
+{
+    /* 2-way set: two misses in flight reserve both ways; a third line of the same set fails
+     * with "no replaceable line" until a fill arrives. */
+    Config c;
+    small_l1d(&c, 4, 2, 8, 8, 8);
+    Stats st;
+    stats_init(&st);
+    MemPool pool;
+    mempool_init(&pool);
+    L1d l1;
+    l1d_init(&l1, 0, &c, &pool, &st);
+    ReplAccess a = {0};
+    uint64_t set_stride = 4 * 128;
+    EXPECT_EQ_U(l1d_load(&l1, 0 * set_stride, 1, &a, 0), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 2, &a, 0), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 0), L1D_FAIL_LINE);
+    EXPECT_EQ_U(l1.fail_line, 1);
+    drain_and_fill(&l1, 5);
+    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 6), L1D_MISS); /* evicts the LRU line */
+    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 4, &a, 7), L1D_HIT);
+    drain_and_fill(&l1, 8);
+    l1d_free(&l1);
+    mempool_free(&pool);
+    stats_free(&st);
+}
+
+TEST(cache_l1d_miss_queue_full)
+{
+    Config c;
+    small_l1d(&c, 4, 4, 8, 8, 2);
+    Stats st;
+    stats_init(&st);
+    MemPool pool;
+    mempool_init(&pool);
+    L1d l1;
+    l1d_init(&l1, 0, &c, &pool, &st);
+    ReplAccess a = {0};
+    EXPECT_EQ_U(l1d_load(&l1, 0x0000, 1, &a, 0), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x0080, 2, &a, 0), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x0100, 3, &a, 0), L1D_FAIL_MISSQ);
+    l1.icnt_refused = true;
+    EXPECT_EQ_U(l1d_store(&l1, 0x0200, 4, &a, 0), L1D_FAIL_ICNT);
+    EXPECT_EQ_U(l1.fail_missq, 1);
+    EXPECT_EQ_U(l1.fail_icnt, 1);
+    drain_and_fill(&l1, 3);
+    l1d_free(&l1);
+    mempool_free(&pool);
+    stats_free(&st);
+}

@@ -1,0 +1,361 @@
+/* test_exp_report.c: report arithmetic (normalisation, geometric means per class) against
+ * hand-computed values, and `warpsim report` end to end on hand-written results: the tables'
+ * numbers, SVG figures that are well-formed XML with the expected number of bars, the HTML page. */
+#include "../test.h"
+
+#include "base/base.h"
+#include "exp/report.h"
+#include "exp/store.h"
+#include "exp/table.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+TEST(exp_report_geomean_and_normalise)
+{
+    double v[] = { 2, 0.5, NAN, 4, -1, 8 };
+    uint32_t used = 0;
+    EXPECT_NEAR(exp_geomean(v, 6, 1, &used), pow(2 * 0.5 * 4 * 8, 0.25), 1e-12);
+    EXPECT_EQ_U(used, 4); /* NAN and the negative value cannot enter */
+    EXPECT_NEAR(exp_geomean(v, 3, 2, &used), 2.0, 1e-12); /* stride 2: 2, NAN, -1 */
+    EXPECT_EQ_U(used, 1);
+    EXPECT(isnan(exp_geomean(v + 2, 1, 1, &used)));
+    EXPECT_EQ_U(used, 0);
+
+    ExpTable *t = exp_table_new("t", "w", 2, 3);
+    double vals[] = { 2, 4, 1, 0, 5, 5 };
+    memcpy(t->v, vals, sizeof vals);
+    exp_table_normalise(t, 1);
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 0.5, 1e-15);
+    EXPECT_NEAR(*exp_table_at(t, 0, 1), 1.0, 1e-15);
+    EXPECT_NEAR(*exp_table_at(t, 0, 2), 0.25, 1e-15);
+    EXPECT_NEAR(*exp_table_at(t, 1, 0), 0.0, 1e-15);
+    EXPECT_NEAR(*exp_table_at(t, 1, 2), 1.0, 1e-15);
+    exp_table_free(t);
+
+    t = exp_table_new("", "w", 1, 2);
+    *exp_table_at(t, 0, 1) = 3;
+    exp_table_normalise(t, 0); /* missing baseline: the whole row is missing, not infinite */
+    EXPECT(isnan(*exp_table_at(t, 0, 1)));
+    exp_table_free(t);
+}
+
+/* ---- fixtures: a results directory written by hand ---- */
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *spec_text =
+    "name rep\n"
+    "workload a a.syn class=div\n"
+    "workload b b.syn class=div\n"
+    "workload c c.syn class=reg\n"
+    "variant base:\n"
+    "variant x: l1d.index=fup\n"
+    "baseline base\n"
+    "figure ipc: metric=sim.ipc\n"
+    "figure ipc_by_variant: metric=sim.ipc group=variant geomean=no\n"
+    "figure brk: kind=stacked metrics=l1d.hit,l1d.miss\n"
+    "figure lat: kind=stacked metric=mem.lat norm=none\n"
+    "figure trend: kind=line metric=sim.ipc norm=none\n";
+
+/* ipc, hits, misses, latency buckets per run: a/base, a/x, b/base, b/x, c/base, c/x. */
+static const double ipc[6] = { 2, 4, 1, 0.5, 4, 12 };
+static const int hits[6] = { 6, 3, 10, 10, 1, 1 }, misses[6] = { 2, 1, 10, 30, 1, 0 };
+
+static const char *make_results(void)
+{
+    static char dir[512];
+    char path[1024], json[1024];
+    snprintf(dir, sizeof dir, "%s/rep", test_tmpdir());
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/runs", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/experiment", dir);
+    write_file(path, spec_text);
+    const char *w[] = { "a", "b", "c" }, *v[] = { "base", "x" };
+    for (int i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "%s/runs/%s__%s.json", dir, w[i / 2], v[i % 2]);
+        snprintf(json, sizeof json,
+                 "{\"warpsim_version\": \"0.1.0\", \"workload\": \"%s\", \"wall_seconds\": 0.5,\n"
+                 " \"config\": {\"l1d.index\": \"%s\", \"l1d.n_sets\": 32},\n \"kernels\": [],\n"
+                 " \"total\": {\"sim.ipc\": %g, \"l1d.hit\": %d, \"l1d.miss\": %d,"
+                 " \"mem.lat\": {\"short\": %d, \"long<&>\": %d}}}\n",
+                 w[i / 2], i % 2 ? "fup" : "conv", ipc[i], hits[i], misses[i], i + 1, 2 * i);
+        write_file(path, json);
+    }
+    return dir;
+}
+
+static JsonValue **load_all(const ExpSpec *s, const char *dir)
+{
+    JsonValue **res = calloc(6, sizeof *res);
+    char err[256];
+    for (uint32_t w = 0; w < 3; w++)
+        for (uint32_t v = 0; v < 2; v++)
+            res[w * 2 + v] = exp_result_load(dir, s, w, v, err, sizeof err);
+    return res;
+}
+
+TEST(exp_report_tables_hand_computed)
+{
+    const char *dir = make_results();
+    ExpSpec s;
+    char err[256];
+    ASSERT(exp_spec_parse(&s, spec_text, "experiment", err, sizeof err));
+    JsonValue **res = load_all(&s, dir);
+    ASSERT(res[5]);
+    ExpTable *t = exp_report_metric_table(&s, res, "sim.ipc", true, true);
+    ASSERT(t->n_rows == 6 && t->n_cols == 2);
+    EXPECT_STR(t->row_labels[3], "gmean:div");
+    EXPECT_STR(t->row_labels[4], "gmean:reg");
+    EXPECT_STR(t->row_labels[5], "gmean");
+    EXPECT_NEAR(*exp_table_at(t, 0, 1), 2.0, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 0.5, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 2, 1), 3.0, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 3, 1), 1.0, 1e-12);             /* sqrt(2 * 0.5) */
+    EXPECT_NEAR(*exp_table_at(t, 4, 1), 3.0, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 5, 1), cbrt(3.0), 1e-12);       /* cbrt(2 * 0.5 * 3) */
+    EXPECT_NEAR(*exp_table_at(t, 5, 0), 1.0, 1e-12);
+    exp_table_free(t);
+    EXPECT_EQ_U(exp_report_n_gmean_rows(&s, true), 3);
+
+    /* Raw values and a ratio of two stats. */
+    t = exp_report_metric_table(&s, res, "l1d.miss/l1d.hit", false, true);
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 3.0, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 2, 1), 0.0, 0); /* 0 misses: shown, but cannot enter the geomean */
+    EXPECT_NEAR(*exp_table_at(t, 5, 1), sqrt((1.0 / 3) * 3.0), 1e-12);
+    exp_table_free(t);
+
+    /* Breakdown normalised to the baseline's total: a/x = 3/8 hits, 1/8 misses. */
+    ExpTable *b = exp_report_stacked_table(&s, res, &s.figures[2]);
+    ASSERT(b->n_rows == 6 && b->n_cols == 2);
+    EXPECT_STR(b->row_labels[1], "a/x");
+    EXPECT_NEAR(*exp_table_at(b, 1, 0), 3.0 / 8, 1e-12);
+    EXPECT_NEAR(*exp_table_at(b, 1, 1), 1.0 / 8, 1e-12);
+    EXPECT_NEAR(*exp_table_at(b, 3, 1), 30.0 / 20, 1e-12);
+    exp_table_free(b);
+    /* A histogram's buckets become the components. */
+    b = exp_report_stacked_table(&s, res, &s.figures[3]);
+    ASSERT(b->n_cols == 2);
+    EXPECT_STR(b->col_labels[1], "long<&>");
+    EXPECT_NEAR(*exp_table_at(b, 4, 0), 5, 0);
+    EXPECT_NEAR(*exp_table_at(b, 4, 1), 8, 0);
+    exp_table_free(b);
+    for (int i = 0; i < 6; i++)
+        json_free(res[i]);
+    free(res);
+    exp_spec_free(&s);
+}
+
+/* A tiny XML well-formedness check: one root, balanced tags, quoted attributes, known entities,
+ * no stray '<' or '&'. Returns NULL if well-formed, else what is wrong. */
+static const char *xml_check(const char *p)
+{
+    static char why[128];
+    char stack[64][32];
+    int depth = 0, roots = 0;
+    if (!strncmp(p, "<?xml", 5)) {
+        p = strstr(p, "?>");
+        if (!p)
+            return "unterminated XML declaration";
+        p += 2;
+    }
+    while (*p) {
+        if (*p == '&') {
+            const char *ents[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+            size_t k = 0;
+            while (k < 5 && strncmp(p, ents[k], strlen(ents[k])))
+                k++;
+            if (k == 5)
+                return "bad entity";
+            p += strlen(ents[k]);
+            continue;
+        }
+        if (*p == '>')
+            return "stray '>'";
+        if (*p != '<') {
+            if (!depth && !strchr(" \t\r\n", *p))
+                return "text outside the root element";
+            p++;
+            continue;
+        }
+        p++;
+        bool closing = *p == '/';
+        p += closing;
+        char name[32];
+        size_t n = 0;
+        while ((isalnum((unsigned char)*p) || *p == '-' || *p == ':' || *p == '_') && n < 31)
+            name[n++] = *p++;
+        name[n] = 0;
+        if (!n)
+            return "element without a name";
+        if (closing) {
+            if (*p++ != '>')
+                return "bad closing tag";
+            if (!depth || strcmp(stack[depth - 1], name)) {
+                snprintf(why, sizeof why, "</%s> does not close the open element", name);
+                return why;
+            }
+            depth--;
+            continue;
+        }
+        for (;;) {
+            while (*p == ' ' || *p == '\n' || *p == '\t')
+                p++;
+            if (*p == '>' || (*p == '/' && p[1] == '>'))
+                break;
+            if (!isalpha((unsigned char)*p))
+                return "bad attribute name";
+            while (isalnum((unsigned char)*p) || *p == '-' || *p == ':' || *p == '_')
+                p++;
+            if (*p++ != '=' || (*p != '"' && *p != '\''))
+                return "attribute without a quoted value";
+            char q = *p++;
+            while (*p && *p != q) {
+                if (*p == '<')
+                    return "'<' in an attribute value";
+                p++;
+            }
+            if (!*p++)
+                return "unterminated attribute value";
+        }
+        if (!depth)
+            roots++;
+        if (*p == '/') {
+            p += 2;
+            continue;
+        }
+        p++;
+        if (depth == 64)
+            return "too deep";
+        snprintf(stack[depth++], 32, "%s", name);
+    }
+    if (depth)
+        return "unclosed element";
+    return roots == 1 ? NULL : "not exactly one root element";
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+TEST(exp_report_xml_checker_catches_errors)
+{
+    EXPECT(xml_check("<?xml version=\"1.0\"?>\n<svg a=\"1\"><g><rect/></g><text>a &amp; b</text></svg>\n") == NULL);
+    EXPECT(xml_check("<svg><g></svg>") != NULL);
+    EXPECT(xml_check("<svg><text>a & b</text></svg>") != NULL);
+    EXPECT(xml_check("<svg a=1></svg>") != NULL);
+    EXPECT(xml_check("<svg/><svg/>") != NULL);
+    EXPECT(xml_check("<svg><text>1 < 2</text></svg>") != NULL);
+}
+
+/* Call a subcommand entry point with the blank-separated words of args. */
+static int call(int (*fn)(int, char **), const char *args)
+{
+    char buf[2048], *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", args);
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    fflush(stdout);
+    return fn(argc, argv);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/report/%s", dir, name);
+    return read_file(path, NULL);
+}
+
+TEST(exp_report_end_to_end)
+{
+    const char *dir = make_results();
+    char args[1024];
+    snprintf(args, sizeof args, "report %s --stat l1d.miss --no-png --quiet", dir);
+    EXPECT_EQ_I(call(report_main, args), 0);
+
+    char *csv = slurp(dir, "ipc.csv");
+    ASSERT(csv);
+    EXPECT_CONTAINS(csv, "workload,base,x\na,1,2\nb,1,0.5\nc,1,3\ngmean:div,1,1\ngmean:reg,1,3\ngmean,1,1.44224957");
+    free(csv);
+    char *txt = slurp(dir, "stat-l1d.miss.txt");
+    ASSERT(txt);
+    EXPECT_CONTAINS(txt, "l1d.miss\nworkload ");
+    EXPECT_CONTAINS(txt, "l1d.miss normalised to base\n");
+    free(txt);
+    csv = slurp(dir, "stat-l1d.miss.csv");
+    EXPECT_CONTAINS(csv, "workload,base,x\na,2,1\nb,10,30\nc,1,0\n");
+    EXPECT_CONTAINS(csv, "\nworkload,base,x\na,1,0.5\nb,1,3\nc,1,0\n"); /* the normalised table */
+    free(csv);
+
+    static const struct { const char *file, *cls; int n; } figs[] = {
+        { "ipc.svg", "<rect class=\"bar\"", 12 },           /* (3 workloads + 3 gmeans) x 2 variants */
+        { "ipc_by_variant.svg", "<rect class=\"bar\"", 6 }, /* 2 variant groups x 3 workloads */
+        { "brk.svg", "<rect class=\"seg\"", 12 },           /* 3 x 2 bars x 2 segments */
+        { "lat.svg", "<rect class=\"seg\"", 12 },
+        { "trend.svg", "<polyline class=\"line\"", 6 },     /* 3 workloads + 3 gmean lines */
+    };
+    char cmd[1200], out[2048];
+    bool have_xmllint = test_run_cmd("command -v xmllint", out, sizeof out) == 0;
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+        char *svg = slurp(dir, figs[i].file);
+        ASSERT(svg);
+        const char *why = xml_check(svg);
+        if (why)
+            printf("  %s: %s\n", figs[i].file, why);
+        EXPECT(why == NULL);
+        EXPECT_EQ_I(count(svg, figs[i].cls), figs[i].n);
+        if (have_xmllint) {
+            snprintf(cmd, sizeof cmd, "xmllint --noout '%s/report/%s'", dir, figs[i].file);
+            EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 0);
+        }
+        free(svg);
+    }
+    char *svg = slurp(dir, "ipc.svg");
+    EXPECT_CONTAINS(svg, ">gmean:div</text>");
+    EXPECT_CONTAINS(svg, "class=\"ref\""); /* the line at 1 */
+    free(svg);
+    svg = slurp(dir, "lat.svg");
+    EXPECT_CONTAINS(svg, ">long&lt;&amp;&gt;</text>"); /* labels are escaped */
+    free(svg);
+
+    char *html = slurp(dir, "index.html");
+    ASSERT(html);
+    EXPECT_CONTAINS(html, "<h1>Experiment rep</h1>");
+    EXPECT_EQ_I(count(html, "<svg "), 5);
+    EXPECT_CONTAINS(html, "l1d.index = conv\n");
+    EXPECT_CONTAINS(html, "<td>gmean:reg</td><td>1</td><td>3</td>");
+    free(html);
+
+    /* A missing run is reported and left blank; the rest still renders. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/runs/c__x.json", dir);
+    remove(path);
+    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
+    EXPECT_EQ_I(call(report_main, args), 0);
+    csv = slurp(dir, "ipc.csv");
+    EXPECT_CONTAINS(csv, "\nc,1,\ngmean:div,1,1\ngmean:reg,1,\ngmean,1,1\n");
+    free(csv);
+}
+
+TEST(exp_report_bad_input)
+{
+    EXPECT_EQ_I(call(report_main, "report /nonexistent/results"), 1);
+    EXPECT_EQ_I(call(report_main, "report"), 1);
+    EXPECT_EQ_I(call(report_main, "report a b"), 1);
+}

@@ -1,0 +1,305 @@
+/* test_exp_sweep.c: `warpsim sweep` with a fake runner (a shell script taking the arguments of
+ * `warpsim run` and writing a small result): all runs done, failures reported without stopping
+ * the others, resume after a kill (same final results, no finished run done twice), reruns of
+ * exactly the edited variant, per-run timeouts, single items and the cluster scripts. */
+#include "../test.h"
+
+#include "base/base.h"
+#include "exp/sweep.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Writes {"total": {"sim.ipc": <checksum of the run's options and workload>}} to the --json
+ * file; logs each invocation ("<json file name>") to $FAKE_COUNT; hangs on workloads named
+ * *hang* until $FAKE_RELEASE exists; fails on *bad*. */
+static const char *fake_runner =
+    "#!/bin/sh\n"
+    "out=''; prev=''; wl=''; key=''\n"
+    "for a in \"$@\"; do\n"
+    "  if [ \"$prev\" = --json ]; then out=$a; else [ \"$a\" = --json ] || key=\"$key $a\"; fi\n"
+    "  prev=$a; wl=$a\n"
+    "done\n"
+    "echo \"$(basename \"$out\")\" >> \"$FAKE_COUNT\"\n"
+    "case $wl in *hang*) while [ ! -f \"$FAKE_RELEASE\" ]; do sleep 0.05; done;; esac\n"
+    "case $wl in *bad*) echo 'loading the workload' >&2; echo \"error: $wl: bad workload\" >&2; exit 1;; esac\n"
+    "v=$(echo \"$key\" | cksum | cut -d' ' -f1)\n"
+    "printf '{\"workload\": \"%s\", \"wall_seconds\": 0.01, \"config\": {}, \"kernels\": [], "
+    "\"total\": {\"sim.ipc\": %s}}\\n' \"$wl\" \"$v\" > \"$out\"\n";
+
+typedef struct Env {
+    char dir[512], runner[600], count[600], release[600], spec[600];
+} Env;
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void env_setup(Env *e, const char *name, const char *spec_text)
+{
+    snprintf(e->dir, sizeof e->dir, "%s/%s", test_tmpdir(), name);
+    char cmd[1200], out[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", e->dir);
+    test_run_cmd(cmd, out, sizeof out);
+    snprintf(e->runner, sizeof e->runner, "%s/fake-run.sh", e->dir);
+    snprintf(e->count, sizeof e->count, "%s/count", e->dir);
+    snprintf(e->release, sizeof e->release, "%s/release", e->dir);
+    snprintf(e->spec, sizeof e->spec, "%s/exp.spec", e->dir);
+    write_text(e->runner, fake_runner);
+    chmod(e->runner, 0755);
+    write_text(e->spec, spec_text);
+    setenv("WARPSIM_SWEEP_RUNNER", e->runner, 1);
+    setenv("FAKE_COUNT", e->count, 1);
+    setenv("FAKE_RELEASE", e->release, 1);
+}
+
+static int call(int (*fn)(int, char **), const char *args)
+{
+    char buf[2048], *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", args);
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    return fn(argc, argv);
+}
+
+/* Invocations of the run whose result file is `name` (e.g. "w1__a.json"). */
+static int invocations(const Env *e, const char *name)
+{
+    char *text = read_file(e->count, NULL);
+    int n = 0;
+    size_t len = strlen(name);
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t l = nl ? (size_t)(nl - p) : strlen(p);
+        n += l == len && !strncmp(p, name, len);
+        p += l + (nl != NULL);
+    }
+    free(text);
+    return n;
+}
+
+static int total_invocations(const Env *e)
+{
+    char *text = read_file(e->count, NULL);
+    int n = 0;
+    for (const char *p = text; p && *p; p++)
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+static char *result(const char *results, const char *run)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/runs/%s.json", results, run);
+    return read_file(path, NULL);
+}
+
+static const char *spec_resume =
+    "name resume\n"
+    "workload w1 w1.syn\nworkload w2 w2.syn\nworkload hang hang.syn\n"
+    "variant a: l1d.assoc=4\nvariant b: l1d.assoc=8\n"
+    "figure ipc: metric=sim.ipc\n";
+
+static const char *runs6[] = { "w1__a", "w1__b", "w2__a", "w2__b", "hang__a", "hang__b" };
+
+TEST(exp_sweep_resume_after_kill)
+{
+    Env e;
+    env_setup(&e, "resume", spec_resume);
+    char res[700], args[1500];
+    snprintf(res, sizeof res, "%s/res", e.dir);
+
+    /* A sweep in its own process group, killed while the "hang" run hangs. */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        snprintf(args, sizeof args, "sweep %s -j 1 --results %s", e.spec, res);
+        _exit(call(sweep_main, args));
+    }
+    setpgid(pid, pid);
+    double t0 = wall_seconds();
+    while (invocations(&e, "hang__a.json") == 0 && wall_seconds() - t0 < 20) {
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    EXPECT_EQ_I(invocations(&e, "hang__a.json"), 1);
+    kill(-pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    EXPECT_EQ_I(total_invocations(&e), 5); /* four finished, one killed mid-way */
+    char *before = result(res, "w1__a");
+    EXPECT(before != NULL);
+
+    /* Rerun: only what is left runs. */
+    write_text(e.release, "");
+    snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    for (int i = 0; i < 4; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.json", runs6[i]);
+        EXPECT_EQ_I(invocations(&e, name), 1);
+    }
+    EXPECT_EQ_I(invocations(&e, "hang__a.json"), 2);
+    EXPECT_EQ_I(invocations(&e, "hang__b.json"), 1);
+    char *after = result(res, "w1__a");
+    EXPECT_STR(after, before);
+    free(before);
+    free(after);
+
+    /* Once more: nothing to do. */
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    EXPECT_EQ_I(total_invocations(&e), 7);
+
+    /* The same results as a sweep that was never interrupted. */
+    char fresh[700];
+    snprintf(fresh, sizeof fresh, "%s/fresh", e.dir);
+    snprintf(args, sizeof args, "sweep %s -j 3 --results %s", e.spec, fresh);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    for (int i = 0; i < 6; i++) {
+        char *x = result(res, runs6[i]), *y = result(fresh, runs6[i]);
+        EXPECT(x != NULL);
+        EXPECT_STR(x, y);
+        free(x);
+        free(y);
+    }
+    EXPECT_EQ_I(total_invocations(&e), 13);
+
+    /* Editing one variant reruns exactly that variant's runs. */
+    write_text(e.spec, "name resume\nworkload w1 w1.syn\nworkload w2 w2.syn\nworkload hang hang.syn\n"
+                       "variant a: l1d.assoc=4\nvariant b: l1d.assoc=16\nfigure ipc: metric=sim.ipc\n");
+    snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    EXPECT_EQ_I(total_invocations(&e), 16);
+    EXPECT_EQ_I(invocations(&e, "w1__b.json"), 3);
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 2);
+
+    /* The stored experiment is what `warpsim report` reads. */
+    char path[800];
+    snprintf(path, sizeof path, "%s/experiment", res);
+    char *exp = read_file(path, NULL);
+    EXPECT_CONTAINS(exp, "variant b: l1d.assoc=16\n");
+    free(exp);
+    snprintf(path, sizeof path, "%s/runs/w1__b.cmd", res);
+    char *cmd = read_file(path, NULL);
+    EXPECT_CONTAINS(cmd, " run -o l1d.assoc=16 --json ");
+    EXPECT_CONTAINS(cmd, "/runs/w1__b.json w1.syn\ninput w1.syn missing\n");
+    free(cmd);
+}
+
+TEST(exp_sweep_failures_and_timeout)
+{
+    Env e;
+    env_setup(&e, "fail", "workload ok ok.syn\nworkload bad bad.syn\nworkload hang hang.syn\n"
+                          "variant a:\nvariant b: l1d.assoc=2\n");
+    char res[700], args[1500], out[4096];
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    /* Capture stderr to check the reports. */
+    char log[700];
+    snprintf(log, sizeof log, "%s/stderr", e.dir);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *lf = fopen(log, "w");
+    ASSERT(lf);
+    dup2(fileno(lf), 2);
+    snprintf(args, sizeof args, "sweep %s -j 4 --timeout 0.5 --results %s", e.spec, res);
+    int status = call(sweep_main, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(lf);
+    EXPECT_EQ_I(status, 1);
+    char *err = read_file(log, NULL);
+    EXPECT_CONTAINS(err, "warpsim: sweep: bad/a failed: exit status 1: loading the workload | error: bad.syn: bad workload");
+    EXPECT_CONTAINS(err, "warpsim: sweep: hang/b failed: timed out after 0.5 s");
+    EXPECT_CONTAINS(err, "6 runs: 2 done now, 0 up to date, 4 failed");
+    free(err);
+    char *ok = result(res, "ok__b");
+    EXPECT(ok != NULL);
+    free(ok);
+    snprintf(args, sizeof args, "test -e %s/runs/bad__a.cmd", res);
+    EXPECT(test_run_cmd(args, out, sizeof out) != 0); /* a failed run has no record */
+    /* The failed ones are retried on the next sweep, the good ones are not. */
+    write_text(e.release, "");
+    snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 1);
+    EXPECT_EQ_I(invocations(&e, "ok__a.json"), 1);
+    EXPECT_EQ_I(invocations(&e, "bad__a.json"), 2);
+    EXPECT_EQ_I(invocations(&e, "hang__a.json"), 2);
+}
+
+TEST(exp_sweep_item_and_emit)
+{
+    Env e;
+    env_setup(&e, "emit", "name emit\nworkload w1 w1.syn\nworkload w2 w2.syn\nvariant a:\nvariant b: l1d.assoc=2\n");
+    char res[700], args[1500], path[800];
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(args, sizeof args, "sweep %s --results %s --item 2", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    EXPECT_EQ_I(total_invocations(&e), 1);
+    EXPECT_EQ_I(invocations(&e, "w2__a.json"), 1);
+    EXPECT_EQ_I(call(sweep_main, args), 0); /* up to date */
+    EXPECT_EQ_I(total_invocations(&e), 1);
+    snprintf(args, sizeof args, "sweep %s --results %s --item 4", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 1);
+
+    snprintf(args, sizeof args, "sweep %s --results %s --emit slurm", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    snprintf(path, sizeof path, "%s/sweep.sbatch", res);
+    char *sb = read_file(path, NULL);
+    EXPECT_CONTAINS(sb, "#!/bin/sh\n");
+    EXPECT_CONTAINS(sb, "#SBATCH --array=0-3\n");
+    EXPECT_CONTAINS(sb, " sweep ");
+    EXPECT_CONTAINS(sb, " --item \"$SLURM_ARRAY_TASK_ID\"\n");
+    EXPECT_CONTAINS(sb, "export WARPSIM_SWEEP_RUNNER\n");
+    free(sb);
+    snprintf(args, sizeof args, "sweep %s --results %s --emit parallel", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    snprintf(path, sizeof path, "%s/jobs.txt", res);
+    char *jobs = read_file(path, NULL);
+    ASSERT(jobs);
+    int lines = 0;
+    for (const char *p = jobs; *p; p++)
+        lines += *p == '\n';
+    EXPECT_EQ_I(lines, 4);
+    EXPECT_CONTAINS(jobs, " --item 3  # w2/b\n");
+    free(jobs);
+    EXPECT_EQ_I(total_invocations(&e), 1); /* emitting runs nothing */
+
+    /* What each job does: one item, with the same bookkeeping as a local sweep. */
+    for (int i = 0; i < 4; i++) {
+        snprintf(args, sizeof args, "sweep %s --results %s --item %d", e.spec, res, i);
+        EXPECT_EQ_I(call(sweep_main, args), 0);
+    }
+    EXPECT_EQ_I(total_invocations(&e), 4);
+}
+
+TEST(exp_sweep_bad_input)
+{
+    Env e;
+    env_setup(&e, "badin", "workload w1 w1.syn\nvariant a: l1d.assoc=3000\n");
+    char args[1500];
+    snprintf(args, sizeof args, "sweep %s --results %s/r", e.spec, e.dir);
+    EXPECT_EQ_I(call(sweep_main, args), 1);
+    EXPECT_EQ_I(call(sweep_main, "sweep"), 1);
+    EXPECT_EQ_I(call(sweep_main, "sweep x.spec -j 0"), 1);
+    EXPECT_EQ_I(call(sweep_main, "sweep x.spec --emit pbs"), 1);
+    EXPECT_EQ_I(call(sweep_main, "sweep /nonexistent/spec"), 1);
+    EXPECT_EQ_I(total_invocations(&e), 0);
+}

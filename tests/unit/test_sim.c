@@ -1,0 +1,112 @@
+/* test_sim.c: whole-simulator runs through the warpsim binary: the intra-warp conflict
+ * pathology, determinism, and command-line/config errors. */
+#include "../test.h"
+
+#include <stdlib.h>
+
+static char out[1 << 20];
+
+/* Value of "name value" in a text summary; -1 if absent. */
+static long long stat_of(const char *text, const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *p = strstr(text, key);
+    return p ? atoll(p + strlen(key)) : -1;
+}
+
+static int run(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s run --quiet --stats /dev/stdout %s", test_warpsim(), args);
+    return test_run_cmd(cmd, out, sizeof out);
+}
+
+TEST(sim_intra_warp_conflicts_under_conv)
+{
+    /* 32 loads 4096 B apart map to one 8-way set under conv: reservation failures and more
+     * misses than the same loads 128 B apart. */
+    EXPECT_EQ_I(run("-o l1d.index=conv workloads/synthetic/conflict.syn"), 0);
+    long long conflict_miss = stat_of(out, "sm.l1d.miss"), conflict_fail = stat_of(out, "sm.l1d.resfail_line");
+    long long conflict_cycles = stat_of(out, "sim.cycles");
+    EXPECT_EQ_I(run("-o l1d.index=conv workloads/synthetic/noconflict.syn"), 0);
+    long long plain_miss = stat_of(out, "sm.l1d.miss"), plain_fail = stat_of(out, "sm.l1d.resfail_line");
+    EXPECT_EQ_I(plain_miss, 32);     /* 32 cold misses, then 3 x 32 hits */
+    EXPECT_EQ_I(plain_fail, 0);
+    EXPECT_EQ_I(conflict_miss, 128); /* every one of the 4 x 32 loads misses */
+    EXPECT(conflict_fail > 0);
+    EXPECT(conflict_cycles > stat_of(out, "sim.cycles"));
+}
+
+static void strip_wall(char *s)
+{
+    char *p = strstr(s, "\"wall_seconds\"");
+    if (p)
+        while (*p && *p != '\n')
+            *p++ = ' ';
+}
+
+TEST(sim_deterministic)
+{
+    char path[512], cmd[2048], a[1 << 16], b[1 << 16];
+    snprintf(path, sizeof path, "%s/small.syn", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    ASSERT(f);
+    fputs("kernel small\ngrid 8\nblock 128\narray A 0x10000000 4\narray y 0x20000000 4\n"
+          "loop j 8\n  load A[tid*256 + j]\n  alu 2 fmad\nend\nstore y[tid]\n", f);
+    fclose(f);
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s run --quiet --preset gtx480 %s --json %s/r%d.json && cat %s/r%d.json",
+                 test_warpsim(), path, test_tmpdir(), i, test_tmpdir(), i);
+        ASSERT(test_run_cmd(cmd, i ? b : a, sizeof a) == 0);
+    }
+    strip_wall(a);
+    strip_wall(b);
+    EXPECT(strlen(a) > 1000);
+    EXPECT(strcmp(a, b) == 0);
+    EXPECT_CONTAINS(a, "\"warpsim_version\"");
+    EXPECT_CONTAINS(a, "\"l1d.index\": \"conv\"");
+}
+
+static void expect_error(const char *args, const char *message)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s", test_warpsim(), args);
+    int rc = test_run_cmd(cmd, out, sizeof out);
+    EXPECT_EQ_I(rc, 1);
+    EXPECT_CONTAINS(out, message);
+    const char *nl = strchr(out, '\n');
+    EXPECT(nl && nl[1] == 0); /* one line */
+}
+
+TEST(sim_bad_command_lines)
+{
+    expect_error("run -o l1d.bogus=1 workloads/synthetic/conflict.syn", "-o l1d.bogus=1: unknown key 'l1d.bogus'");
+    expect_error("run -o l1d.assoc=many workloads/synthetic/conflict.syn", "l1d.assoc: expected a non-negative integer");
+    expect_error("run -o l1d.assoc=9999 workloads/synthetic/conflict.syn", "l1d.assoc: 9999 is out of range");
+    expect_error("run -o l1d.n_sets=48 workloads/synthetic/conflict.syn", "l1d.n_sets: 48 must be a power of two");
+    expect_error("run -o sm.sched=fastest workloads/synthetic/conflict.syn", "sm.sched: unknown warp policy 'fastest'");
+    expect_error("run -o l1d.assoc workloads/synthetic/conflict.syn", "expected key=value");
+    expect_error("run --preset nosuch workloads/synthetic/conflict.syn", "--preset nosuch: no preset");
+    expect_error("run", "expected a workload");
+    expect_error("run --frobnicate x.syn", "unknown option '--frobnicate'");
+    expect_error("fly", "unknown command 'fly'");
+}
+
+TEST(sim_bad_config_files)
+{
+    char path[512], args[1024];
+    snprintf(path, sizeof path, "%s/bad.cfg", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    ASSERT(f);
+    fputs("# fine\nl1d.assoc = 4\nl1d.mshr_entries = lots\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run --config %s workloads/synthetic/conflict.syn", path);
+    expect_error(args, "bad.cfg:3: l1d.mshr_entries: expected a non-negative integer, got 'lots'");
+    f = fopen(path, "w");
+    ASSERT(f);
+    fputs("-gpgpu_cache:dl1 N:32:128\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run --gpgpusim-config %s workloads/synthetic/conflict.syn", path);
+    expect_error(args, "bad.cfg:1:");
+}
