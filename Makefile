@@ -63,7 +63,8 @@ bench: $(BUILD)/warpsim
 	$(BUILD)/warpsim bench --gpgpusim-config $(GPGPUSIM_GTX480)
 
 run: $(BUILD)/warpsim
-	$(BUILD)/warpsim run --preset gtx480 workloads/synthetic/atax1.syn
+	$(BUILD)/warpsim sweep experiments/fup-small --results results/fup-small
+	$(BUILD)/warpsim report results/fup-small
 
 golden-update: $(BUILD)/warpsim
 	WARPSIM=$(BUILD)/warpsim GOLDEN_UPDATE=1 $(BUILD)/unit_tests golden

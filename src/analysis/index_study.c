@@ -1,7 +1,8 @@
-/* index_study.c: the set-index metrics of the FUP paper (Wang et al., DATE'15, eqs. 1 and 2;
- * thesis sec. 3.2.1 and 3.3.4) and the `warpsim index` command, which applies every registered
- * index function to a synthetic column-major strided stream and prints its average intra-warp
- * concentration and its balance: the paper's Fig. 3/Fig. 9 in table form, without timing.
+/* index_study.c: the set-index metrics of the FUP paper (Wang et al., "Eliminating Intra-Warp
+ * Conflict Misses in GPU", eqs. 1 and 2; Wang's thesis, sec. 3.2.1 and 3.3.4) and the
+ * `warpsim index` command, which applies every registered index function to a synthetic
+ * column-major strided stream and prints its average intra-warp concentration and its balance:
+ * the paper's Fig. 3/Fig. 9 in table form, without timing.
  *
  * The stream: warp w, iteration k, lane l is thread t = w*lanes + l; it walks its own row r
  * (r = t, or t mod rows for a preset's matrix) of an array of elem-byte elements:

@@ -1,7 +1,10 @@
 /* main.c: the warpsim command line: dispatch to subcommands. */
+#include "analysis/index_study.h"
 #include "base/base.h"
 #include "cli/cli.h"
 #include "conf/config.h"
+#include "exp/report.h"
+#include "exp/sweep.h"
 #include "policy/policy.h"
 
 #include <stdio.h>
@@ -14,6 +17,11 @@ static void usage(FILE *f)
           "                        simulate a workload (a .syn stream description)\n"
           "  bench [--gpgpusim-config F] [--only NAME]\n"
           "                        simulation-speed benchmarks\n"
+          "  index (--stride BYTES | --pattern NAME) [--sets N] [--line B] ...\n"
+          "                        intra-warp concentration and balance of every set-index function\n"
+          "  sweep SPEC [-j N] [--results DIR] [--emit slurm|parallel]\n"
+          "                        run an experiment: every workload x variant, in parallel\n"
+          "  report RESULTS_DIR    tables, SVG figures and an HTML page from a sweep's results\n"
           "  --help-config         every configuration option\n"
           "  --list-policies       every policy, by kind\n"
           "  --version\n"
@@ -49,6 +57,9 @@ int main(int argc, char **argv)
     static const struct { const char *name; Command fn; } commands[] = {
         {"run", cli_run_main},
         {"bench", cli_bench_main},
+        {"index", index_study_main},
+        {"sweep", sweep_main},
+        {"report", report_main},
     };
     for (size_t i = 0; i < ARRAY_LEN(commands); i++)
         if (!strcmp(cmd, commands[i].name))

@@ -175,7 +175,8 @@ static int apply_clocks(Reader *r, const char *v, const char *key)
         ok = parse_f64(f[i], &x) && x > 0;
     }
     if (!ok)
-        return fail(r, "expected <core>:<icnt>:<l2>:<dram> clock frequencies in MHz (e.g. 700.0:700.0:700.0:924.0), got '%s'", v);
+        return fail(r, "expected <core>:<icnt>:<l2>:<dram> clock frequencies in MHz "
+                       "(e.g. 700.0:700.0:700.0:924.0), got '%s'", v);
     for (int i = 0; i < 4; i++)
         if (!set(r, keys[i], f[i]))
             return 0;
@@ -347,7 +348,9 @@ static int apply_timing(Reader *r, const char *v, const char *key)
 
 /* ---- -gpgpu_cache:dl1 / -gpgpu_cache:dl2 ---------------------------------------------------- */
 
-#define CACHE_FORMAT "[N|S:]<nsets>:<bsize>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>:<index>,<mshr>:<entries>:<merge>,<miss queue>[:<fifo>][,<port width>]"
+#define CACHE_FORMAT                                                                               \
+    "[N|S:]<nsets>:<bsize>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>:<index>,<mshr>:<entries>:<merge>," \
+    "<miss queue>[:<fifo>][,<port width>]"
 
 /* One policy letter: a field of exactly one character. */
 static int letter(Reader *r, const char *what, const char *field, char *out)

@@ -52,7 +52,7 @@ Gpu *gpu_create(const Config *cfg)
         dram_set_write_done(g->drams[i], gpu_dram_write_done, &g->pool);
     }
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
-    g->dram_rr = xcalloc(g->n_partitions, sizeof *g->dram_rr);
+    g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
     /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
     g->dram_delay_cycles = (uint64_t)llround(cfg->mem.dram_lat * cfg->gpu.dram_mhz / cfg->gpu.core_mhz);
@@ -80,7 +80,7 @@ void gpu_destroy(Gpu *g)
     free(g->slices);
     free(g->drams);
     free(g->dram_delay);
-    free(g->dram_rr);
+    free(g->dram_wake);
     free(g->cluster_rr);
     free(g->launched);
     mempool_free(&g->pool);
@@ -134,6 +134,21 @@ static bool core_tick(Gpu *g, uint64_t now)
     return progress;
 }
 
+/* Decode a request's memory location once. */
+static void route(const Gpu *g, MemReq *r)
+{
+    if (r->routed)
+        return;
+    AddrLoc loc;
+    addrdec_decode(&g->addrdec, r->addr, &loc);
+    r->partition = loc.partition;
+    r->slice = loc.slice;
+    r->bank = loc.bank;
+    r->row = loc.row;
+    r->col = loc.col;
+    r->routed = true;
+}
+
 static bool icnt_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
@@ -145,20 +160,14 @@ static bool icnt_tick(Gpu *g, uint64_t now)
             MemReq *r = l1->miss_q.head;
             if (!r)
                 continue;
-            AddrLoc loc;
-            addrdec_decode(&g->addrdec, r->addr, &loc);
-            if (!icnt_can_push(&g->req_net, c, loc.slice, now)) {
+            route(g, r);
+            if (!icnt_can_push(&g->req_net, c, r->slice, now)) {
                 l1->icnt_refused = true;
                 continue;
             }
             l1->icnt_refused = false;
             memreq_queue_pop(&l1->miss_q);
-            r->partition = loc.partition;
-            r->slice = loc.slice;
-            r->bank = loc.bank;
-            r->row = loc.row;
-            r->col = loc.col;
-            icnt_push(&g->req_net, c, loc.slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
+            icnt_push(&g->req_net, c, r->slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
             g->cluster_rr[c] = (g->cluster_rr[c] + k + 1) % g->sms_per_cluster;
             sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
             progress = true;
@@ -203,14 +212,9 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
         /* Misses and write-backs start their fixed DRAM latency. */
         MemReq *r;
         while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {
-            AddrLoc loc;
-            addrdec_decode(&g->addrdec, r->addr, &loc);
-            r->partition = loc.partition;
-            r->bank = loc.bank;
-            r->row = loc.row;
-            r->col = loc.col;
+            route(g, r);
             r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
-            memreq_queue_push(&g->dram_delay[loc.partition], r);
+            memreq_queue_push(&g->dram_delay[r->partition], r);
             progress = true;
         }
     }
@@ -225,15 +229,22 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
         MemReqQueue *q = &g->dram_delay[p];
         while (q->head && q->head->ready <= now && dram_can_accept(d)) {
             dram_push(d, memreq_queue_pop(q), now);
+            g->dram_wake[p] = now;
             progress = true;
         }
-        progress |= dram_tick(d, now);
+        /* A controller waiting on its timing constraints is not ticked until it can act
+         * (it is deterministic whatever cycles are skipped). */
+        if (g->dram_wake[p] > now)
+            continue;
+        bool acted = dram_tick(d, now);
         MemReq *r;
         while ((r = dram_pop_reply(d, now)) != NULL) {
             CHECK(r->kind == MREQ_READ && r->is_reply);
             l2_fill(&g->slices[r->slice], r, g->cycle[DOMAIN_L2]);
-            progress = true;
+            acted = true;
         }
+        g->dram_wake[p] = acted ? now + 1 : dram_next_event(d, now + 1);
+        progress |= acted;
     }
     return progress;
 }
@@ -256,7 +267,9 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
     }
     uint64_t dram = UINT64_MAX;
     for (uint32_t p = 0; p < g->n_partitions; p++) {
-        dram = MIN(dram, dram_next_event(g->drams[p], g->cycle[DOMAIN_DRAM]));
+        dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]) == g->cycle[DOMAIN_DRAM]
+                             ? dram_next_event(g->drams[p], g->cycle[DOMAIN_DRAM])
+                             : g->dram_wake[p]);
         if (g->dram_delay[p].head)
             dram = MIN(dram, MAX(g->dram_delay[p].head->ready, g->cycle[DOMAIN_DRAM]));
     }

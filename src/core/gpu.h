@@ -33,7 +33,7 @@ struct Gpu {
     L2Slice *slices;
     Dram **drams;
     MemReqQueue *dram_delay; /* per partition: L2 -> DRAM requests serving mem.dram_lat */
-    uint32_t *dram_rr;       /* per partition: next slice to take from */
+    uint64_t *dram_wake;     /* per partition: the controller has nothing to do before this */
     uint32_t *cluster_rr;    /* per cluster: next SM to inject from */
     uint64_t dram_delay_cycles;
     Icnt req_net, reply_net;

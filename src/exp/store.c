@@ -43,6 +43,9 @@ void exp_run_argv(const ExpSpec *s, uint32_t w, uint32_t v, const char *runner, 
         exp_strlist_push(argv, "-o");
         exp_strlist_push(argv, var->overrides.v[i]);
     }
+    /* The text summary is not needed (the JSON has it all); a quiet run's log holds only its
+     * errors, which the sweep reports. */
+    exp_strlist_push(argv, "--quiet");
     exp_strlist_push(argv, "--json");
     exp_strlist_push(argv, json_out);
     const ExpWorkload *wl = &s->workloads[w];

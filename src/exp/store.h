@@ -21,7 +21,7 @@
 void exp_run_path(const char *dir, const ExpSpec *s, uint32_t w, uint32_t v, const char *ext, char *buf,
                   size_t len);
 
-/* The command of one run: runner run [--preset P] [--config F] [-o k=v]... --json OUT WORKLOAD
+/* The command of one run: runner run [--preset P] [--config F] [-o k=v]... --quiet --json OUT WORKLOAD
  * [ARGS...]. argv is appended to (the caller frees it). */
 void exp_run_argv(const ExpSpec *s, uint32_t w, uint32_t v, const char *runner, const char *json_out,
                   ExpStrList *argv);

@@ -114,10 +114,18 @@ static void y_axis(FILE *f, const Axis *a, int x0, int x1, const char *ylabel, d
     }
 }
 
-/* A label under the plot, centred at x; rotated when it does not fit in `room` pixels. */
-static void x_label(FILE *f, double x, int y, const char *label, double room, bool bold)
+/* Whether any of n labels is wider than `room` pixels: then all of them are rotated. */
+static bool labels_need_rotation(uint32_t n, const char *const *labels, double room)
 {
-    bool rotate = 6.5 * (double)strlen(label) > room;
+    for (uint32_t i = 0; i < n; i++)
+        if (6.5 * (double)strlen(labels[i]) > room)
+            return true;
+    return false;
+}
+
+/* A label under the plot, centred at x (rotated: ending at x). */
+static void x_label(FILE *f, double x, int y, const char *label, bool rotate, bool bold)
+{
     if (rotate)
         fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" transform=\"rotate(-35 %.1f %d)\"%s>", x, y, x, y,
                 bold ? " font-weight=\"bold\"" : "");
@@ -158,6 +166,7 @@ void svg_bars(FILE *f, const SvgBars *c)
     int bottom = stacked && c->n_series > 1 ? 150 : 100;
     int h = TOP + PLOT_H + bottom;
 
+    bool rotate = labels_need_rotation(c->n_groups, c->group_labels, group_w);
     header(f, w, h, c->title);
     legend(f, LEFT, n_legend, legend_labels);
     y_axis(f, &a, LEFT, LEFT + plot_w, c->ylabel, NAN);
@@ -192,10 +201,10 @@ void svg_bars(FILE *f, const SvgBars *c)
                         x + bw / 2.0 + 3, axis_y(&a, base) - 3, x + bw / 2.0 + 3, axis_y(&a, base) - 3,
                         c->values[(size_t)g * c->n_series + s]);
             if (stacked && c->n_series > 1)
-                x_label(f, x + bw / 2.0, TOP + PLOT_H + 12, c->series_labels[s], 0, false);
+                x_label(f, x + bw / 2.0, TOP + PLOT_H + 12, c->series_labels[s], true, false);
         }
         int label_y = TOP + PLOT_H + (stacked && c->n_series > 1 ? 70 : 16);
-        x_label(f, x0 + c->n_series * bw / 2.0, label_y, c->group_labels[g], group_w, summary);
+        x_label(f, x0 + c->n_series * bw / 2.0, label_y, c->group_labels[g], rotate, summary);
     }
     /* Drawn last so it stays visible over the bars. */
     if (isfinite(c->ref_y))
@@ -224,8 +233,9 @@ void svg_lines(FILE *f, const SvgLines *c)
     header(f, w, h, c->title);
     legend(f, LEFT, c->n_series, c->series_labels);
     y_axis(f, &a, LEFT, LEFT + plot_w, c->ylabel, c->ref_y);
+    bool rotate = labels_need_rotation(c->n_points, c->x_labels, dx);
     for (uint32_t p = 0; p < c->n_points; p++)
-        x_label(f, LEFT + (p + 0.5) * dx, TOP + PLOT_H + 16, c->x_labels[p], dx, false);
+        x_label(f, LEFT + (p + 0.5) * dx, TOP + PLOT_H + 16, c->x_labels[p], rotate, false);
     if (c->xlabel) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", LEFT + plot_w / 2, h - 10);
         svg_escape(f, c->xlabel);

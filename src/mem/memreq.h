@@ -15,6 +15,7 @@ typedef struct MemReq {
     uint32_t size_bytes;  /* bytes moved with the data (line for reads, written bytes for writes) */
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
+    bool routed;          /* partition/slice/bank/row/col decoded */
     uint16_t sm;          /* source SM (replies go back there) */
     uint32_t partition;   /* memory partition (DRAM controller) */
     uint32_t slice;       /* L2 slice (partition * subpartitions + sub) */

@@ -7,6 +7,7 @@
 #include "base/base.h"
 #include "exp/sweep.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -73,6 +74,20 @@ static int call(int (*fn)(int, char **), const char *args)
     fflush(stdout);
     fflush(stderr);
     return fn(argc, argv);
+}
+
+/* The same with stderr discarded (runs that fail on purpose print "FAILED" lines). */
+static int call_quiet(int (*fn)(int, char **), const char *args)
+{
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    int status = call(fn, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(null);
+    return status;
 }
 
 /* Invocations of the run whose result file is `name` (e.g. "w1__a.json"). */
@@ -198,7 +213,7 @@ TEST(exp_sweep_resume_after_kill)
     free(exp);
     snprintf(path, sizeof path, "%s/runs/w1__b.cmd", res);
     char *cmd = read_file(path, NULL);
-    EXPECT_CONTAINS(cmd, " run -o l1d.assoc=16 --json ");
+    EXPECT_CONTAINS(cmd, " run -o l1d.assoc=16 --quiet --json ");
     EXPECT_CONTAINS(cmd, "/runs/w1__b.json w1.syn\ninput w1.syn missing\n");
     free(cmd);
 }
@@ -238,7 +253,7 @@ TEST(exp_sweep_failures_and_timeout)
     /* The failed ones are retried on the next sweep, the good ones are not. */
     write_text(e.release, "");
     snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
-    EXPECT_EQ_I(call(sweep_main, args), 1);
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 1);
     EXPECT_EQ_I(invocations(&e, "ok__a.json"), 1);
     EXPECT_EQ_I(invocations(&e, "bad__a.json"), 2);
     EXPECT_EQ_I(invocations(&e, "hang__a.json"), 2);

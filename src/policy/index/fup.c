@@ -1,5 +1,5 @@
 /* fup.c: Full-Permutation (FUP) set indexing, Wang et al., "Eliminating Intra-Warp Conflict
- * Misses in GPU" (DATE'15), sec. III-C; thesis sec. 3.2.3.
+ * Misses in GPU", sec. III-C; Wang's thesis, sec. 3.2.3.
  *
  * The feature bits of column-major strided warp loads lie anywhere in the block address from
  * bit 7 (above a 128-byte line) to bit 34 (16 GB of device memory): num_feature_bits = 28.
@@ -12,17 +12,18 @@
  * Choices the paper leaves open (docs/index-functions.md):
  *  - the region starts at the first block-address bit, log2(line_bytes) (bit 7 for the paper's
  *    128-byte lines), and ends at address bit 34, so num_feature_bits = 35 - log2(line_bytes);
- *  - S1 is the lowest group and S4 the highest (and widest), so FUP equals CONV-like low bits
- *    for coalesced streams and the modulo only touches the very large strides;
+ *  - S1 is the lowest group and S4 the highest (and widest): streaming loads, whose varying
+ *    bits are low, are spread by S1 as under CONV, and the modulo only sees very large strides;
  *  - the prime is q, the largest prime below n_sets (31 for 32 sets, as pDisp's n'), and the
  *    modulo is the narrow-add fold the paper cites (Kharbutli et al.): with 2^n = q + d,
  *    S4 = hi*2^n + lo is replaced by hi*d + lo until it fits in n bits. The result is congruent
  *    to S4 mod q; the final "subtract q if >= q" step is left out because FUP only needs n bits,
  *    and leaving it out keeps all 2^n index values in use (for q = 31 the fold is the
- *    end-around-carry sum, and 31 stands for a nonzero multiple of 31). With it, a load of 32
- *    lines one power-of-two stride apart inside S4 still reaches 32 sets when the array base
- *    has no bits in S4; otherwise concentration 32/31 remains for such strides (>= 4 MB with
- *    32 sets), the "limited intra-warp concentration for very large strides" of the paper.
+ *    end-around-carry sum, where 31 stands for a nonzero multiple of 31). So 32 lines one
+ *    power-of-two stride apart with all their feature bits in S4 still reach 32 sets when the
+ *    array base has no bits in S4 (the paper's Warp_0 of A[tid*STRIDE]). A base with bits in
+ *    S4 (e.g. 0xC0000000) leaves 32/30 or 32/31 for the strides that reach S4 (>= 2 MB with
+ *    32 sets): the "limited intra-warp concentration for very large strides" the paper accepts.
  *  - two sets (n = 1) have no prime below them: S4 is truncated to its low bit there.
  * param[0] = d (the fold constant), param[1] = width of S4 in bits. */
 #include "policy/policy.h"
