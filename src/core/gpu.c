@@ -130,7 +130,8 @@ static bool core_tick(Gpu *g, uint64_t now)
     if (g->dispatch_pending)
         progress |= dispatch(g, now);
     for (uint32_t i = 0; i < g->n_sms; i++)
-        progress |= sm_cycle(&g->sms[i], now);
+        if (g->sms[i].next_wake <= now) /* asleep SMs cost one compare */
+            progress |= sm_cycle(&g->sms[i], now);
     return progress;
 }
 
@@ -176,11 +177,8 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     }
     for (uint32_t i = 0; i < g->n_slices; i++) {
         L2Slice *sl = &g->slices[i];
-        while (l2_can_accept(sl)) {
-            MemReq *r = icnt_pop(&g->req_net, i, now);
-            if (!r)
-                break;
-            l2_push(sl, r, g->cycle[DOMAIN_L2]);
+        while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl)) {
+            l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
             progress = true;
         }
         MemReq *rep = sl->replies.head;
@@ -194,8 +192,8 @@ static bool icnt_tick(Gpu *g, uint64_t now)
         }
     }
     for (uint32_t c = 0; c < g->n_clusters; c++) {
-        MemReq *r;
-        while ((r = icnt_pop(&g->reply_net, c, now)) != NULL) {
+        while (icnt_ready(&g->reply_net, c, now)) {
+            MemReq *r = icnt_pop(&g->reply_net, c, now);
             sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
             progress = true;
         }
@@ -208,7 +206,8 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
     bool progress = false;
     for (uint32_t i = 0; i < g->n_slices; i++) {
         L2Slice *sl = &g->slices[i];
-        progress |= l2_tick(sl, now);
+        if (sl->in.head && sl->in.head->ready <= now)
+            progress |= l2_tick(sl, now);
         /* Misses and write-backs start their fixed DRAM latency. */
         MemReq *r;
         while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {

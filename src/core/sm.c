@@ -229,8 +229,20 @@ static bool sb_mentions(const WinstStatic *s, uint16_t reg)
     return false;
 }
 
-/* Recompute the warp's earliest issue cycle after something about it changed. */
+static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now);
+
+/* Recompute the warp's earliest issue cycle after something about it changed, and keep the
+ * SM's masks of waiting warps in step (the schedulers skip those without looking). */
 static void warp_update(Sm *sm, Warp *w, uint64_t now)
+{
+    warp_compute_ready(sm, w, now);
+    uint32_t slot = w->id - sm->id * sm->max_warps;
+    uint64_t bit = 1ull << slot;
+    sm->waiting_mask = w->ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
+    sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
+}
+
+static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
 {
     if (!w->live || w->exited || w->at_barrier) {
         w->ready_at = UINT64_MAX;
@@ -295,7 +307,7 @@ static void warp_retire(Sm *sm, uint32_t slot, uint64_t now)
     Warp *w = &sm->warps[slot];
     SmCta *c = &sm->ctas[w->cta_slot];
     w->live = false;
-    w->ready_at = UINT64_MAX;
+    warp_update(sm, w, now);
     sm->sched_mask[slot % sm->n_sched] &= ~(1ull << slot);
     if (sm->sched_ops->on_warp_exit)
         sm->sched_ops->on_warp_exit(sm->sched[slot % sm->n_sched], slot);
@@ -561,13 +573,11 @@ static bool schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
     bool any = false;
     for (uint32_t k = 0; k < sm->n_sched; k++) {
-        uint64_t live = sm->sched_mask[k], ready = 0, mem_wait = 0;
+        uint64_t live = sm->sched_mask[k], ready = 0, mem_wait = sm->mem_wait_mask & live;
         bool wanted_ldst = false;
-        for (uint64_t m = live; m; m &= m - 1) {
+        for (uint64_t m = live & ~sm->waiting_mask; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
             Warp *w = &sm->warps[slot];
-            if (w->loads_pending)
-                mem_wait |= 1ull << slot;
             if (w->ready_at > now) {
                 *next_ready = MIN(*next_ready, w->ready_at);
                 continue;

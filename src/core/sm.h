@@ -101,6 +101,8 @@ typedef struct Sm {
     uint32_t n_live_ctas, threads_used, warps_used, regs_used, smem_used;
     uint64_t next_age;
     uint64_t sched_mask[8]; /* live warps of each scheduler */
+    uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
+    uint64_t mem_wait_mask; /* live warps with loads outstanding */
     const WarpSchedOps *sched_ops;
     void *sched[8];
     uint64_t *age;

@@ -33,6 +33,12 @@ void icnt_free(Icnt *n);
 bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint64_t now);
 /* payload_bytes excludes the header. */
 void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_bytes, uint64_t now);
+/* Whether a packet has been delivered at dst by now. */
+static inline bool icnt_ready(const Icnt *n, uint32_t dst, uint64_t now)
+{
+    const MemReq *h = n->dst[dst].q.head;
+    return h && h->ready <= now;
+}
 /* The next packet delivered at dst by now, or NULL. */
 MemReq *icnt_pop(Icnt *n, uint32_t dst, uint64_t now);
 /* Earliest cycle a packet is deliverable anywhere; UINT64_MAX if none in flight. */

@@ -1,0 +1,93 @@
+/* ptx.h: the PTX front end: parse nvcc's PTX once into a decoded module, keep simulated device
+ * memory, and run kernel launches functionally, either alone (ptx_run_kernel) or one warp
+ * instruction at a time under the timing model (ptx_front_ops, see front/front.h).
+ *
+ * Typical host-side use:
+ *     PtxModule *m = ptx_module_parse(text, "k.ptx", err, sizeof err);   // NULL + err on bad PTX
+ *     PtxMemory *mem = ptx_memory_create();
+ *     uint64_t d = ptx_memory_alloc(mem, n * 4);  ptx_memory_write(mem, d, host, n * 4);
+ *     PtxLaunch *l = ptx_launch_create(m, "kernel", grid, block, dyn_smem, params, len, mem, err, n);
+ *     ptx_run_kernel(l, &stats, err, sizeof err);                          // or drive via front ops
+ * Errors are returned (NULL / false plus a message naming file:line); nothing here exits. */
+#ifndef WARPSIM_PTX_H
+#define WARPSIM_PTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "front/front.h"
+
+typedef struct PtxModule PtxModule;
+typedef struct PtxMemory PtxMemory;
+typedef struct PtxLaunch PtxLaunch;
+
+#define PTX_MAX_PARAMS 64
+
+/* What the host needs to know about a kernel (.entry). */
+typedef struct PtxKernelInfo {
+    const char *name;
+    uint32_t n_params;
+    uint32_t param_offset[PTX_MAX_PARAMS]; /* byte offset in the parameter buffer (PTX alignment) */
+    uint32_t param_size[PTX_MAX_PARAMS];
+    uint32_t param_bytes;       /* total size of the parameter buffer */
+    uint32_t smem_static_bytes; /* .shared variables the kernel (and its callees) use */
+    uint32_t local_bytes;       /* .local bytes per thread */
+    uint32_t regs_estimate;     /* 32-bit registers per thread, from the .reg declarations (capped at 255) */
+    bool uses_dynamic_smem;     /* an `.extern .shared` array is referenced */
+} PtxKernelInfo;
+
+/* ---- module ---- */
+PtxModule *ptx_module_parse(const char *text, const char *filename, char *err, size_t err_len);
+/* Read and parse a file; NULL with a message if it cannot be read or parsed. */
+PtxModule *ptx_module_load(const char *path, char *err, size_t err_len);
+void ptx_module_free(PtxModule *m);
+const PtxKernelInfo *ptx_module_kernel(const PtxModule *m, const char *name);
+uint32_t ptx_module_n_kernels(const PtxModule *m);
+const PtxKernelInfo *ptx_module_kernel_at(const PtxModule *m, uint32_t i);
+/* Number of decoded instructions in the module (all functions). */
+uint32_t ptx_module_n_insts(const PtxModule *m);
+
+/* ---- simulated global memory: sparse, paged, 64-bit addresses ---- */
+PtxMemory *ptx_memory_create(void);
+void ptx_memory_destroy(PtxMemory *mem);
+/* cudaMalloc: a fresh 256-byte-aligned range; 0 only when bytes is 0. */
+uint64_t ptx_memory_alloc(PtxMemory *mem, uint64_t bytes);
+/* cudaFree: false if addr is not the start of a live allocation. */
+bool ptx_memory_free(PtxMemory *mem, uint64_t addr);
+void ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n);
+void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n);
+void ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n);
+/* Address of a module's .global or .const variable in this memory (the module's variables are
+ * placed and initialised the first time it is bound, here or by a launch); 0 if no such name. */
+uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name, uint64_t *size_out);
+
+/* ---- launches ---- */
+typedef struct PtxRunStats {
+    uint64_t warp_insts;   /* warp instructions executed */
+    uint64_t thread_insts; /* sum over warp instructions of the active lanes (before predication) */
+    uint64_t ctas;
+} PtxRunStats;
+
+PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint32_t grid[3],
+                             const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                             size_t params_len, PtxMemory *mem, char *err, size_t err_len);
+void ptx_launch_destroy(PtxLaunch *l);
+/* The kernel as the timing model sees it (name, geometry, registers, shared memory). */
+void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out);
+/* Stop a run with an error after this many warp instructions (0: no limit); guards against hangs. */
+void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts);
+/* The value %clock/%clock64 read from now on (the timing model sets its cycle count). */
+void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle);
+/* A run-time fault (e.g. shared memory out of range): message, or NULL if none. */
+const char *ptx_launch_error(const PtxLaunch *l);
+const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
+
+/* Run the whole launch functionally (CTAs in order, each CTA's warps round-robin between
+ * barriers). False with a message on a run-time fault or the instruction limit. */
+bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len);
+
+/* The front-end interface for the timing model; `self` is the PtxLaunch. */
+extern const FrontOps ptx_front_ops;
+
+#endif

@@ -1,0 +1,856 @@
+/* ptx_alu.c: the arithmetic, logic, comparison, conversion and warp-level (shfl, vote)
+ * instructions of the PTX interpreter, executed for all active lanes of a warp at once.
+ *
+ * Semantics follow the PTX ISA manual, chapter 9.7. Integers are computed on 64-bit values
+ * extended from the instruction type (sign for .sN, zero otherwise) and truncated on write, so
+ * one code path serves every width. IEEE rounding of the .rn/.rz/.rm/.rp forms is exact: the
+ * host's SSE unit is switched to the requested mode with fesetround around the lane loop (the
+ * operands pass through volatile so the compiler cannot move the operation across the mode
+ * switch), and .rn uses the default mode. .ftz flushes subnormal inputs and results to signed
+ * zero; .sat clamps to [0, 1] (NaN to 0). Float-to-integer conversions saturate and map NaN to
+ * 0, as the hardware does. Division by zero never traps the host: integer division by zero
+ * gives all ones (remainder: the dividend). */
+#include "front/ptx/ptx_exec.h"
+
+#include "base/base.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+static inline float as_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static inline double as_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t from_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t from_f64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+static inline uint64_t zmask(unsigned bytes) { return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1; }
+static inline uint64_t ext(uint64_t v, unsigned bytes, bool sgn)
+{
+    if (bytes >= 8)
+        return v;
+    unsigned sh = 64 - 8 * bytes;
+    return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : v & zmask(bytes);
+}
+
+static inline float ftz32(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if (!(u & 0x7F800000u))
+        u &= 0x80000000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+static inline double ftz64(double x)
+{
+    return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x;
+}
+static inline float sat32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+static inline double sat64(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }
+
+static int host_mode(uint8_t rnd)
+{
+    switch (rnd) {
+    case RND_RZ: case RND_RZI: return FE_TOWARDZERO;
+    case RND_RM: case RND_RMI: return FE_DOWNWARD;
+    case RND_RP: case RND_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+/* Operations evaluated in the current host rounding mode; volatile keeps them between the
+ * fesetround calls. */
+static float vadd32(float a, float b) { volatile float x = a, y = b; return x + y; }
+static float vsub32(float a, float b) { volatile float x = a, y = b; return x - y; }
+static float vmul32(float a, float b) { volatile float x = a, y = b; return x * y; }
+static float vdiv32(float a, float b) { volatile float x = a, y = b; return x / y; }
+static float vfma32(float a, float b, float c) { volatile float x = a, y = b, z = c; return fmaf(x, y, z); }
+static float vsqrt32(float a) { volatile float x = a; return sqrtf(x); }
+static double vadd64(double a, double b) { volatile double x = a, y = b; return x + y; }
+static double vsub64(double a, double b) { volatile double x = a, y = b; return x - y; }
+static double vmul64(double a, double b) { volatile double x = a, y = b; return x * y; }
+static double vdiv64(double a, double b) { volatile double x = a, y = b; return x / y; }
+static double vfma64(double a, double b, double c) { volatile double x = a, y = b, z = c; return fma(x, y, z); }
+static double vsqrt64(double a) { volatile double x = a; return sqrt(x); }
+static float vd2f(double a) { volatile double x = a; return (float)x; }
+static float vi2f(int64_t a) { volatile int64_t x = a; return (float)x; }
+static float vu2f(uint64_t a) { volatile uint64_t x = a; return (float)x; }
+static double vi2d(int64_t a) { volatile int64_t x = a; return (double)x; }
+static double vu2d(uint64_t a) { volatile uint64_t x = a; return (double)x; }
+
+/* ---- half precision (cvt only) ---- */
+
+static double f16_to_f64(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v;
+    if (e == 31)
+        v = m ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexp(m, -24);
+    else
+        v = ldexp(m + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t f64_to_f16(double x, uint8_t rnd)
+{
+    if (isnan(x))
+        return 0x7E00;
+    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    double a = fabs(x);
+    bool away_up = (rnd == RND_RP && !sign) || (rnd == RND_RM && sign); /* magnitude rounds up */
+    bool toward0 = rnd == RND_RZ || (rnd == RND_RP && sign) || (rnd == RND_RM && !sign);
+    if (isinf(a))
+        return sign | 0x7C00;
+    int e;
+    frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
+    int q = e - 1 < -14 ? -24 : e - 1 - 10;
+    double n = ldexp(a, -q), r;
+    if (toward0)
+        r = floor(n);
+    else if (away_up)
+        r = ceil(n);
+    else
+        r = nearbyint(n); /* ties to even in the default mode */
+    double mag = ldexp(r, q);
+    if (mag > 65504.0)
+        return sign | (toward0 ? 0x7BFF : 0x7C00);
+    if (mag == 0)
+        return sign;
+    if (mag < ldexp(1, -14))
+        return sign | (uint16_t)ldexp(mag, 24);
+    frexp(mag, &e);
+    int be = e - 1 + 15;
+    uint16_t man = (uint16_t)(ldexp(mag, -(e - 1) + 10) - 1024);
+    return sign | (uint16_t)(be << 10) | man;
+}
+
+/* ---- operand access ---- */
+
+const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
+                                   uint64_t tmp[WARP_SIZE], unsigned *stride)
+{
+    switch (o->kind) {
+    case OK_REG:
+        if (o->reg == PTX_NO_REG)
+            break;
+        if (o->n) { /* negated predicate */
+            const uint64_t *r = w->regs + (size_t)o->reg * WARP_SIZE;
+            for (unsigned i = 0; i < WARP_SIZE; i++)
+                tmp[i] = !(r[i] & 1);
+            *stride = 1;
+            return tmp;
+        }
+        *stride = 1;
+        return w->regs + (size_t)o->reg * WARP_SIZE;
+    case OK_IMM:
+        *stride = 0;
+        return &o->imm;
+    case OK_SYM:
+        tmp[0] = l->sym_addr[o->sym] + o->imm;
+        *stride = 0;
+        return tmp;
+    default:
+        break;
+    }
+    tmp[0] = 0;
+    *stride = 0;
+    return tmp;
+}
+
+#define SRC(i) \
+    unsigned s##i##_; const uint64_t *p##i = ptx_operand_values(l, w, &in->o[i], t##i, &s##i##_)
+#define A(i, lane) (p##i[(lane) * s##i##_])
+
+static bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, bool sgn)
+{
+    switch (cmp) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return sgn ? (int64_t)a < (int64_t)b : a < b;
+    case CMP_LE: return sgn ? (int64_t)a <= (int64_t)b : a <= b;
+    case CMP_GT: return sgn ? (int64_t)a > (int64_t)b : a > b;
+    case CMP_GE: return sgn ? (int64_t)a >= (int64_t)b : a >= b;
+    case CMP_LO: return a < b;
+    case CMP_LS: return a <= b;
+    case CMP_HI: return a > b;
+    case CMP_HS: return a >= b;
+    default: return false;
+    }
+}
+
+static bool compare_float(uint8_t cmp, double a, double b)
+{
+    bool un = isnan(a) || isnan(b);
+    switch (cmp) {
+    case CMP_EQ: return !un && a == b;
+    case CMP_NE: return !un && a != b;
+    case CMP_LT: return !un && a < b;
+    case CMP_LE: return !un && a <= b;
+    case CMP_GT: return !un && a > b;
+    case CMP_GE: return !un && a >= b;
+    case CMP_EQU: return un || a == b;
+    case CMP_NEU: return un || a != b;
+    case CMP_LTU: return un || a < b;
+    case CMP_LEU: return un || a <= b;
+    case CMP_GTU: return un || a > b;
+    case CMP_GEU: return un || a >= b;
+    case CMP_NUM: return !un;
+    case CMP_NAN: return un;
+    default: return false;
+    }
+}
+
+/* Read a value of type t as a double (floats) for comparisons and conversions. */
+static double to_double(uint64_t v, uint8_t t)
+{
+    switch (t) {
+    case PT_F32: return as_f32(v);
+    case PT_F64: return as_f64(v);
+    case PT_F16: return f16_to_f64((uint16_t)v);
+    default: return 0;
+    }
+}
+
+static bool cmp_typed(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b, bool ftz)
+{
+    if (ptx_type_float(t)) {
+        double x = to_double(a, t), y = to_double(b, t);
+        if (ftz && t == PT_F32) {
+            x = ftz32((float)x);
+            y = ftz32((float)y);
+        }
+        return compare_float(cmp, x, y);
+    }
+    unsigned nb = ptx_type_bytes(t);
+    bool sg = ptx_type_signed(t);
+    return compare_int(cmp, ext(a, nb, sg), ext(b, nb, sg), sg);
+}
+
+/* Round a double to an integer value per rnd (RNI..RPI; plain RN..RP map to the same). */
+static double round_int(double x, uint8_t rnd)
+{
+    switch (rnd) {
+    case RND_RZI: case RND_RZ: return trunc(x);
+    case RND_RMI: case RND_RM: return floor(x);
+    case RND_RPI: case RND_RP: return ceil(x);
+    default: return nearbyint(x);
+    }
+}
+
+/* Float (as exact double) to a saturated integer of type t. */
+static uint64_t f2i(double x, uint8_t t)
+{
+    if (isnan(x))
+        return 0;
+    unsigned nb = ptx_type_bytes(t);
+    if (ptx_type_signed(t)) {
+        double lo = -ldexp(1, 8 * (int)nb - 1), hi = ldexp(1, 8 * (int)nb - 1);
+        if (x < lo)
+            return (uint64_t)(int64_t)lo & zmask(nb);
+        if (x >= hi)
+            return ((uint64_t)1 << (8 * nb - 1)) - 1;
+        return (uint64_t)(int64_t)x & zmask(nb);
+    }
+    double hi = ldexp(1, 8 * (int)nb);
+    if (x <= 0)
+        return 0;
+    if (x >= hi)
+        return zmask(nb);
+    return (uint64_t)x;
+}
+
+/* Integer value (extended) to integer type d with optional saturation. */
+static uint64_t i2i(uint64_t v, uint8_t s, uint8_t d, bool sat)
+{
+    unsigned sb = ptx_type_bytes(s), db = ptx_type_bytes(d);
+    bool ss = ptx_type_signed(s), ds = ptx_type_signed(d);
+    uint64_t x = ext(v, sb, ss);
+    if (sat) {
+        if (ss) {
+            int64_t y = (int64_t)x;
+            int64_t lo = ds ? (db >= 8 ? INT64_MIN : -(int64_t)(1ull << (8 * db - 1))) : 0;
+            int64_t hi = ds ? (db >= 8 ? INT64_MAX : (int64_t)((1ull << (8 * db - 1)) - 1))
+                            : (db >= 8 ? INT64_MAX : (int64_t)zmask(db));
+            if (y < lo)
+                y = lo;
+            if (y > hi)
+                y = hi;
+            x = (uint64_t)y;
+        } else {
+            uint64_t hi = ds ? ((1ull << (8 * db - 1)) - 1) : zmask(db);
+            if (x > hi)
+                x = hi;
+        }
+    }
+    return ds ? ext(x, db, true) : x & zmask(db);
+}
+
+static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    uint64_t t1[WARP_SIZE];
+    SRC(1);
+    uint64_t *d = w->regs + (size_t)in->o[0].reg * WARP_SIZE;
+    uint8_t dt = in->type, st = in->type2;
+    bool ftz = in->flags & PF_FTZ, sat = in->flags & PF_SAT;
+    bool dflt = ptx_type_float(dt), sflt = ptx_type_float(st);
+    int mode = host_mode(in->rnd);
+    bool integral = in->rnd >= RND_RNI;
+    if (!dflt && !sflt) {
+        FOR_LANES(active, i) d[i] = i2i(A(1, i), st, dt, sat);
+        return;
+    }
+    if (!dflt) { /* float -> int */
+        FOR_LANES(active, i) {
+            double x = to_double(A(1, i), st);
+            if (ftz && st == PT_F32)
+                x = ftz32((float)x);
+            d[i] = f2i(round_int(x, in->rnd), dt);
+            if (ptx_type_signed(dt))
+                d[i] = ext(d[i], ptx_type_bytes(dt), true);
+        }
+        return;
+    }
+    if (mode != FE_TONEAREST && !integral)
+        fesetround(mode);
+    FOR_LANES(active, i) {
+        uint64_t v = A(1, i);
+        double x = 0;
+        float f = 0;
+        bool have_f = false;
+        if (!sflt) { /* int -> float */
+            unsigned sb = ptx_type_bytes(st);
+            bool ss = ptx_type_signed(st);
+            uint64_t e = ext(v, sb, ss);
+            if (dt == PT_F32) {
+                f = ss ? vi2f((int64_t)e) : vu2f(e);
+                have_f = true;
+            } else if (dt == PT_F64) {
+                x = ss ? vi2d((int64_t)e) : vu2d(e);
+            } else {
+                x = ss ? (double)(int64_t)e : (double)e; /* exact for <= 32-bit sources */
+            }
+        } else {
+            x = to_double(v, st);
+            if (ftz && st == PT_F32)
+                x = ftz32((float)x);
+            if (integral)
+                x = round_int(x, in->rnd);
+        }
+        uint64_t r;
+        if (dt == PT_F32) {
+            if (!have_f)
+                f = st == PT_F64 ? vd2f(x) : (float)x; /* f16/f32 sources are exact */
+            if (ftz)
+                f = ftz32(f);
+            if (sat)
+                f = isnan(f) ? 0.0f : sat32(f);
+            r = from_f32(f);
+        } else if (dt == PT_F64) {
+            if (sat)
+                x = isnan(x) ? 0.0 : sat64(x);
+            r = from_f64(x);
+        } else { /* f16 */
+            if (sat)
+                x = isnan(x) ? 0.0 : sat64(x);
+            r = f64_to_f16(x, in->rnd == RND_NONE ? RND_RN : in->rnd);
+        }
+        d[i] = r;
+    }
+    if (mode != FE_TONEAREST && !integral)
+        fesetround(FE_TONEAREST);
+}
+
+static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
+    SRC(1);
+    SRC(2);
+    SRC(3);
+    uint64_t *d = w->regs + (size_t)in->o[0].reg * WARP_SIZE;
+    bool ftz = in->flags & PF_FTZ, sat = in->flags & PF_SAT;
+    int mode = host_mode(in->rnd);
+    bool approx = in->flags & PF_APPROX;
+    if (mode != FE_TONEAREST)
+        fesetround(mode);
+    if (in->type == PT_F32) {
+        FOR_LANES(active, i) {
+            float a = as_f32(A(1, i)), b = as_f32(A(2, i)), c = as_f32(A(3, i)), r;
+            if (ftz) {
+                a = ftz32(a);
+                b = ftz32(b);
+                c = ftz32(c);
+            }
+            switch (in->op) {
+            case OP_ADD: r = vadd32(a, b); break;
+            case OP_SUB: r = vsub32(a, b); break;
+            case OP_MUL: r = vmul32(a, b); break;
+            case OP_FMA: case OP_MAD: r = vfma32(a, b, c); break;
+            case OP_DIV: r = vdiv32(a, b); break;
+            case OP_RCP: r = vdiv32(1.0f, a); break;
+            case OP_SQRT: r = approx ? sqrtf(a) : vsqrt32(a); break;
+            case OP_RSQRT: r = 1.0f / sqrtf(a); break;
+            case OP_EX2: r = exp2f(a); break;
+            case OP_LG2: r = log2f(a); break;
+            case OP_SIN: r = sinf(a); break;
+            case OP_COS: r = cosf(a); break;
+            case OP_TANH: r = tanhf(a); break;
+            case OP_ABS: r = fabsf(a); break;
+            case OP_NEG: r = -a; break;
+            case OP_MIN: r = isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b; break;
+            case OP_MAX: r = isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b; break;
+            case OP_COPYSIGN: r = copysignf(b, a); break;
+            default: r = 0; break;
+            }
+            if (ftz)
+                r = ftz32(r);
+            if (sat)
+                r = isnan(r) ? 0.0f : sat32(r);
+            d[i] = from_f32(r);
+        }
+    } else {
+        FOR_LANES(active, i) {
+            double a = as_f64(A(1, i)), b = as_f64(A(2, i)), c = as_f64(A(3, i)), r;
+            if (ftz) {
+                a = ftz64(a);
+                b = ftz64(b);
+            }
+            switch (in->op) {
+            case OP_ADD: r = vadd64(a, b); break;
+            case OP_SUB: r = vsub64(a, b); break;
+            case OP_MUL: r = vmul64(a, b); break;
+            case OP_FMA: case OP_MAD: r = vfma64(a, b, c); break;
+            case OP_DIV: r = vdiv64(a, b); break;
+            case OP_RCP: r = vdiv64(1.0, a); break;
+            case OP_SQRT: r = vsqrt64(a); break;
+            case OP_RSQRT: r = 1.0 / sqrt(a); break;
+            case OP_EX2: r = exp2(a); break;
+            case OP_LG2: r = log2(a); break;
+            case OP_SIN: r = sin(a); break;
+            case OP_COS: r = cos(a); break;
+            case OP_TANH: r = tanh(a); break;
+            case OP_ABS: r = fabs(a); break;
+            case OP_NEG: r = -a; break;
+            case OP_MIN: r = isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b; break;
+            case OP_MAX: r = isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b; break;
+            case OP_COPYSIGN: r = copysign(b, a); break;
+            default: r = 0; break;
+            }
+            if (sat)
+                r = isnan(r) ? 0.0 : sat64(r);
+            d[i] = from_f64(r);
+        }
+    }
+    if (mode != FE_TONEAREST)
+        fesetround(FE_TONEAREST);
+}
+
+static inline unsigned clz_n(uint64_t v, unsigned bits)
+{
+    if (!v)
+        return bits;
+    return (unsigned)__builtin_clzll(v) - (64 - bits);
+}
+
+static uint64_t brev_n(uint64_t v, unsigned bits)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < bits; i++)
+        r |= ((v >> i) & 1) << (bits - 1 - i);
+    return r;
+}
+
+/* Integer (and .pred / .bN) instructions. */
+static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE], t4[WARP_SIZE];
+    SRC(1);
+    SRC(2);
+    SRC(3);
+    SRC(4);
+    uint64_t *d = w->regs + (size_t)in->o[0].reg * WARP_SIZE;
+    uint64_t *cf = w->regs + (size_t)(l->m->special_base + SR_CARRY) * WARP_SIZE;
+    unsigned nb = ptx_type_bytes(in->type), bits = 8 * nb;
+    bool sg = ptx_type_signed(in->type);
+    uint64_t mask = zmask(nb);
+    bool cc = in->flags & PF_CC;
+    if (in->type == PT_PRED)
+        mask = 1;
+    switch (in->op) {
+    case OP_ADD: case OP_ADDC: case OP_SUB: case OP_SUBC:
+        FOR_LANES(active, i) {
+            uint64_t a = A(1, i) & mask, b = A(2, i) & mask;
+            uint64_t cin = (in->op == OP_ADDC || in->op == OP_SUBC) ? (cf[i] & 1) : 0;
+            uint64_t r;
+            bool carry;
+            if (in->op == OP_ADD || in->op == OP_ADDC) {
+                r = a + b + cin;
+                carry = nb >= 8 ? (r < a || (cin && r == a)) : ((r >> bits) & 1);
+            } else {
+                r = a - b - cin;
+                carry = a < b || (a - b) < cin; /* borrow */
+            }
+            if (in->flags & PF_SAT && sg && nb == 4) {
+                int64_t s = (in->op == OP_ADD ? (int64_t)(int32_t)a + (int64_t)(int32_t)b
+                                              : (int64_t)(int32_t)a - (int64_t)(int32_t)b);
+                r = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+            }
+            d[i] = r & mask;
+            if (cc)
+                cf[i] = carry;
+        }
+        return;
+    case OP_MUL: case OP_MAD: case OP_MADC: case OP_MUL24: case OP_MAD24:
+        FOR_LANES(active, i) {
+            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg), r;
+            if (in->op == OP_MUL24 || in->op == OP_MAD24) {
+                a = ext(a, 3, sg);
+                b = ext(b, 3, sg);
+            }
+            unsigned rbits = bits;
+            if (in->mode == MUL_HI) {
+                if (nb >= 8)
+                    r = sg ? (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64)
+                           : (uint64_t)(((unsigned __int128)a * b) >> 64);
+                else
+                    r = sg ? (uint64_t)(((int64_t)a * (int64_t)b) >> bits) : (a * b) >> bits;
+            } else if (in->mode == MUL_WIDE) {
+                r = a * b;
+                rbits = 2 * bits;
+            } else {
+                r = a * b;
+            }
+            uint64_t rmask = rbits >= 64 ? ~0ull : (1ull << rbits) - 1;
+            if (in->op == OP_MUL || in->op == OP_MUL24) {
+                d[i] = r & rmask;
+                continue;
+            }
+            uint64_t c = A(3, i) & rmask, cin = in->op == OP_MADC ? (cf[i] & 1) : 0;
+            uint64_t p = r & rmask, s = (p + c + cin) & rmask;
+            if (cc) {
+                unsigned __int128 wide = (unsigned __int128)p + c + cin;
+                cf[i] = (uint64_t)(wide >> rbits) & 1;
+            }
+            d[i] = s;
+        }
+        return;
+    case OP_DIV: case OP_REM:
+        FOR_LANES(active, i) {
+            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg), r;
+            if (b == 0)
+                r = in->op == OP_DIV ? ~0ull : a;
+            else if (sg) {
+                if ((int64_t)a == INT64_MIN && (int64_t)b == -1)
+                    r = in->op == OP_DIV ? a : 0;
+                else
+                    r = in->op == OP_DIV ? (uint64_t)((int64_t)a / (int64_t)b) : (uint64_t)((int64_t)a % (int64_t)b);
+            } else {
+                r = in->op == OP_DIV ? a / b : a % b;
+            }
+            d[i] = r & mask;
+        }
+        return;
+    case OP_ABS: case OP_NEG:
+        FOR_LANES(active, i) {
+            int64_t a = (int64_t)ext(A(1, i), nb, true);
+            d[i] = (uint64_t)(in->op == OP_NEG ? -(uint64_t)a : (a < 0 ? -(uint64_t)a : (uint64_t)a)) & mask;
+        }
+        return;
+    case OP_MIN: case OP_MAX:
+        FOR_LANES(active, i) {
+            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg);
+            bool lt = sg ? (int64_t)a < (int64_t)b : a < b;
+            d[i] = ((in->op == OP_MIN) == lt ? a : b) & mask;
+        }
+        return;
+    case OP_SAD:
+        FOR_LANES(active, i) {
+            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg);
+            bool lt = sg ? (int64_t)a < (int64_t)b : a < b;
+            d[i] = ((lt ? b - a : a - b) + A(3, i)) & mask;
+        }
+        return;
+    case OP_AND: FOR_LANES(active, i) d[i] = (A(1, i) & A(2, i)) & mask; return;
+    case OP_OR: FOR_LANES(active, i) d[i] = (A(1, i) | A(2, i)) & mask; return;
+    case OP_XOR: FOR_LANES(active, i) d[i] = (A(1, i) ^ A(2, i)) & mask; return;
+    case OP_NOT: FOR_LANES(active, i) d[i] = ~A(1, i) & mask; return;
+    case OP_CNOT: FOR_LANES(active, i) d[i] = (A(1, i) & mask) == 0; return;
+    case OP_SHL:
+        FOR_LANES(active, i) {
+            uint64_t s = A(2, i) & 0xFFFFFFFFu;
+            d[i] = s >= bits ? 0 : (A(1, i) << s) & mask;
+        }
+        return;
+    case OP_SHR:
+        FOR_LANES(active, i) {
+            uint64_t s = A(2, i) & 0xFFFFFFFFu, a = ext(A(1, i), nb, sg);
+            if (s >= bits)
+                s = bits - 1, a = sg ? (uint64_t)((int64_t)a >> s) : 0;
+            else
+                a = sg ? (uint64_t)((int64_t)a >> s) : a >> s;
+            d[i] = a & mask;
+        }
+        return;
+    case OP_CLZ: FOR_LANES(active, i) d[i] = clz_n(A(1, i) & mask, bits); return;
+    case OP_POPC: FOR_LANES(active, i) d[i] = (uint64_t)__builtin_popcountll(A(1, i) & mask); return;
+    case OP_BREV: FOR_LANES(active, i) d[i] = brev_n(A(1, i) & mask, bits); return;
+    case OP_BFIND:
+        FOR_LANES(active, i) {
+            uint64_t a = ext(A(1, i), nb, sg);
+            if (sg && (int64_t)a < 0)
+                a = ~a & mask;
+            a &= mask;
+            uint64_t r = a ? (uint64_t)(63 - __builtin_clzll(a)) : 0xFFFFFFFFu;
+            if (a && (in->flags & PF_SHIFTAMT))
+                r = bits - 1 - r;
+            d[i] = r;
+        }
+        return;
+    case OP_BFE:
+        FOR_LANES(active, i) {
+            uint64_t a = A(1, i) & mask;
+            unsigned pos = (unsigned)(A(2, i) & 0xFF), len = (unsigned)(A(3, i) & 0xFF);
+            uint64_t r = 0;
+            bool sbit = false;
+            if (sg)
+                sbit = len == 0 ? false : ((pos + len - 1 >= bits) ? (a >> (bits - 1)) & 1 : (a >> (pos + len - 1)) & 1);
+            for (unsigned k = 0; k < bits; k++) {
+                bool bit = k < len && pos + k < bits ? (a >> (pos + k)) & 1 : sbit;
+                r |= (uint64_t)bit << k;
+            }
+            d[i] = r & mask;
+        }
+        return;
+    case OP_BFI:
+        FOR_LANES(active, i) {
+            uint64_t f = A(1, i), b = A(2, i) & mask;
+            unsigned pos = (unsigned)(A(3, i) & 0xFF), len = (unsigned)(A(4, i) & 0xFF);
+            for (unsigned k = 0; k < len && pos + k < bits; k++)
+                b = (b & ~(1ull << (pos + k))) | (((f >> k) & 1) << (pos + k));
+            d[i] = b & mask;
+        }
+        return;
+    case OP_PRMT:
+        FOR_LANES(active, i) {
+            uint64_t bytes = (A(1, i) & 0xFFFFFFFFu) | ((A(2, i) & 0xFFFFFFFFu) << 32);
+            uint32_t c = (uint32_t)A(3, i), r = 0;
+            for (unsigned k = 0; k < 4; k++) {
+                unsigned sel = (c >> (4 * k)) & 0xF;
+                uint32_t byte = (uint32_t)(bytes >> (8 * (sel & 7))) & 0xFF;
+                if (sel & 8) /* replicate the sign bit */
+                    byte = (byte & 0x80) ? 0xFF : 0;
+                r |= byte << (8 * k);
+            }
+            d[i] = r;
+        }
+        return;
+    case OP_SHF:
+        FOR_LANES(active, i) {
+            uint64_t pair = (A(1, i) & 0xFFFFFFFFu) | ((A(2, i) & 0xFFFFFFFFu) << 32);
+            unsigned n = (unsigned)(A(3, i) & 0xFFFFFFFFu);
+            n = (in->flags & PF_WRAP) ? n & 31 : MIN(n, 32u);
+            d[i] = in->mode == SHF_L ? (uint32_t)((pair << n) >> 32) : (uint32_t)(pair >> n);
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    uint64_t t2[WARP_SIZE], t3[WARP_SIZE], t4[WARP_SIZE];
+    SRC(2);
+    SRC(3);
+    SRC(4);
+    uint64_t *p = w->regs + (size_t)in->o[0].reg * WARP_SIZE;
+    uint64_t *q = in->o[1].kind == OK_REG && in->o[1].reg != PTX_NO_REG
+                      ? w->regs + (size_t)in->o[1].reg * WARP_SIZE : NULL;
+    bool ftz = in->flags & PF_FTZ;
+    FOR_LANES(active, i) {
+        bool t = cmp_typed(in->mode, in->type, A(2, i), A(3, i), ftz), u = !t;
+        if (in->boolop) {
+            bool c = A(4, i) & 1;
+            switch (in->boolop) {
+            case BOOL_AND: t = t && c; u = u && c; break;
+            case BOOL_OR: t = t || c; u = u || c; break;
+            default: t = t != c; u = u != c; break;
+            }
+        }
+        p[i] = t;
+        if (q)
+            q[i] = u;
+    }
+}
+
+static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active, uint32_t simt_mask)
+{
+    uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
+    SRC(1);
+    SRC(2);
+    SRC(3);
+    uint64_t *d = in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG
+                      ? w->regs + (size_t)in->o[0].reg * WARP_SIZE : NULL;
+    uint64_t sink[WARP_SIZE];
+    if (!d)
+        d = sink;
+    unsigned nb = ptx_type_bytes(in->type);
+    switch (in->op) {
+    case OP_MOV:
+        if (in->o[0].kind == OK_VEC) { /* unpack */
+            unsigned n = in->o[0].n, eb = nb / n;
+            uint64_t src[WARP_SIZE];
+            FOR_LANES(active, i) src[i] = A(1, i);
+            for (unsigned k = 0; k < n; k++) {
+                if (in->o[0].vreg[k] == PTX_NO_REG)
+                    continue;
+                uint64_t *dk = w->regs + (size_t)in->o[0].vreg[k] * WARP_SIZE;
+                FOR_LANES(active, i) dk[i] = (src[i] >> (8 * eb * k)) & zmask(eb);
+            }
+        } else if (in->o[1].kind == OK_VEC) { /* pack */
+            unsigned n = in->o[1].n, eb = nb / n;
+            uint64_t out[WARP_SIZE] = {0};
+            for (unsigned k = 0; k < n; k++) {
+                const uint64_t *sk = w->regs + (size_t)in->o[1].vreg[k] * WARP_SIZE;
+                FOR_LANES(active, i) out[i] |= (sk[i] & zmask(eb)) << (8 * eb * k);
+            }
+            FOR_LANES(active, i) d[i] = out[i];
+        } else if (in->type == PT_PRED) {
+            FOR_LANES(active, i) d[i] = A(1, i) & 1;
+        } else {
+            FOR_LANES(active, i) d[i] = A(1, i);
+        }
+        return;
+    case OP_SELP:
+        FOR_LANES(active, i) d[i] = (A(3, i) & 1) ? A(1, i) : A(2, i);
+        return;
+    case OP_SLCT:
+        FOR_LANES(active, i) {
+            bool ge = in->type2 == PT_F32 ? as_f32(A(3, i)) >= 0.0f : (int32_t)A(3, i) >= 0;
+            d[i] = ge ? A(1, i) : A(2, i);
+        }
+        return;
+    case OP_SET:
+        FOR_LANES(active, i) {
+            bool t = cmp_typed(in->mode, in->type2, A(1, i), A(2, i), in->flags & PF_FTZ);
+            if (in->boolop) {
+                bool c = A(3, i) & 1;
+                t = in->boolop == BOOL_AND ? (t && c) : in->boolop == BOOL_OR ? (t || c) : (t != c);
+            }
+            d[i] = in->type == PT_F32 ? (t ? from_f32(1.0f) : 0) : (t ? zmask(nb) : 0);
+        }
+        return;
+    case OP_CVTA: {
+        uint64_t win = in->space == SP_SHARED ? PTX_WIN_SHARED : in->space == SP_LOCAL ? PTX_WIN_LOCAL
+                     : in->space == SP_PARAM_K ? PTX_WIN_PARAM : 0;
+        FOR_LANES(active, i) {
+            uint64_t a = A(1, i);
+            d[i] = ((in->flags & PF_TO) ? a - win : a + win) & zmask(nb);
+        }
+        return;
+    }
+    case OP_TESTP:
+        FOR_LANES(active, i) {
+            double x = to_double(A(1, i), in->type);
+            bool r;
+            switch (in->mode) {
+            case TESTP_FINITE: r = isfinite(x); break;
+            case TESTP_INFINITE: r = isinf(x); break;
+            case TESTP_NUMBER: r = !isnan(x); break;
+            case TESTP_NOTANUMBER: r = isnan(x); break;
+            case TESTP_NORMAL:
+                r = in->type == PT_F32 ? fpclassify((float)x) == FP_NORMAL : fpclassify(x) == FP_NORMAL;
+                break;
+            default:
+                r = in->type == PT_F32 ? fpclassify((float)x) == FP_SUBNORMAL : fpclassify(x) == FP_SUBNORMAL;
+                break;
+            }
+            d[i] = r;
+        }
+        return;
+    case OP_CLOCK:
+        FOR_LANES(active, i) d[i] = l->clock & zmask(nb);
+        return;
+    case OP_ACTIVEMASK:
+        FOR_LANES(active, i) d[i] = simt_mask;
+        return;
+    case OP_VOTE: {
+        uint32_t ballot = 0;
+        FOR_LANES(active, i) if (A(1, i) & 1) ballot |= 1u << i;
+        FOR_LANES(active, i) {
+            switch (in->mode) {
+            case VOTE_ALL: d[i] = ballot == active; break;
+            case VOTE_ANY: d[i] = ballot != 0; break;
+            case VOTE_UNI: d[i] = ballot == 0 || ballot == active; break;
+            default: d[i] = ballot; break;
+            }
+        }
+        return;
+    }
+    case OP_SHFL: {
+        uint64_t t4[WARP_SIZE], src[WARP_SIZE];
+        SRC(4);
+        uint64_t *p = in->o[1].kind == OK_REG && in->o[1].reg != PTX_NO_REG
+                          ? w->regs + (size_t)in->o[1].reg * WARP_SIZE : NULL;
+        for (unsigned i = 0; i < WARP_SIZE; i++)
+            src[i] = A(2, i);
+        FOR_LANES(active, i) {
+            int b = (int)(A(3, i) & 31), c = (int)(A(4, i) & 31), seg = (int)((A(4, i) >> 8) & 31);
+            int maxl = ((int)i & seg) | (c & ~seg), minl = (int)i & seg, j;
+            bool ok;
+            switch (in->mode) {
+            case SHFL_UP: j = (int)i - b; ok = j >= maxl; break;
+            case SHFL_DOWN: j = (int)i + b; ok = j <= maxl; break;
+            case SHFL_BFLY: j = (int)i ^ b; ok = j <= maxl; break;
+            default: j = minl | (b & ~seg); ok = j <= maxl; break;
+            }
+            if (!ok || j < 0 || j > 31)
+                j = (int)i, ok = ok && j >= 0;
+            d[i] = src[j] & 0xFFFFFFFFu;
+            if (p)
+                p[i] = ok;
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active, uint32_t simt_mask)
+{
+    switch (in->op) {
+    case OP_SETP:
+        exec_setp(l, w, in, active);
+        return;
+    case OP_CVT:
+        exec_cvt(l, w, in, active);
+        return;
+    case OP_MOV: case OP_SELP: case OP_SLCT: case OP_SET: case OP_CVTA: case OP_TESTP:
+    case OP_CLOCK: case OP_ACTIVEMASK: case OP_VOTE: case OP_SHFL:
+        exec_misc(l, w, in, active, simt_mask);
+        return;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV: case OP_ABS:
+    case OP_NEG: case OP_MIN: case OP_MAX: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2:
+    case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN:
+        if (in->type == PT_F32 || in->type == PT_F64) {
+            exec_float(l, w, in, active);
+            return;
+        }
+        if (in->op == OP_FMA || ptx_type_float(in->type)) {
+            ptx_launch_fault(l, (uint32_t)(in - l->m->insts), "f16/bf16 arithmetic is not supported");
+            return;
+        }
+        exec_int(l, w, in, active);
+        return;
+    default:
+        if (in->type == PT_F32 || in->type == PT_F64)
+            exec_float(l, w, in, active); /* mad.f32 and friends */
+        else
+            exec_int(l, w, in, active);
+        return;
+    }
+}

@@ -1,0 +1,460 @@
+/* ptx_exec.c: one warp instruction of the functional SIMT interpreter: the reconvergence stack,
+ * calls and returns, and memory accesses in every state space.
+ *
+ * Control flow follows the immediate-post-dominator stack of Fung et al. (MICRO'07), as in
+ * GPGPU-Sim: each entry is (pc, reconvergence pc, mask); the warp executes the top entry; a
+ * divergent branch turns the top into the reconvergence entry and pushes the two sides; an
+ * entry whose pc reaches its reconvergence pc, or whose mask empties, is popped. A call pushes
+ * an entry for the callee and a call frame; `ret` removes the returning lanes from the callee's
+ * entries (so lanes may return at different times), `exit` (and `ret` of the kernel) from all
+ * entries. Predication narrows the active mask without touching the stack.
+ * Memory: global and const through the sparse PtxMemory (const variables live there too);
+ * shared per CTA; local and the .param frames of .func calls per thread; kernel parameters in
+ * the launch's buffer. Generic addresses are classified by the windows of ptx_ir.h. Out-of-range
+ * shared/local/param accesses are run-time faults reported with the PTX file:line. */
+#include "front/ptx/ptx_exec.h"
+
+#include "base/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+void ptx_launch_fault(PtxLaunch *l, uint32_t pc, const char *what)
+{
+    if (l->failed)
+        return;
+    l->failed = true;
+    uint32_t line = pc < l->m->n_insts ? l->m->insts[pc].line : 0;
+    snprintf(l->error, sizeof l->error, "%s:%u: kernel %s: %s", l->m->filename, line, l->ki->name, what);
+}
+
+void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
+{
+    const PtxModule *m = l->m;
+    size_t nregs = (size_t)m->n_regs * WARP_SIZE;
+    if (!w->regs)
+        w->regs = xmalloc(nregs * sizeof *w->regs);
+    memset(w->regs, 0, nregs * sizeof *w->regs); /* deterministic, though PTX leaves them undefined */
+    if (!w->cap) {
+        w->cap = 16;
+        w->stack = xmalloc(w->cap * sizeof *w->stack);
+    }
+    w->cta = c;
+    w->warp_in_cta = warp_in_cta;
+    w->first_tid = warp_in_cta * WARP_SIZE;
+    uint32_t n = l->threads_per_cta - w->first_tid;
+    uint32_t valid = n >= WARP_SIZE ? 0xFFFFFFFFu : (1u << n) - 1;
+    uint64_t *sr = w->regs + (size_t)m->special_base * WARP_SIZE;
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
+        uint32_t t = w->first_tid + lane;
+        sr[SR_TID_X * WARP_SIZE + lane] = t % l->block[0];
+        sr[SR_TID_Y * WARP_SIZE + lane] = (t / l->block[0]) % l->block[1];
+        sr[SR_TID_Z * WARP_SIZE + lane] = t / (l->block[0] * l->block[1]);
+        for (unsigned k = 0; k < 3; k++) {
+            sr[(SR_NTID_X + k) * WARP_SIZE + lane] = l->block[k];
+            sr[(SR_CTAID_X + k) * WARP_SIZE + lane] = c->ctaid[k];
+            sr[(SR_NCTAID_X + k) * WARP_SIZE + lane] = l->grid[k];
+        }
+        sr[SR_LANEID * WARP_SIZE + lane] = lane;
+        sr[SR_WARPID * WARP_SIZE + lane] = warp_in_cta;
+        sr[SR_NWARPID * WARP_SIZE + lane] = l->warps_per_cta;
+        sr[SR_SMID * WARP_SIZE + lane] = c->sm;
+        sr[SR_NSMID * WARP_SIZE + lane] = 1;
+        sr[SR_GRIDID * WARP_SIZE + lane] = 1;
+        sr[SR_LANEMASK_EQ * WARP_SIZE + lane] = 1u << lane;
+        sr[SR_LANEMASK_LT * WARP_SIZE + lane] = (1u << lane) - 1;
+        sr[SR_LANEMASK_LE * WARP_SIZE + lane] = (uint32_t)((2ull << lane) - 1);
+        sr[SR_LANEMASK_GT * WARP_SIZE + lane] = (uint32_t)~((2ull << lane) - 1);
+        sr[SR_LANEMASK_GE * WARP_SIZE + lane] = (uint32_t)~((1u << lane) - 1);
+    }
+    w->depth = 1;
+    w->stack[0].pc = m->funcs[l->entry].first_inst;
+    w->stack[0].rpc = PTX_NO_PC;
+    w->stack[0].mask = valid;
+    w->n_calls = 0;
+    w->done = valid == 0;
+    w->at_barrier = false;
+}
+
+static void push(PtxWarp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    if (w->depth == w->cap) {
+        w->cap *= 2;
+        w->stack = xrealloc(w->stack, w->cap * sizeof *w->stack);
+    }
+    w->stack[w->depth].pc = pc;
+    w->stack[w->depth].rpc = rpc;
+    w->stack[w->depth].mask = mask;
+    w->depth++;
+}
+
+/* ---- memory ---- */
+
+typedef struct Where {
+    uint8_t space;  /* resolved PtxSpace */
+    uint8_t *host;  /* NULL: global memory at addr */
+    uint64_t addr;  /* address in the resolved space */
+    uint64_t taddr; /* address reported to the timing model */
+} Where;
+
+static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
+                    Where *r, uint32_t pc)
+{
+    const PtxModule *m = l->m;
+    if (space == SP_GENERIC) {
+        if (a - PTX_WIN_SHARED < PTX_WIN_SIZE)
+            space = SP_SHARED, a -= PTX_WIN_SHARED;
+        else if (a - PTX_WIN_LOCAL < PTX_WIN_SIZE)
+            space = SP_LOCAL, a -= PTX_WIN_LOCAL;
+        else if (a - PTX_WIN_PARAM < PTX_WIN_SIZE)
+            space = SP_PARAM_K, a -= PTX_WIN_PARAM;
+        else
+            space = SP_GLOBAL;
+    }
+    r->space = space;
+    r->addr = a;
+    r->taddr = a;
+    r->host = NULL;
+    uint32_t tid = w->first_tid + lane;
+    char msg[160];
+    switch (space) {
+    case SP_SHARED:
+        if (a + bytes > l->smem_bytes || a + bytes < a) {
+            snprintf(msg, sizeof msg, "shared memory access at 0x%llx (%u bytes) outside the %u bytes of the CTA",
+                     (unsigned long long)a, bytes, l->smem_bytes);
+            ptx_launch_fault(l, pc, msg);
+            return false;
+        }
+        r->host = w->cta->smem + a;
+        return true;
+    case SP_LOCAL:
+        if (a + bytes > m->local_bytes || a + bytes < a) {
+            snprintf(msg, sizeof msg, "local memory access at 0x%llx outside the %u-byte frame",
+                     (unsigned long long)a, m->local_bytes);
+            ptx_launch_fault(l, pc, msg);
+            return false;
+        }
+        r->host = w->cta->local + (size_t)tid * m->local_bytes + a;
+        {
+            /* interleave threads' local words, as the hardware does, so a warp's accesses to
+             * the same local variable coalesce */
+            uint64_t gtid = (uint64_t)w->cta->cta_id * l->threads_per_cta + tid;
+            uint64_t total = (uint64_t)l->n_ctas * l->threads_per_cta;
+            r->taddr = PTX_WIN_LOCAL + (((a >> 2) * total + gtid) << 2) + (a & 3);
+        }
+        return true;
+    case SP_PARAM_K:
+        if (a + bytes > l->param_bytes || a + bytes < a) {
+            snprintf(msg, sizeof msg, "parameter access at offset %llu outside the %u-byte parameter buffer",
+                     (unsigned long long)a, l->param_bytes);
+            ptx_launch_fault(l, pc, msg);
+            return false;
+        }
+        r->host = l->params + a;
+        return true;
+    case SP_PARAM_F:
+        if (a + bytes > m->pframe_bytes) {
+            ptx_launch_fault(l, pc, "call parameter access outside the parameter frame");
+            return false;
+        }
+        r->host = w->cta->pframe + (size_t)tid * m->pframe_bytes + a;
+        return true;
+    default: /* global, const */
+        return true;
+    }
+}
+
+static inline uint64_t rd(PtxLaunch *l, const Where *r, unsigned bytes)
+{
+    if (r->host) {
+        uint64_t v = 0;
+        memcpy(&v, r->host, bytes);
+        return v;
+    }
+    return ptx_mem_load(l->mem, r->addr, bytes);
+}
+
+static inline void wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes)
+{
+    if (r->host)
+        memcpy(r->host, &v, bytes);
+    else
+        ptx_mem_store(l->mem, r->addr, v, bytes);
+}
+
+static uint64_t sext(uint64_t v, unsigned bytes, bool sgn)
+{
+    if (bytes >= 8)
+        return v;
+    unsigned sh = 64 - 8 * bytes;
+    return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : v & ((1ull << (8 * bytes)) - 1);
+}
+
+static float f32of(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
+static double f64of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static uint64_t of32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint64_t of64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+static uint64_t atomic_op(const PtxInst *in, uint64_t old, uint64_t b, uint64_t c, unsigned eb)
+{
+    bool sg = ptx_type_signed(in->type);
+    uint64_t mask = eb >= 8 ? ~0ull : (1ull << (8 * eb)) - 1;
+    uint64_t so = sext(old, eb, sg), sb = sext(b, eb, sg);
+    switch (in->mode) {
+    case AOP_ADD:
+        if (in->type == PT_F32)
+            return of32(f32of(old) + f32of(b));
+        if (in->type == PT_F64)
+            return of64(f64of(old) + f64of(b));
+        return (old + b) & mask;
+    case AOP_MIN:
+        if (in->type == PT_F32)
+            return f32of(b) < f32of(old) ? b : old;
+        return (sg ? (int64_t)sb < (int64_t)so : sb < so) ? b & mask : old;
+    case AOP_MAX:
+        if (in->type == PT_F32)
+            return f32of(b) > f32of(old) ? b : old;
+        return (sg ? (int64_t)sb > (int64_t)so : sb > so) ? b & mask : old;
+    case AOP_EXCH: return b & mask;
+    case AOP_CAS: return (old & mask) == (b & mask) ? c & mask : old;
+    case AOP_AND: return old & b & mask;
+    case AOP_OR: return (old | b) & mask;
+    case AOP_XOR: return (old ^ b) & mask;
+    case AOP_INC: return (old & mask) >= (b & mask) ? 0 : (old + 1) & mask;
+    case AOP_DEC: return ((old & mask) == 0 || (old & mask) > (b & mask)) ? b & mask : (old - 1) & mask;
+    default: return old;
+    }
+}
+
+static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out)
+{
+    const PtxOperand *ao = &in->o[in->op == OP_LD || in->op == OP_ATOM ? 1 : 0];
+    uint64_t disp = ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0);
+    const uint64_t *base = ao->reg != PTX_NO_REG ? w->regs + (size_t)ao->reg * WARP_SIZE : NULL;
+    unsigned eb = ptx_type_bytes(in->type), n = in->vec;
+    bool sg = ptx_type_signed(in->type);
+    bool first = true;
+    if (in->op == OP_PREFETCH)
+        return;
+    if (in->op == OP_LD) {
+        const PtxOperand *d = &in->o[0];
+        FOR_LANES(active, i) {
+            uint64_t a = (base ? base[i] : 0) + disp;
+            Where r;
+            if (!resolve(l, w, i, in->space, a, eb * n, &r, pc))
+                return;
+            if (out) {
+                out->addr[i] = r.taddr;
+                if (first && in->space == SP_GENERIC)
+                    out->s.space = r.space == SP_SHARED ? WSPACE_SHARED : r.space == SP_LOCAL ? WSPACE_LOCAL : WSPACE_GLOBAL;
+            }
+            first = false;
+            for (unsigned k = 0; k < n; k++) {
+                uint16_t reg = d->kind == OK_VEC ? d->vreg[k] : d->reg;
+                Where rk = r;
+                rk.addr += k * eb;
+                if (rk.host)
+                    rk.host += k * eb;
+                uint64_t v = sext(rd(l, &rk, eb), eb, sg);
+                if (reg != PTX_NO_REG)
+                    w->regs[(size_t)reg * WARP_SIZE + i] = v;
+            }
+        }
+        return;
+    }
+    if (in->op == OP_ST) {
+        const PtxOperand *s = &in->o[1];
+        uint64_t tmp[WARP_SIZE];
+        unsigned stride = 0;
+        const uint64_t *sv = s->kind != OK_VEC ? ptx_operand_values(l, w, s, tmp, &stride) : NULL;
+        FOR_LANES(active, i) {
+            uint64_t a = (base ? base[i] : 0) + disp;
+            Where r;
+            if (!resolve(l, w, i, in->space, a, eb * n, &r, pc))
+                return;
+            if (out) {
+                out->addr[i] = r.taddr;
+                if (first && in->space == SP_GENERIC)
+                    out->s.space = r.space == SP_SHARED ? WSPACE_SHARED : r.space == SP_LOCAL ? WSPACE_LOCAL : WSPACE_GLOBAL;
+            }
+            first = false;
+            for (unsigned k = 0; k < n; k++) {
+                uint64_t v;
+                if (sv)
+                    v = sv[i * stride];
+                else
+                    v = s->vreg[k] == PTX_NO_REG ? 0 : w->regs[(size_t)s->vreg[k] * WARP_SIZE + i];
+                Where rk = r;
+                rk.addr += k * eb;
+                if (rk.host)
+                    rk.host += k * eb;
+                wr(l, &rk, v, eb);
+            }
+        }
+        return;
+    }
+    /* atom / red: lanes in order, each a read-modify-write */
+    unsigned bi = in->op == OP_ATOM ? 2 : 1;
+    uint64_t tb[WARP_SIZE], tc[WARP_SIZE];
+    unsigned sb = 0, sc = 0;
+    const uint64_t *bv = ptx_operand_values(l, w, &in->o[bi], tb, &sb);
+    const uint64_t *cv = ptx_operand_values(l, w, &in->o[bi + 1], tc, &sc);
+    uint64_t *d = in->op == OP_ATOM && in->o[0].reg != PTX_NO_REG ? w->regs + (size_t)in->o[0].reg * WARP_SIZE : NULL;
+    FOR_LANES(active, i) {
+        uint64_t a = (base ? base[i] : 0) + disp;
+        Where r;
+        if (!resolve(l, w, i, in->space, a, eb, &r, pc))
+            return;
+        if (r.space != SP_GLOBAL && r.space != SP_SHARED) {
+            ptx_launch_fault(l, pc, "atomic on a space other than global or shared");
+            return;
+        }
+        if (out) {
+            out->addr[i] = r.taddr;
+            if (first && in->space == SP_GENERIC)
+                out->s.space = r.space == SP_SHARED ? WSPACE_SHARED : WSPACE_GLOBAL;
+        }
+        first = false;
+        uint64_t old = rd(l, &r, eb);
+        wr(l, &r, atomic_op(in, old, bv[i * sb], cv[i * sc], eb), eb);
+        if (d)
+            d[i] = sext(old, eb, sg);
+    }
+}
+
+/* ---- control ---- */
+
+static void copy_params(PtxLaunch *l, PtxWarp *w, uint32_t lanes, const uint16_t *from, const uint16_t *to, uint32_t n)
+{
+    const PtxModule *m = l->m;
+    for (uint32_t k = 0; k < n; k++) {
+        const PtxSymbol *a = &m->syms[from[k]], *b = &m->syms[to[k]];
+        size_t bytes = (size_t)MIN(a->size, b->size);
+        FOR_LANES(lanes, i) {
+            uint8_t *frame = w->cta->pframe + (size_t)(w->first_tid + i) * m->pframe_bytes;
+            memmove(frame + b->offset, frame + a->offset, bytes);
+        }
+    }
+}
+
+static void remove_lanes(PtxWarp *w, uint32_t from_entry, uint32_t lanes)
+{
+    for (uint32_t k = from_entry; k < w->depth; k++)
+        w->stack[k].mask &= ~lanes;
+}
+
+int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
+{
+    const PtxModule *m = l->m;
+    if (w->done)
+        return -1;
+    if (l->failed) {
+        w->done = true;
+        return WOP_EXIT;
+    }
+    PtxSimtEntry *top = &w->stack[w->depth - 1];
+    uint32_t pc = top->pc, mask = top->mask, active = mask;
+    const PtxInst *in = &m->insts[pc];
+    if (in->guard != PTX_NO_REG) {
+        const uint64_t *g = w->regs + (size_t)in->guard * WARP_SIZE;
+        uint32_t want = (in->flags & PF_GUARD_NEG) ? 0 : 1, a = 0;
+        FOR_LANES(mask, i) if ((g[i] & 1) == want) a |= 1u << i;
+        active = a;
+    }
+    l->stats.warp_insts++;
+    l->stats.thread_insts += (uint64_t)__builtin_popcount(mask);
+    if (l->inst_limit && l->stats.warp_insts > l->inst_limit) {
+        ptx_launch_fault(l, pc, "instruction limit reached (a kernel that does not terminate?)");
+        w->done = true;
+        return WOP_EXIT;
+    }
+    int cls = m->statics[pc].op;
+    if (out) {
+        out->s = m->statics[pc];
+        out->active_mask = active;
+    }
+    uint32_t next = pc + 1;
+    switch (in->op) {
+    case OP_BRA: {
+        uint32_t target = (uint32_t)in->o[0].imm;
+        if (active == mask) {
+            top->pc = target;
+        } else if (active == 0) {
+            top->pc = next;
+        } else {
+            uint32_t rpc = in->rpc;
+            top->pc = rpc;
+            push(w, next, rpc, mask & ~active);
+            push(w, target, rpc, active);
+        }
+        break;
+    }
+    case OP_CALL: {
+        top->pc = next;
+        if (!active)
+            break;
+        uint32_t g = (uint32_t)in->o[0].imm;
+        const PtxFunc *fn = &m->funcs[g];
+        uint32_t n_arg = MIN((uint32_t)in->o[2].reg, fn->n_params);
+        copy_params(l, w, active, m->call_syms + in->o[2].imm, fn->params, n_arg);
+        push(w, fn->first_inst, PTX_NO_PC, active);
+        if (w->n_calls == w->cap_calls) {
+            w->cap_calls = w->cap_calls ? 2 * w->cap_calls : 8;
+            w->calls = xrealloc(w->calls, w->cap_calls * sizeof *w->calls);
+        }
+        w->calls[w->n_calls].call_pc = pc;
+        w->calls[w->n_calls++].base = w->depth - 1;
+        break;
+    }
+    case OP_RET:
+        if (w->n_calls > 0) {
+            top->pc = next;
+            const PtxCallFrame *f = &w->calls[w->n_calls - 1];
+            const PtxInst *call = &m->insts[f->call_pc];
+            const PtxFunc *fn = &m->funcs[in->func];
+            uint32_t n_ret = MIN((uint32_t)call->o[1].reg, fn->n_rets);
+            copy_params(l, w, active, fn->rets, m->call_syms + call->o[1].imm, n_ret);
+            remove_lanes(w, f->base, active);
+            break;
+        }
+        goto do_exit; /* ret from the kernel ends its threads */
+    case OP_EXIT:
+    do_exit:
+        top->pc = next;
+        remove_lanes(w, 0, active);
+        break;
+    case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: case OP_PREFETCH:
+        top->pc = next;
+        if (active)
+            exec_mem(l, w, in, pc, active, out);
+        break;
+    case OP_BAR: case OP_MEMBAR: case OP_NOP:
+        top->pc = next;
+        break;
+    default:
+        top->pc = next;
+        if (active)
+            ptx_alu_exec(l, w, in, active, mask);
+        break;
+    }
+    /* reconverge: pop finished or reconverged entries, then finished call frames */
+    while (w->depth > 0) {
+        PtxSimtEntry *t = &w->stack[w->depth - 1];
+        if (t->mask == 0 || (t->rpc != PTX_NO_PC && t->pc == t->rpc)) {
+            w->depth--;
+            continue;
+        }
+        if (t->pc == PTX_NO_PC || t->pc >= m->n_insts) {
+            ptx_launch_fault(l, pc, "control reached the end of the code (internal reconvergence error)");
+            w->depth = 0;
+        }
+        break;
+    }
+    while (w->n_calls > 0 && w->depth <= w->calls[w->n_calls - 1].base)
+        w->n_calls--;
+    if (w->depth == 0)
+        w->done = true;
+    return cls;
+}

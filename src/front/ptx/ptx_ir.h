@@ -1,0 +1,197 @@
+/* ptx_ir.h: the decoded form of a PTX module, shared by the parser, the CFG analysis and the
+ * interpreter (internal to src/front/ptx).
+ *
+ * The parser decodes every instruction once into a PtxInst: an opcode enum, types, modifier
+ * fields and up to six operand descriptors whose registers are dense uint16 ids. Register ids
+ * are module-wide (each function gets its own range, so a call needs no renaming; recursion is
+ * rejected), followed by pseudo-registers for the special registers (%tid.x, ...) and the carry
+ * flag, which the interpreter fills when a warp starts. Symbols (variables and parameters) are
+ * resolved to addresses per launch through a table indexed by symbol id, so a shared variable's
+ * offset can depend on which kernel runs. Nothing after parsing looks at a string. */
+#ifndef WARPSIM_PTX_IR_H
+#define WARPSIM_PTX_IR_H
+
+#include "front/ptx/ptx.h"
+#include "front/winst.h"
+
+#define PTX_NO_REG 0xFFFFu
+#define PTX_NO_SYM 0xFFFFu
+#define PTX_NO_PC 0xFFFFFFFFu
+#define PTX_PC_BYTES 8 /* pc reported to the timing model = instruction index * this */
+
+typedef enum PtxType {
+    PT_NONE, PT_B8, PT_B16, PT_B32, PT_B64, PT_U8, PT_U16, PT_U32, PT_U64,
+    PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F16X2, PT_BF16, PT_F32, PT_F64, PT_PRED,
+    PT_COUNT
+} PtxType;
+
+typedef enum PtxOpcode {
+    OP_ABS, OP_ADD, OP_ADDC, OP_SUB, OP_SUBC, OP_MUL, OP_MAD, OP_MADC, OP_MUL24, OP_MAD24,
+    OP_DIV, OP_REM, OP_NEG, OP_MIN, OP_MAX, OP_SAD,
+    OP_CLZ, OP_POPC, OP_BREV, OP_BFIND, OP_BFE, OP_BFI, OP_PRMT, OP_SHF,
+    OP_AND, OP_OR, OP_XOR, OP_NOT, OP_CNOT, OP_SHL, OP_SHR,
+    OP_SETP, OP_SET, OP_SELP, OP_SLCT, OP_MOV, OP_CVT, OP_CVTA,
+    OP_FMA, OP_RCP, OP_SQRT, OP_RSQRT, OP_EX2, OP_LG2, OP_SIN, OP_COS, OP_TANH,
+    OP_COPYSIGN, OP_TESTP,
+    OP_LD, OP_ST, OP_ATOM, OP_RED, OP_PREFETCH,
+    OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_BAR, OP_MEMBAR, OP_NOP,
+    OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_CLOCK,
+    OP_COUNT
+} PtxOpcode;
+
+/* Rounding modifiers. */
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+
+/* Comparison operators (setp, set, slct); the u-suffixed ones are true when either is NaN. */
+enum {
+    CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+    CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN
+};
+enum { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR };
+/* mode for mul/mad */
+enum { MUL_NONE, MUL_LO, MUL_HI, MUL_WIDE };
+/* mode for atom/red */
+enum { AOP_ADD, AOP_MIN, AOP_MAX, AOP_EXCH, AOP_CAS, AOP_AND, AOP_OR, AOP_XOR, AOP_INC, AOP_DEC };
+/* mode for shfl, vote, shf, testp */
+enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
+enum { SHF_L, SHF_R };
+enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
+
+/* State spaces as decoded. PARAM_K is the kernel's parameter buffer (shared by all threads);
+ * PARAM_F is the per-thread frame holding .func parameters and call-site .param variables. */
+typedef enum PtxSpace {
+    SP_GENERIC, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM_K, SP_PARAM_F, SP_REG
+} PtxSpace;
+
+/* Generic-address windows: shared and local memory (and the kernel parameters, for cvta.param)
+ * live in windows no global allocation can reach, so a generic ld/st resolves by range. */
+#define PTX_WIN_SHARED 0x0000A00000000000ull
+#define PTX_WIN_LOCAL 0x0000B00000000000ull
+#define PTX_WIN_PARAM 0x0000C00000000000ull
+#define PTX_WIN_SIZE 0x0000000100000000ull
+
+enum {
+    PF_FTZ = 1 << 0, PF_SAT = 1 << 1, PF_APPROX = 1 << 2, PF_CC = 1 << 3, PF_UNI = 1 << 4,
+    PF_TO = 1 << 5, PF_GUARD_NEG = 1 << 6, PF_SHIFTAMT = 1 << 7, PF_WRAP = 1 << 8,
+    PF_IMM_BYTES = 1 << 9, /* operand widths follow the instruction type exactly */
+};
+
+typedef enum PtxOperandKind {
+    OK_NONE, OK_REG, OK_IMM, OK_VEC, OK_ADDR, OK_SYM, OK_LABEL, OK_FUNC
+} PtxOperandKind;
+
+/* One operand. REG: reg. IMM: imm holds the bits (floats as their IEEE bits). VEC: n regs in
+ * vreg (PTX_NO_REG for the sink `_`). ADDR: [reg + sym + imm] with reg/sym optional. SYM: the
+ * address of a variable plus imm, as a value. LABEL: imm = target instruction index. FUNC:
+ * imm = function index; for call, reg = first entry in PtxModule.call_syms of the
+ * return-value params (n of them) and vreg[0]/vreg[1] = first/count of the arguments. */
+typedef struct PtxOperand {
+    uint8_t kind;
+    uint8_t n;
+    uint16_t reg;
+    uint16_t sym;
+    uint16_t vreg[4];
+    uint64_t imm;
+} PtxOperand;
+
+#define PTX_MAX_OPS 6
+
+typedef struct PtxInst {
+    uint8_t op;    /* PtxOpcode */
+    uint8_t type;  /* instruction type; for cvt the destination type */
+    uint8_t type2; /* cvt source type; setp/set: the compared type */
+    uint8_t rnd;
+    uint8_t mode;  /* cmp / mul mode / atomic op / shfl / vote / shf / testp sub-operation */
+    uint8_t boolop;
+    uint8_t space; /* PtxSpace for ld/st/atom/red/cvta */
+    uint8_t vec;   /* 1, 2 or 4 */
+    uint16_t flags;
+    uint16_t guard; /* predicate register or PTX_NO_REG */
+    uint8_t n_ops;
+    uint8_t func;   /* index of the function containing it (for ret) */
+    uint16_t pad;
+    uint32_t rpc;   /* branches: reconvergence instruction (immediate post-dominator) */
+    uint32_t line;  /* source line, for run-time error messages */
+    PtxOperand o[PTX_MAX_OPS];
+} PtxInst;
+
+/* Special registers, as pseudo-register ids special_base + one of these. */
+enum {
+    SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+    SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+    SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+    SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT, SR_LANEMASK_GE,
+    SR_CARRY, /* the carry flag of add.cc/addc, one per lane */
+    SR_COUNT
+};
+
+typedef struct PtxSymbol {
+    char *name;
+    uint8_t space;   /* PtxSpace */
+    bool is_extern;  /* .extern .shared dynamic array */
+    uint16_t func;   /* owning function, or 0xFFFF for module scope */
+    uint32_t align;
+    uint64_t size;
+    uint64_t offset; /* in its space's layout (global/const bank, local/param frame, kernel params) */
+    uint8_t *init;   /* initial bytes (size of them) for .global/.const, or NULL */
+} PtxSymbol;
+
+typedef struct PtxFunc {
+    char *name;
+    bool is_entry;
+    bool defined;
+    uint32_t first_inst, n_insts;
+    uint32_t reg_base, n_regs;
+    uint32_t regs32;             /* 32-bit register slots declared (for the estimate) */
+    uint16_t *params;            /* symbol ids of the parameters, in order */
+    uint32_t n_params;
+    uint16_t *rets;              /* symbol ids of the return parameters */
+    uint32_t n_rets;
+    uint32_t decl_line;
+} PtxFunc;
+
+struct PtxModule {
+    char *filename;
+    PtxInst *insts;
+    WinstStatic *statics; /* parallel to insts: the timing model's view */
+    uint32_t n_insts;
+    PtxFunc *funcs;
+    uint32_t n_funcs;
+    PtxSymbol *syms;
+    uint32_t n_syms;
+    uint16_t *call_syms; /* operand lists of call instructions */
+    uint32_t n_call_syms;
+    uint32_t n_regs;      /* all function registers + SR_COUNT pseudo-registers */
+    uint32_t special_base;
+    uint64_t global_bytes, const_bytes; /* module variable layouts */
+    uint32_t local_bytes, pframe_bytes; /* per-thread frames (module-wide layout) */
+    PtxKernelInfo *kernels;
+    uint32_t *kernel_func;   /* function index of each kernel */
+    uint16_t **kernel_shared;  /* per kernel: shared symbol ids it uses (terminated by PTX_NO_SYM) */
+    uint32_t **kernel_shared_off;
+    uint32_t n_kernels;
+};
+
+static inline uint32_t ptx_type_bytes(uint8_t t)
+{
+    static const uint8_t b[PT_COUNT] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 8, 1};
+    return t < PT_COUNT ? b[t] : 0;
+}
+static inline bool ptx_type_signed(uint8_t t) { return t >= PT_S8 && t <= PT_S64; }
+static inline bool ptx_type_float(uint8_t t) { return t >= PT_F16 && t <= PT_F64; }
+
+/* ptx_cfg.c: fill PtxInst.rpc for every branch (and partial exit) of function f. */
+void ptx_cfg_compute_rpc(PtxModule *m, uint32_t f);
+
+/* ptx_decode.c: decode a mnemonic such as "ld.global.nc.v4.f32" into in->op/type/modifiers.
+ * False with a message in why ("unsupported instruction 'xyz'" or what is wrong). */
+bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, size_t why_len);
+/* The operand-count range an opcode accepts, after the pipe/call normalisation of the parser. */
+void ptx_decode_arity(const PtxInst *in, unsigned *min_ops, unsigned *max_ops);
+/* The type an immediate at operand position i is read as (for float literal conversion). */
+uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i);
+/* Fill the timing model's static view of instruction pc. */
+void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *out);
+
+#endif

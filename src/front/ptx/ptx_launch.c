@@ -1,0 +1,278 @@
+/* ptx_launch.c: kernel launches of the PTX front end: set-up (parameters, symbol addresses,
+ * shared-memory layout), the purely functional driver ptx_run_kernel, and the FrontOps that let
+ * the timing model drive the same interpreter one warp instruction at a time.
+ *
+ * ptx_run_kernel runs CTAs one after another; within a CTA each warp runs until it reaches
+ * bar.sync or exits, and the barrier opens when every live warp has reached it (warps that
+ * exited count as arrived, as on the hardware). Named barriers with a thread count are treated
+ * as whole-CTA barriers. Under the timing model the functional side never waits: a warp at
+ * bar.sync just reports WOP_BARRIER and the timing model holds it. */
+#include "front/ptx/ptx_exec.h"
+
+#include "base/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void cta_alloc(PtxLaunch *l, PtxCta *c)
+{
+    const PtxModule *m = l->m;
+    c->smem = xcalloc(1, l->smem_bytes ? l->smem_bytes : 1);
+    c->local = xcalloc(l->threads_per_cta, m->local_bytes ? m->local_bytes : 1);
+    c->pframe = xcalloc(l->threads_per_cta, m->pframe_bytes ? m->pframe_bytes : 1);
+}
+
+static void cta_free(PtxCta *c)
+{
+    free(c->smem);
+    free(c->local);
+    free(c->pframe);
+}
+
+/* Make c CTA cta_id: coordinates and zeroed memories (deterministic runs). */
+static void cta_reset(PtxLaunch *l, PtxCta *c, uint32_t cta_id, uint32_t sm)
+{
+    const PtxModule *m = l->m;
+    c->live = true;
+    c->cta_id = cta_id;
+    c->sm = sm;
+    c->ctaid[0] = cta_id % l->grid[0];
+    c->ctaid[1] = (cta_id / l->grid[0]) % l->grid[1];
+    c->ctaid[2] = cta_id / (l->grid[0] * l->grid[1]);
+    memset(c->smem, 0, l->smem_bytes);
+    memset(c->local, 0, (size_t)l->threads_per_cta * m->local_bytes);
+    memset(c->pframe, 0, (size_t)l->threads_per_cta * m->pframe_bytes);
+}
+
+static bool errf(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool errf(char *err, size_t n, const char *fmt, ...)
+{
+    if (n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, n, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint32_t grid[3],
+                             const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                             size_t params_len, PtxMemory *mem, char *err, size_t err_len)
+{
+    uint32_t k = 0;
+    while (k < m->n_kernels && strcmp(m->kernels[k].name, kernel))
+        k++;
+    if (k == m->n_kernels) {
+        errf(err, err_len, "%s: no kernel named '%s'", m->filename, kernel);
+        return NULL;
+    }
+    const PtxKernelInfo *ki = &m->kernels[k];
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    if (!grid[0] || !grid[1] || !grid[2] || !threads || threads > 1024) {
+        errf(err, err_len, "kernel %s: bad launch geometry grid (%u,%u,%u) block (%u,%u,%u) "
+             "(expected non-zero sizes and at most 1024 threads per block)", kernel,
+             grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+        return NULL;
+    }
+    if ((uint64_t)grid[0] * grid[1] * grid[2] > 0xFFFFFFFFull) {
+        errf(err, err_len, "kernel %s: too many CTAs", kernel);
+        return NULL;
+    }
+    if (params_len < ki->param_bytes) {
+        errf(err, err_len, "kernel %s expects %u bytes of parameters, got %zu", kernel,
+             ki->param_bytes, params_len);
+        return NULL;
+    }
+    PtxLaunch *l = xcalloc(1, sizeof *l);
+    l->m = m;
+    l->ki = ki;
+    l->kernel_index = k;
+    l->entry = m->kernel_func[k];
+    memcpy(l->grid, grid, sizeof l->grid);
+    memcpy(l->block, block, sizeof l->block);
+    l->threads_per_cta = (uint32_t)threads;
+    l->warps_per_cta = (l->threads_per_cta + WARP_SIZE - 1) / WARP_SIZE;
+    l->n_ctas = grid[0] * grid[1] * grid[2];
+    l->dyn_smem = dyn_smem_bytes;
+    l->smem_bytes = ki->smem_static_bytes + dyn_smem_bytes;
+    l->param_bytes = ki->param_bytes;
+    l->params = xcalloc(1, l->param_bytes ? l->param_bytes : 1);
+    if (l->param_bytes)
+        memcpy(l->params, params, l->param_bytes);
+    l->mem = mem;
+    const PtxBinding *b = ptx_memory_bind(mem, m);
+    uint64_t gbase = b->global_base, cbase = b->const_base;
+    l->sym_addr = xcalloc(m->n_syms ? m->n_syms : 1, sizeof *l->sym_addr);
+    for (uint32_t s = 0; s < m->n_syms; s++) {
+        const PtxSymbol *sy = &m->syms[s];
+        switch (sy->space) {
+        case SP_GLOBAL: l->sym_addr[s] = gbase + sy->offset; break;
+        case SP_CONST: l->sym_addr[s] = cbase + sy->offset; break;
+        default: l->sym_addr[s] = sy->offset; break;
+        }
+    }
+    for (uint32_t j = 0; m->kernel_shared[k][j] != PTX_NO_SYM; j++)
+        l->sym_addr[m->kernel_shared[k][j]] = m->kernel_shared_off[k][j];
+    return l;
+}
+
+void ptx_launch_destroy(PtxLaunch *l)
+{
+    if (!l)
+        return;
+    for (uint32_t i = 0; i < l->n_warp_ids; i++) {
+        free(l->warps[i].regs);
+        free(l->warps[i].stack);
+        free(l->warps[i].calls);
+    }
+    free(l->warps);
+    for (uint32_t i = 0; i < l->n_cta_slots; i++)
+        if (l->ctas[i].smem)
+            cta_free(&l->ctas[i]);
+    free(l->ctas);
+    free(l->sym_addr);
+    free(l->params);
+    free(l);
+}
+
+void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", l->ki->name);
+    memcpy(out->grid, l->grid, sizeof out->grid);
+    memcpy(out->block, l->block, sizeof out->block);
+    out->regs_per_thread = l->ki->regs_estimate;
+    out->smem_bytes_per_cta = l->smem_bytes;
+}
+
+void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts) { l->inst_limit = max_warp_insts; }
+void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
+const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
+const PtxRunStats *ptx_launch_stats(const PtxLaunch *l) { return &l->stats; }
+
+bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
+{
+    PtxCta cta;
+    memset(&cta, 0, sizeof cta);
+    cta_alloc(l, &cta);
+    PtxWarp *warps = xcalloc(l->warps_per_cta, sizeof *warps);
+    for (uint32_t id = 0; id < l->n_ctas && !l->failed; id++) {
+        cta_reset(l, &cta, id, 0);
+        for (uint32_t i = 0; i < l->warps_per_cta; i++)
+            ptx_warp_init(l, &warps[i], &cta, i);
+        for (;;) {
+            uint32_t live = 0;
+            for (uint32_t i = 0; i < l->warps_per_cta; i++) {
+                PtxWarp *w = &warps[i];
+                while (!w->done && !w->at_barrier) {
+                    l->clock++;
+                    if (ptx_warp_step(l, w, NULL) == WOP_BARRIER)
+                        w->at_barrier = true;
+                }
+                live += !w->done;
+            }
+            if (!live || l->failed)
+                break;
+            for (uint32_t i = 0; i < l->warps_per_cta; i++)
+                warps[i].at_barrier = false;
+        }
+        l->stats.ctas++;
+    }
+    for (uint32_t i = 0; i < l->warps_per_cta; i++) {
+        free(warps[i].regs);
+        free(warps[i].stack);
+        free(warps[i].calls);
+    }
+    free(warps);
+    cta_free(&cta);
+    if (stats)
+        *stats = l->stats;
+    if (l->failed)
+        return errf(err, err_len, "%s", l->error);
+    return true;
+}
+
+/* ---- FrontOps ---- */
+
+static void fo_kernel_begin(void *self, const FrontKernel *k, uint32_t n_warp_ids)
+{
+    PtxLaunch *l = self;
+    (void)k;
+    if (n_warp_ids > l->n_warp_ids) {
+        l->warps = xrealloc(l->warps, n_warp_ids * sizeof *l->warps);
+        memset(l->warps + l->n_warp_ids, 0, (n_warp_ids - l->n_warp_ids) * sizeof *l->warps);
+        /* CTA slots are indexed by the CTA's first warp id: never shared by two resident CTAs,
+         * and their memories are allocated on first use */
+        l->ctas = xrealloc(l->ctas, n_warp_ids * sizeof *l->ctas);
+        memset(l->ctas + l->n_cta_slots, 0, (n_warp_ids - l->n_cta_slots) * sizeof *l->ctas);
+        l->n_warp_ids = l->n_cta_slots = n_warp_ids;
+    }
+    for (uint32_t i = 0; i < l->n_warp_ids; i++) {
+        l->warps[i].done = true;
+        l->warps[i].cta = NULL;
+        l->ctas[i].live = false;
+    }
+}
+
+static void fo_cta_start(void *self, uint32_t cta_id, uint32_t sm, uint32_t warp_id_base)
+{
+    PtxLaunch *l = self;
+    CHECK(warp_id_base + l->warps_per_cta <= l->n_warp_ids);
+    CHECK(cta_id < l->n_ctas);
+    PtxCta *c = &l->ctas[warp_id_base];
+    if (!c->smem)
+        cta_alloc(l, c);
+    cta_reset(l, c, cta_id, sm);
+    c->warp_base = warp_id_base;
+    c->n_warps = l->warps_per_cta;
+    for (uint32_t i = 0; i < l->warps_per_cta; i++)
+        ptx_warp_init(l, &l->warps[warp_id_base + i], c, i);
+}
+
+static const WinstStatic *fo_peek(void *self, uint32_t warp_id)
+{
+    PtxLaunch *l = self;
+    const PtxWarp *w = &l->warps[warp_id];
+    if (w->done || !w->cta || l->failed)
+        return NULL;
+    return &l->m->statics[w->stack[w->depth - 1].pc];
+}
+
+static void fo_exec(void *self, uint32_t warp_id, Winst *out)
+{
+    PtxLaunch *l = self;
+    PtxWarp *w = &l->warps[warp_id];
+    if (ptx_warp_step(l, w, out) < 0)
+        out->active_mask = 0;
+}
+
+static void fo_cta_end(void *self, uint32_t cta_id)
+{
+    PtxLaunch *l = self;
+    for (uint32_t i = 0; i < l->n_cta_slots; i++)
+        if (l->ctas[i].live && l->ctas[i].cta_id == cta_id) {
+            PtxCta *c = &l->ctas[i];
+            c->live = false;
+            for (uint32_t w = c->warp_base; w < c->warp_base + c->n_warps; w++)
+                l->warps[w].cta = NULL;
+            return;
+        }
+}
+
+static void fo_kernel_end(void *self)
+{
+    (void)self;
+}
+
+const FrontOps ptx_front_ops = {
+    .name = "ptx",
+    .kernel_begin = fo_kernel_begin,
+    .cta_start = fo_cta_start,
+    .peek = fo_peek,
+    .exec = fo_exec,
+    .cta_end = fo_cta_end,
+    .kernel_end = fo_kernel_end,
+};

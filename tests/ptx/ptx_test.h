@@ -1,0 +1,64 @@
+/* ptx_test.h: helpers shared by tests/unit/test_ptx_*.c: load a checked-in .ptx from tests/ptx
+ * (paths are relative to the repository root, the tests' working directory), upload inputs, pack
+ * kernel parameters per the kernel's .param layout, and run a launch functionally. */
+#ifndef WARPSIM_PTX_TEST_H
+#define WARPSIM_PTX_TEST_H
+
+#include "front/ptx/ptx.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static inline PtxModule *pt_load(const char *name)
+{
+    char path[256], err[512];
+    snprintf(path, sizeof path, "tests/ptx/%s", name);
+    PtxModule *m = ptx_module_load(path, err, sizeof err);
+    if (!m)
+        printf("  pt_load: %s\n", err);
+    return m;
+}
+
+static inline uint64_t pt_upload(PtxMemory *mem, const void *data, size_t bytes)
+{
+    uint64_t a = ptx_memory_alloc(mem, bytes);
+    if (data)
+        ptx_memory_write(mem, a, data, bytes);
+    else
+        ptx_memory_set(mem, a, 0, bytes);
+    return a;
+}
+
+/* Launch kernel with scalar/pointer arguments args[i] (each written with the parameter's size). */
+static inline bool pt_run(const PtxModule *m, PtxMemory *mem, const char *kernel, uint32_t gx, uint32_t gy,
+                          uint32_t gz, uint32_t bx, uint32_t by, uint32_t bz, uint32_t dyn_smem,
+                          const uint64_t *args, unsigned n_args, PtxRunStats *stats)
+{
+    char err[512];
+    const PtxKernelInfo *ki = ptx_module_kernel(m, kernel);
+    if (!ki || ki->n_params != n_args) {
+        printf("  pt_run: kernel %s missing or wrong argument count\n", kernel);
+        return false;
+    }
+    uint8_t buf[512] = {0};
+    for (unsigned i = 0; i < n_args; i++)
+        memcpy(buf + ki->param_offset[i], &args[i], ki->param_size[i] <= 8 ? ki->param_size[i] : 8);
+    uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    PtxLaunch *l = ptx_launch_create(m, kernel, grid, block, dyn_smem, buf, ki->param_bytes, mem, err, sizeof err);
+    if (!l) {
+        printf("  pt_run: %s\n", err);
+        return false;
+    }
+    ptx_launch_set_inst_limit(l, 100000000);
+    bool ok = ptx_run_kernel(l, stats, err, sizeof err);
+    if (!ok)
+        printf("  pt_run: %s\n", err);
+    ptx_launch_destroy(l);
+    return ok;
+}
+
+static inline uint32_t pt_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t pt_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline float pt_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+#endif

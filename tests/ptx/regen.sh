@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerate the checked-in PTX of the functional tests from the CUDA sources next to it.
+# Run from anywhere; needs nvcc (CUDA 12 or newer). The tests read only the .ptx files.
+set -e
+cd "$(dirname "$0")"
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+for f in *.cu; do
+    "$NVCC" -arch=compute_75 -ptx "$f" -o "${f%.cu}.ptx"
+done

@@ -1,0 +1,169 @@
+/* test_ptx_mem.c: memory spaces of the PTX interpreter (tests/ptx/memory.cu): static and
+ * dynamic shared memory, local arrays, __constant__ and __device__ variables with initialisers,
+ * vector accesses, generic pointers into shared and local memory, atomics of every kind on
+ * global and shared memory, special registers; and the sparse memory / allocator API. */
+#include "../test.h"
+
+#include "../ptx/ptx_test.h"
+#include "base/base.h"
+
+TEST(ptx_memory_spaces)
+{
+    PtxModule *m = pt_load("memory.ptx");
+    ASSERT(m);
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "mem_spaces");
+    ASSERT(ki);
+    EXPECT(ki->uses_dynamic_smem);
+    EXPECT_EQ_U(ki->smem_static_bytes, 256);
+    PtxMemory *mem = ptx_memory_create();
+    enum { B = 64, G = 2, T = B * G };
+    float in[T * 4];
+    int sel[T], out[2 * T + G];
+    for (int i = 0; i < T * 4; i++)
+        in[i] = (float)(i * 0.75 - 40);
+    for (int i = 0; i < T; i++)
+        sel[i] = i % 3 == 0;
+    uint64_t din = pt_upload(mem, in, sizeof in), dout4 = pt_upload(mem, NULL, sizeof in);
+    uint64_t dout = pt_upload(mem, NULL, sizeof out), dsel = pt_upload(mem, sel, sizeof sel);
+    uint64_t args[] = {din, dout4, dout, dsel};
+    ASSERT(pt_run(m, mem, "mem_spaces", G, 1, 1, B, 1, 1, (B + 2) * 4, args, 4, NULL));
+    float out4[T * 4];
+    ptx_memory_read(mem, dout4, out4, sizeof out4);
+    ptx_memory_read(mem, dout, out, sizeof out);
+    static const int ctab[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+    int bad = 0;
+    for (int i = 0; i < T; i++) {
+        int t = i % B, base = i - t;
+        const float *v = in + 4 * i;
+        float e4[4] = {v[0] * 0.5f + (float)ctab[t & 7], v[1], v[2], v[3] + 0.0f};
+        for (int k = 0; k < 4; k++)
+            bad += pt_f2u(out4[4 * i + k]) != pt_f2u(e4[k]);
+        int p = sel[i] ? (base + ((t + 5) & 63)) * 3 : (t & 15) * i;
+        int d = (int)in[4 * (base + ((t + 1) & 63)) + 1];
+        if (out[2 * i] != p || out[2 * i + 1] != d) {
+            if (bad++ < 5)
+                printf("  thread %d: got (%d,%d) want (%d,%d)\n", i, out[2 * i], out[2 * i + 1], p, d);
+        }
+    }
+    EXPECT_EQ_I(bad, 0);
+    EXPECT_EQ_I(out[2 * T], 107); /* __device__ int gcount[2] = {100, 7} */
+    EXPECT_EQ_I(out[2 * T + 1], 107);
+    /* host access to a __device__ variable by name */
+    uint64_t size = 0;
+    uint64_t gaddr = ptx_memory_symbol(mem, m, "gcount", &size);
+    EXPECT(gaddr != 0);
+    EXPECT_EQ_U(size, 8);
+    int gc[2];
+    ptx_memory_read(mem, gaddr, gc, sizeof gc);
+    EXPECT_EQ_I(gc[0], 100);
+    EXPECT_EQ_I(gc[1], 7);
+    EXPECT_EQ_U(ptx_memory_symbol(mem, m, "nonexistent", NULL), 0);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
+TEST(ptx_atomics_global_shared)
+{
+    PtxModule *m = pt_load("memory.ptx");
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    int g[9] = {0, 1000, 100, 0, -1, 0, 0, 0, 0};
+    unsigned ug[3] = {0, 20, 1000};
+    float gf = 0;
+    uint64_t g64 = 0;
+    uint64_t dg = pt_upload(mem, g, sizeof g), dug = pt_upload(mem, ug, sizeof ug);
+    uint64_t dgf = pt_upload(mem, &gf, 4), dg64 = pt_upload(mem, &g64, 8);
+    int out[16 + 64];
+    uint64_t dout = pt_upload(mem, NULL, sizeof out);
+    uint64_t args[] = {dg, dug, dgf, dg64, dout};
+    ASSERT(pt_run(m, mem, "atomics", 1, 1, 1, 64, 1, 1, 0, args, 5, NULL));
+    ptx_memory_read(mem, dg, g, sizeof g);
+    ptx_memory_read(mem, dug, ug, sizeof ug);
+    ptx_memory_read(mem, dgf, &gf, 4);
+    ptx_memory_read(mem, dg64, &g64, 8);
+    ptx_memory_read(mem, dout, out, sizeof out);
+    EXPECT_EQ_I(g[0], 2016);
+    EXPECT_EQ_I(g[1], 1000 - 128);
+    EXPECT_EQ_I(g[2], -13);
+    EXPECT_EQ_I(g[3], 189);
+    EXPECT_EQ_I(g[4], 0);
+    EXPECT_EQ_I(g[5], -1);
+    EXPECT_EQ_I(g[6], 0);
+    EXPECT_EQ_I(g[7], 42);
+    EXPECT_EQ_I(g[8], 64);     /* lanes perform their CAS in order */
+    EXPECT_EQ_U(ug[0], 4);     /* atomicInc wraps at 9: 64 mod 10 */
+    EXPECT_EQ_U(ug[1], 2);     /* atomicDec from 20 with limit 5 */
+    EXPECT_EQ_U(ug[2], 7);
+    EXPECT_NEAR(gf, 16.0, 0);
+    EXPECT_EQ_U(g64, 2016ull << 33);
+    for (int k = 1; k < 7; k++)
+        EXPECT_EQ_I(out[k], 8 * k + 224);
+    EXPECT_EQ_I(out[0], 1207); /* adds and max interleave warp by warp */
+    EXPECT_EQ_I(out[7], 63);   /* last exchange */
+    EXPECT_EQ_I(out[8], 64);
+    EXPECT_EQ_I(out[9], 936);
+    EXPECT_EQ_U((uint32_t)out[10], pt_f2u(96.0f));
+    for (int t = 0; t < 64; t++)
+        EXPECT_EQ_I(out[16 + t], t * (t - 1) / 2); /* the values atomicAdd returned */
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
+TEST(ptx_special_registers)
+{
+    PtxModule *m = pt_load("memory.ptx");
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    enum { BX = 8, BY = 4, BZ = 2, GX = 3, GY = 2, THR = BX * BY * BZ, N = THR * GX * GY };
+    int out[N * 8];
+    uint64_t dout = pt_upload(mem, NULL, sizeof out);
+    uint64_t args[] = {dout};
+    ASSERT(pt_run(m, mem, "specials", GX, GY, 1, BX, BY, BZ, 0, args, 1, NULL));
+    ptx_memory_read(mem, dout, out, sizeof out);
+    int bad = 0;
+    for (int cta = 0; cta < GX * GY; cta++)
+        for (int t = 0; t < THR; t++) {
+            const int *o = out + (cta * THR + t) * 8;
+            int tx = t % BX, ty = (t / BX) % BY, tz = t / (BX * BY);
+            int e[7] = {tx | ty << 8 | tz << 16, (cta % GX) | (cta / GX) << 8, BX | BY << 8 | BZ << 16,
+                        GX | GY << 8 | 1 << 16, t % 32, t / 32, 2};
+            for (int k = 0; k < 7; k++)
+                bad += o[k] != e[k];
+        }
+    EXPECT_EQ_I(bad, 0);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
+TEST(ptx_memory_sparse_allocator)
+{
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t a = ptx_memory_alloc(mem, 100), b = ptx_memory_alloc(mem, 5000);
+    EXPECT(a >= (1ull << 32));
+    EXPECT_EQ_U(a % 256, 0);
+    EXPECT_EQ_U(b % 256, 0);
+    EXPECT(b >= a + 100);
+    EXPECT_EQ_U(ptx_memory_alloc(mem, 0), 0);
+    /* a write across a page boundary, read back; untouched memory reads as zero */
+    uint8_t buf[6000], back[6000];
+    for (int i = 0; i < 6000; i++)
+        buf[i] = (uint8_t)(i * 7);
+    ptx_memory_write(mem, b + 10, buf, 4990);
+    ptx_memory_read(mem, b + 10, back, 4990);
+    EXPECT(memcmp(buf, back, 4990) == 0);
+    uint64_t far = 0x7FFF00000000ull;
+    uint32_t z = 1;
+    ptx_memory_read(mem, far, &z, 4);
+    EXPECT_EQ_U(z, 0);
+    ptx_memory_set(mem, a, 0xAB, 100);
+    uint8_t c;
+    ptx_memory_read(mem, a + 99, &c, 1);
+    EXPECT_EQ_U(c, 0xAB);
+    /* free and reuse */
+    EXPECT(ptx_memory_free(mem, a));
+    EXPECT(!ptx_memory_free(mem, a));
+    EXPECT(!ptx_memory_free(mem, a + 8));
+    uint64_t a2 = ptx_memory_alloc(mem, 64);
+    EXPECT_EQ_U(a2, a);
+    ptx_memory_destroy(mem);
+}

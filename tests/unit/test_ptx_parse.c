@@ -1,0 +1,181 @@
+/* test_ptx_parse.c: the PTX parser and decoder: module structure (parameter layout with PTX
+ * alignment, shared-memory layout, register ranges, initialisers, ignored directives, calls),
+ * clear file:line errors for malformed PTX and unsupported instructions, and the functional
+ * speed of the interpreter on a compute-heavy kernel (tests/ptx/compute.cu). */
+#include "../test.h"
+
+#include "../ptx/ptx_test.h"
+#include "base/base.h"
+
+#include <math.h>
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+static const char *const layout_ptx = HDR
+    ".global .align 4 .b8 tab[12] = {1, 0, 0, 0, 2, 0, 0, 0, 3};\n"
+    ".const .align 8 .f64 cd[2] = {0d3FF0000000000000, 0dC000000000000000};\n"
+    ".shared .align 8 .b8 s_a[20];\n"
+    ".shared .align 16 .b8 s_unused[4000];\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    "/* a block comment */\n"
+    ".visible .entry k(\n .param .u8 p0,\n .param .u64 p1,\n .param .align 16 .b8 p2[20],\n .param .f32 p3\n)\n"
+    ".maxntid 128, 1, 1\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<10>;\n  .reg .b64 %rd<8>;\n  .reg .f64 %fd<3>;\n"
+    "  .shared .align 4 .b8 s_b[8];\n"
+    "  .pragma \"nounroll\";\n"
+    "  ld.param.u64 %rd1, [p1];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  ld.param.u32 %r1, [p2+16];\n"
+    "  mov.u64 %rd3, tab;\n  ld.global.u32 %r2, [%rd3+8];\n"
+    "  mov.u32 %r3, s_a;\n  st.shared.u32 [%r3+4], %r2;\n  ld.shared.u32 %r4, [s_a+4];\n"
+    "  st.shared.u32 [s_b], %r4;\n  mov.u32 %r5, dyn;\n  st.shared.u32 [%r5], %r1;\n"
+    "  ld.shared.u32 %r6, [dyn];\n  ld.const.f64 %fd1, [cd+8];\n  cvt.rzi.s32.f64 %r7, %fd1;\n"
+    "  add.s32 %r8, %r6, %r7;\n  add.s32 %r8, %r8, %r4;\n"
+    "  mov.b64 %rd4, {%r8, %r7};\n  mov.b64 {%r8, %r9}, %rd4;\n"
+    "  st.global.v2.u32 [%rd2+-0], {%r8, %r9};\n  ret;\n}\n";
+
+TEST(ptx_parse_layouts_and_run)
+{
+    char err[256];
+    PtxModule *m = ptx_module_parse(layout_ptx, "layout.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
+    ASSERT(ki);
+    EXPECT(ptx_module_kernel(m, "nope") == NULL);
+    EXPECT_EQ_U(ki->n_params, 4);
+    EXPECT_EQ_U(ki->param_offset[0], 0);
+    EXPECT_EQ_U(ki->param_offset[1], 8);
+    EXPECT_EQ_U(ki->param_offset[2], 16);
+    EXPECT_EQ_U(ki->param_size[2], 20);
+    EXPECT_EQ_U(ki->param_offset[3], 36);
+    EXPECT_EQ_U(ki->param_bytes, 40);
+    /* s_a (20 B) then s_b aligned to 4 (24..32); s_unused is not referenced; dyn at 32 */
+    EXPECT_EQ_U(ki->smem_static_bytes, 32);
+    EXPECT(ki->uses_dynamic_smem);
+    EXPECT_EQ_U(ki->regs_estimate, 10 + 16 + 6); /* 32-bit slots; predicates do not count */
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t dout = pt_upload(mem, NULL, 8);
+    uint8_t params[40] = {0};
+    memcpy(params + 8, &dout, 8);
+    uint32_t v = 1000;
+    memcpy(params + 16 + 16, &v, 4);
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 16, params, 40, mem, err, sizeof err);
+    ASSERT(l);
+    EXPECT(ptx_launch_create(m, "k", grid, block, 16, params, 20, mem, err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "expects 40 bytes of parameters");
+    ASSERT(ptx_run_kernel(l, NULL, err, sizeof err));
+    int out[2];
+    ptx_memory_read(mem, dout, out, 8);
+    EXPECT_EQ_I(out[0], 1000 - 2 + 3);
+    EXPECT_EQ_I(out[1], -2);
+    ptx_launch_destroy(l);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
+static void expect_error(const char *body, const char *want)
+{
+    char text[2048], err[256];
+    snprintf(text, sizeof text, HDR ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %%r<4>;\n%s\n}\n", body);
+    PtxModule *m = ptx_module_parse(text, "bad.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_CONTAINS(err, want);
+    ptx_module_free(m);
+}
+
+TEST(ptx_parse_errors_name_file_line)
+{
+    expect_error("  tex.1d.v4.f32.s32 {%r0, %r1, %r2, %r3}, [t, {%r0}];", "bad.ptx:7: unsupported instruction 'tex.1d.v4.f32.s32'");
+    expect_error("  add.s32 %r1, %r2;", "bad.ptx:7: 'add.s32' expects 3 operands");
+    expect_error("  add.s32 %r1, %r2, %r9;", "bad.ptx:7: unknown register '%r9'");
+    expect_error("  add.s32 %r1, %r2, %r3", "bad.ptx:8: expected ';'");
+    expect_error("  bra $L__nowhere;", "bad.ptx:7: unknown label '$L__nowhere'");
+    expect_error("  mov.u32 %r1, 0;\n  ld.global.u32 %r1, %r2;", "bad.ptx:8: expected 'ld d, [address]'");
+    expect_error("  add %r1, %r2, %r3;", "bad.ptx:7: expected a type modifier");
+    expect_error("  add.s32 %r1, %r2, 0xZZ;", "bad.ptx:7: malformed number");
+    expect_error("  call.uni foo, ();", "bad.ptx:7: call to undeclared function 'foo'");
+    expect_error("  ld.global.v4.u32 {%r0, %r1}, [%r2];", "bad.ptx:7: expected a {...} operand of 4 registers");
+    char err[256];
+    EXPECT(ptx_module_parse(HDR ".visible .entry k(\n{\n}\n", "hdr.ptx", err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "hdr.ptx:5:");
+    EXPECT(ptx_module_parse(".version 9.0\n.address_size 32\n", "as.ptx", err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "as.ptx:2: expected .address_size 64");
+    EXPECT(ptx_module_parse(HDR "garbage here\n", "g.ptx", err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "g.ptx:4: expected a directive");
+    EXPECT(ptx_module_parse(HDR ".visible .entry k()\n{\n  ret;\n", "eof.ptx", err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "eof.ptx:");
+    EXPECT_CONTAINS(err, "expected '}'");
+    EXPECT(ptx_module_load("tests/ptx/does_not_exist.ptx", err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "does_not_exist.ptx: cannot read");
+}
+
+TEST(ptx_runtime_fault_reports_line)
+{
+    static const char *const text = HDR ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+                                    "  .shared .align 4 .b8 s[16];\n  mov.u32 %r1, 64;\n"
+                                    "  st.shared.u32 [%r1], %r1;\n  ret;\n}\n";
+    char err[256];
+    PtxModule *m = ptx_module_parse(text, "fault.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, NULL, 0, mem, err, sizeof err);
+    ASSERT(l);
+    EXPECT(!ptx_run_kernel(l, NULL, err, sizeof err));
+    EXPECT_CONTAINS(err, "fault.ptx:9: kernel k: shared memory access");
+    ptx_launch_destroy(l);
+    /* a kernel that never terminates stops at the instruction limit */
+    static const char *const spin = HDR ".visible .entry k()\n{\n$L:\n  bra.uni $L;\n}\n";
+    PtxModule *m2 = ptx_module_parse(spin, "spin.ptx", err, sizeof err);
+    ASSERT(m2);
+    l = ptx_launch_create(m2, "k", grid, block, 0, NULL, 0, mem, err, sizeof err);
+    ASSERT(l);
+    ptx_launch_set_inst_limit(l, 1000);
+    EXPECT(!ptx_run_kernel(l, NULL, err, sizeof err));
+    EXPECT_CONTAINS(err, "instruction limit");
+    ptx_launch_destroy(l);
+    ptx_module_free(m2);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
+/* Functional speed on a compute-heavy kernel; the result is checked, the rate printed. */
+TEST(ptx_speed_compute_heavy)
+{
+    PtxModule *m = pt_load("compute.ptx");
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    enum { T = 4096, ITERS = 40 };
+    float in[T], out[T];
+    for (int i = 0; i < T; i++)
+        in[i] = 0.5f + (float)(i % 97) / 200.0f;
+    uint64_t din = pt_upload(mem, in, sizeof in), dout = pt_upload(mem, NULL, sizeof out);
+    uint64_t args[] = {din, dout, ITERS};
+    PtxRunStats st;
+    double t0 = wall_seconds();
+    ASSERT(pt_run(m, mem, "compute_heavy", T / 256, 1, 1, 256, 1, 1, 0, args, 3, &st));
+    double dt = wall_seconds() - t0;
+    ptx_memory_read(mem, dout, out, sizeof out);
+    int bad = 0;
+    for (int i = 0; i < T; i++) {
+        float x = in[i], y = 1.0f;
+        uint32_t h = (uint32_t)i * 2654435761u;
+        for (int k = 0; k < ITERS; k++) {
+            y = fmaf(y, x, 0.5f) * 0.25f + 1.0f;
+            h ^= h << 13;
+            h ^= h >> 17;
+            h ^= h << 5;
+            if (h & 1)
+                y -= 0.125f;
+        }
+        float e = y + (float)(h & 255);
+        bad += pt_f2u(out[i]) != pt_f2u(e);
+    }
+    EXPECT_EQ_I(bad, 0);
+    printf("  ptx functional speed: %.1f M thread-instructions/s (%llu thread insts, %.3f s)\n",
+           st.thread_insts / dt / 1e6, (unsigned long long)st.thread_insts, dt);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
