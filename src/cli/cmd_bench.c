@@ -3,12 +3,15 @@
  * (a) divergent: the ATAX-kernel-1-like stream (workloads/synthetic/atax1.syn) on GPGPU-Sim's
  *     GTX480 configuration file as read by our reader (--gpgpusim-config), with the simulated
  *     cycles and L1D miss rate printed next to GPGPU-Sim's (docs/bench.md);
- * (b) compute: an ALU-bound stream (workloads/synthetic/compute.syn) on the gtx480 preset. */
+ * (b) compute: an ALU-bound stream (workloads/synthetic/compute.syn) on the gtx480 preset;
+ * (c) ptx-functional: the PTX interpreter alone (no timing model) on the compute-heavy kernel
+ *     of tests/ptx/compute.cu: `bench ptx-functional <thread-instructions-per-second>`. */
 #include "cli/cli.h"
 
 #include "base/base.h"
 #include "conf/gpgpusim.h"
 #include "core/gpu.h"
+#include "front/ptx/ptx.h"
 #include "front/synth/synth.h"
 
 #include <string.h>
@@ -44,6 +47,41 @@ static void bench_one(const char *name, const Config *cfg, const char *syn_rel)
     synth_free(prog);
 }
 
+static void bench_ptx_functional(void)
+{
+    char path[1024], err[512];
+    PtxModule *m = ptx_module_load(data_path("tests/ptx/compute.ptx", path, sizeof path), err, sizeof err);
+    if (!m)
+        fatal("bench ptx-functional: %s", err);
+    enum { THREADS = 30 * 256, ITERS = 200 };
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t din = ptx_memory_alloc(mem, THREADS * 4), dout = ptx_memory_alloc(mem, THREADS * 4);
+    float in[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        in[i] = 0.5f + (float)(i % 97) / 200.0f;
+    ptx_memory_write(mem, din, in, sizeof in);
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "compute_heavy");
+    if (!ki || ki->n_params != 3)
+        fatal("bench ptx-functional: tests/ptx/compute.ptx has no compute_heavy(in, out, iters)");
+    uint64_t args[3] = {din, dout, ITERS};
+    uint8_t buf[64] = {0};
+    for (unsigned i = 0; i < 3; i++)
+        memcpy(buf + ki->param_offset[i], &args[i], ki->param_size[i] <= 8 ? ki->param_size[i] : 8);
+    uint32_t grid[3] = {THREADS / 256, 1, 1}, block[3] = {256, 1, 1};
+    PtxLaunch *l = ptx_launch_create(m, "compute_heavy", grid, block, 0, buf, ki->param_bytes, mem, err, sizeof err);
+    if (!l)
+        fatal("bench ptx-functional: %s", err);
+    PtxRunStats st;
+    double t0 = wall_seconds();
+    if (!ptx_run_kernel(l, &st, err, sizeof err))
+        fatal("bench ptx-functional: %s", err);
+    double wall = wall_seconds() - t0;
+    printf("bench ptx-functional %.0f\n", (double)st.thread_insts / wall);
+    ptx_launch_destroy(l);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
 int cli_bench_main(int argc, char **argv)
 {
     const char *gpgpusim = NULL, *only = NULL;
@@ -72,5 +110,7 @@ int cli_bench_main(int argc, char **argv)
         cli_config_finish(&cfg);
         bench_one("compute", &cfg, "workloads/synthetic/compute.syn");
     }
+    if (!only || !strcmp(only, "ptx-functional"))
+        bench_ptx_functional();
     return 0;
 }

@@ -95,6 +95,7 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
     }
     sm->ctas = xcalloc(cfg->sm.max_ctas, sizeof *sm->ctas);
     sm->age = xcalloc(sm->max_warps, sizeof *sm->age);
+    sm->ready_at = xcalloc(sm->max_warps, sizeof *sm->ready_at);
     sm->sched_ops = policy_warp(cfg->sm.sched);
     CHECK(sm->sched_ops);
     for (uint32_t i = 0; i < sm->n_sched; i++)
@@ -144,6 +145,7 @@ void sm_free(Sm *sm)
     free(sm->sb_store);
     free(sm->ctas);
     free(sm->age);
+    free(sm->ready_at);
     free(sm->sp_busy);
     free(sm->sfu_busy);
     free(sm->recs);
@@ -239,6 +241,9 @@ static void warp_update(Sm *sm, Warp *w, uint64_t now)
     uint32_t slot = w->id - sm->id * sm->max_warps;
     uint64_t bit = 1ull << slot;
     sm->waiting_mask = w->ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
+    bool mem_next = w->live && w->next && winst_is_mem(w->next);
+    sm->mem_next_mask = mem_next ? sm->mem_next_mask | bit : sm->mem_next_mask & ~bit;
+    sm->ready_at[slot] = w->ready_at;
     sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
 }
 
@@ -574,19 +579,30 @@ static bool schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
     bool any = false;
     for (uint32_t k = 0; k < sm->n_sched; k++) {
         uint64_t live = sm->sched_mask[k], ready = 0, mem_wait = sm->mem_wait_mask & live;
+        uint64_t cand = live & ~sm->waiting_mask, blocked_mem = 0;
         bool wanted_ldst = false;
-        for (uint64_t m = live & ~sm->waiting_mask; m; m &= m - 1) {
+        if (sm->ldst.active) { /* memory instructions cannot issue: look at them only for stats */
+            blocked_mem = cand & sm->mem_next_mask;
+            cand &= ~blocked_mem;
+        }
+        for (uint64_t m = cand; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
-            Warp *w = &sm->warps[slot];
-            if (w->ready_at > now) {
-                *next_ready = MIN(*next_ready, w->ready_at);
+            if (sm->ready_at[slot] > now) {
+                *next_ready = MIN(*next_ready, sm->ready_at[slot]);
                 continue;
             }
-            if (unit_free(sm, w->next, now))
+            if (unit_free(sm, sm->warps[slot].next, now))
                 ready |= 1ull << slot;
-            else {
-                wanted_ldst |= winst_is_mem(w->next);
+            else
                 *next_ready = MIN(*next_ready, now + 1);
+        }
+        for (uint64_t m = blocked_mem; m; m &= m - 1) {
+            uint32_t slot = (uint32_t)__builtin_ctzll(m);
+            if (sm->ready_at[slot] <= now) {
+                wanted_ldst = true;
+                *next_ready = MIN(*next_ready, now + 1);
+            } else {
+                *next_ready = MIN(*next_ready, sm->ready_at[slot]);
             }
         }
         if (!ready) {

@@ -103,6 +103,8 @@ typedef struct Sm {
     uint64_t sched_mask[8]; /* live warps of each scheduler */
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
+    uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
+    uint64_t *ready_at;     /* per slot, a dense copy of Warp.ready_at for the schedulers */
     const WarpSchedOps *sched_ops;
     void *sched[8];
     uint64_t *age;

@@ -141,7 +141,7 @@ TEST(ptx_runtime_fault_reports_line)
     ptx_module_free(m);
 }
 
-/* Functional speed on a compute-heavy kernel; the result is checked, the rate printed. */
+/* The compute-heavy kernel of the speed benchmark gives exactly the CPU reference's results. */
 TEST(ptx_speed_compute_heavy)
 {
     PtxModule *m = pt_load("compute.ptx");
@@ -174,8 +174,7 @@ TEST(ptx_speed_compute_heavy)
         bad += pt_f2u(out[i]) != pt_f2u(e);
     }
     EXPECT_EQ_I(bad, 0);
-    printf("  ptx functional speed: %.1f M thread-instructions/s (%llu thread insts, %.3f s)\n",
-           st.thread_insts / dt / 1e6, (unsigned long long)st.thread_insts, dt);
+    (void)dt; /* the rate is reported by `make bench` (bench ptx-functional) */
     ptx_memory_destroy(mem);
     ptx_module_free(m);
 }
