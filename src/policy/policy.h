@@ -35,6 +35,9 @@ typedef struct IndexOps {
     uint32_t (*set_of)(const IndexFn *fn, uint64_t addr);
 } IndexOps;
 
+/* The largest prime <= n (1 when there is none), for the prime-modulo index functions. */
+uint64_t index_prime_at_most(uint64_t n);
+
 void index_fn_init(IndexFn *fn, const IndexOps *ops, uint32_t n_sets, uint32_t line_bytes);
 static inline uint32_t index_fn_set(const IndexFn *fn, uint64_t addr) { return fn->ops->set_of(fn, addr); }
 

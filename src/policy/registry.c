@@ -135,3 +135,15 @@ void index_fn_init(IndexFn *fn, const IndexOps *ops, uint32_t n_sets, uint32_t l
     if (ops->init)
         ops->init(fn);
 }
+
+uint64_t index_prime_at_most(uint64_t n)
+{
+    for (; n > 1; n--) {
+        bool prime = true;
+        for (uint64_t d = 2; d * d <= n && prime; d++)
+            prime = n % d != 0;
+        if (prime)
+            return n;
+    }
+    return 1;
+}

@@ -30,27 +30,12 @@
 
 enum { FUP_TOP_BIT = 34 }; /* highest address bit of a 16 GB device memory */
 
-static bool fup_is_prime(uint64_t n)
-{
-    if (n < 2)
-        return false;
-    for (uint64_t d = 2; d * d <= n; d++)
-        if (n % d == 0)
-            return false;
-    return true;
-}
-
 static void fup_init(IndexFn *fn)
 {
     unsigned n = fn->set_bits;
     unsigned feature_bits = fn->line_bits <= FUP_TOP_BIT ? FUP_TOP_BIT + 1 - fn->line_bits : 0;
     unsigned f = feature_bits > 4 * n ? feature_bits : 4 * n;
-    uint64_t q = fn->n_sets;
-    if (q > 2) {
-        q--;
-        while (!fup_is_prime(q))
-            q--;
-    }
+    uint64_t q = fn->n_sets > 2 ? index_prime_at_most(fn->n_sets - 1) : fn->n_sets;
     fn->param[0] = fn->n_sets - q;
     fn->param[1] = f - 3 * n;
 }

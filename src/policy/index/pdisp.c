@@ -16,25 +16,9 @@
 
 enum { PDISP_P = 257 };
 
-static bool pdisp_is_prime(uint64_t n)
-{
-    if (n < 2)
-        return false;
-    for (uint64_t d = 2; d * d <= n; d++)
-        if (n % d == 0)
-            return false;
-    return true;
-}
-
 static void pdisp_init(IndexFn *fn)
 {
-    uint64_t q = fn->n_sets;
-    if (q > 2) {
-        q--;
-        while (!pdisp_is_prime(q))
-            q--;
-    }
-    fn->param[0] = q;
+    fn->param[0] = fn->n_sets > 2 ? index_prime_at_most(fn->n_sets - 1) : fn->n_sets;
 }
 
 static uint32_t pdisp_set_of(const IndexFn *fn, uint64_t addr)

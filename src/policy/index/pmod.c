@@ -4,22 +4,9 @@
  * n_sets = 1 gives p = 1 (everything in set 0). param[0] = p. */
 #include "policy/policy.h"
 
-static bool pmod_is_prime(uint64_t n)
-{
-    if (n < 2)
-        return false;
-    for (uint64_t d = 2; d * d <= n; d++)
-        if (n % d == 0)
-            return false;
-    return true;
-}
-
 static void pmod_init(IndexFn *fn)
 {
-    uint64_t p = fn->n_sets;
-    while (p > 1 && !pmod_is_prime(p))
-        p--;
-    fn->param[0] = p; /* 1 only when n_sets == 1 */
+    fn->param[0] = index_prime_at_most(fn->n_sets); /* 1 only when n_sets == 1 */
 }
 
 static uint32_t pmod_set_of(const IndexFn *fn, uint64_t addr)
