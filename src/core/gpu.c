@@ -141,7 +141,11 @@ static void route(const Gpu *g, MemReq *r)
     if (r->routed)
         return;
     AddrLoc loc;
-    addrdec_decode(&g->addrdec, r->addr, &loc);
+    if (r->kind == MREQ_WRITEBACK) /* an L2 victim: only its partition-local address is known */
+        addrdec_decode_local(&g->addrdec, r->slice / g->cfg.mem.subpartitions, r->local_addr, &loc);
+    else
+        addrdec_decode(&g->addrdec, r->addr, &loc);
+    r->local_addr = loc.local;
     r->partition = loc.partition;
     r->slice = loc.slice;
     r->bank = loc.bank;

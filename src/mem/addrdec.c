@@ -152,9 +152,15 @@ void addrdec_decode(const AddrDecoder *d, uint64_t addr, AddrLoc *out)
         chan = high % d->n_partitions;
         rest = ((high / d->n_partitions) << n) | low;
     }
-    out->partition = (uint32_t)chan;
-    out->bank = (uint32_t)pack_bits(d->bank_mask, rest);
-    out->row = (uint32_t)pack_bits(d->row_mask, rest);
-    out->col = (uint32_t)pack_bits(d->col_mask, rest);
-    out->slice = out->partition * d->subpartitions + (out->bank & (d->subpartitions - 1));
+    addrdec_decode_local(d, (uint32_t)chan, rest, out);
+}
+
+void addrdec_decode_local(const AddrDecoder *d, uint32_t partition, uint64_t local, AddrLoc *out)
+{
+    out->partition = partition;
+    out->local = local;
+    out->bank = (uint32_t)pack_bits(d->bank_mask, local);
+    out->row = (uint32_t)pack_bits(d->row_mask, local);
+    out->col = (uint32_t)pack_bits(d->col_mask, local);
+    out->slice = partition * d->subpartitions + (out->bank & (d->subpartitions - 1));
 }

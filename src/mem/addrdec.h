@@ -25,6 +25,7 @@ typedef struct AddrLoc {
     uint32_t bank;
     uint32_t row;
     uint32_t col;
+    uint64_t local; /* the address with the channel bits removed (the partition's own address space) */
 } AddrLoc;
 
 /* Parse cfg->mem.addr_map; on a malformed string exit 1 naming mem.addr_map and what was expected. */
@@ -33,5 +34,8 @@ void addrdec_init(AddrDecoder *d, const Config *cfg);
 int addrdec_parse(AddrDecoder *d, const char *spec, uint32_t n_partitions, uint32_t subpartitions,
                   uint32_t n_banks, char *err, size_t err_len);
 void addrdec_decode(const AddrDecoder *d, uint64_t addr, AddrLoc *out);
+/* Decode a partition-local address (AddrLoc.local) of a known partition: bank, row, column and
+ * slice, as addrdec_decode would give for the global address it came from. */
+void addrdec_decode_local(const AddrDecoder *d, uint32_t partition, uint64_t local, AddrLoc *out);
 
 #endif

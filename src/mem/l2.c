@@ -24,6 +24,11 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     stats_counter(st, &s->write, "l2[%u].write", "L2 writes", id);
     stats_counter(st, &s->writeback, "l2[%u].writeback", "dirty L2 lines written back to DRAM", id);
     stats_counter(st, &s->stall, "l2[%u].stall", "L2 cycles the head request could not be served", id);
+    stats_counter(st, &s->stall_reply, "l2[%u].stall_reply", "... because the reply queue was full", id);
+    stats_counter(st, &s->stall_merge, "l2[%u].stall_merge", "... because its line's MSHR entry had no merge room", id);
+    stats_counter(st, &s->stall_mshr, "l2[%u].stall_mshr", "... because no MSHR entry was free", id);
+    stats_counter(st, &s->stall_queue, "l2[%u].stall_queue", "... because the DRAM-bound queue was full", id);
+    stats_counter(st, &s->stall_line, "l2[%u].stall_line", "... because every way of the set was reserved", id);
 }
 
 void l2_free(L2Slice *s)
@@ -51,7 +56,7 @@ static void queue_writeback(L2Slice *s, const TagLine *victim)
         return;
     MemReq *wb = mempool_get(s->pool);
     wb->kind = MREQ_WRITEBACK;
-    wb->addr = victim->line_addr << s->tags.line_bits;
+    wb->local_addr = victim->line_addr << s->tags.line_bits;
     wb->size_bytes = s->tags.line_bytes;
     wb->slice = s->id;
     memreq_queue_push(&s->to_dram, wb);
@@ -70,10 +75,12 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 {
     ReplAccess a = {.set = set, .warp_id = r->sm, .cycle = now};
     uint32_t way;
-    switch (tags_probe(&s->tags, r->addr, set, &way)) {
+    switch (tags_probe(&s->tags, r->local_addr, set, &way)) {
     case TAGS_HIT:
-        if (s->replies.n >= s->reply_cap)
+        if (s->replies.n >= s->reply_cap) {
+            s->stall_reply++;
             return false;
+        }
         a.way = way;
         tags_hit(&s->tags, &a);
         if (r->kind == MREQ_ATOMIC)
@@ -83,10 +90,12 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
         reply(s, r);
         return true;
     case TAGS_HIT_RESERVED: {
-        int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, r->addr));
+        int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, r->local_addr));
         CHECK(e >= 0);
-        if (!mshr_can_merge(&s->mshr, e))
+        if (!mshr_can_merge(&s->mshr, e)) {
+            s->stall_merge++;
             return false;
+        }
         mshr_merge(&s->mshr, e, r->pool_id);
         s->access++;
         s->merge++;
@@ -95,18 +104,27 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
     case TAGS_MISS:
         break;
     }
-    if (mshr_full(&s->mshr) || s->to_dram.n + 2 > s->miss_queue_cap)
+    if (mshr_full(&s->mshr)) {
+        s->stall_mshr++;
         return false;
+    }
+    if (s->to_dram.n + 2 > s->miss_queue_cap) {
+        s->stall_queue++;
+        return false;
+    }
     TagLine victim;
     int w = tags_choose_victim(&s->tags, set, &a, &victim);
-    if (w < 0)
-        return false; /* every way reserved: wait for a fill */
+    if (w < 0) {
+        s->stall_line++; /* every way reserved: wait for a fill */
+        return false;
+    }
     queue_writeback(s, &victim);
-    tags_install(&s->tags, set, (uint32_t)w, r->addr, LINE_RESERVED, &a);
-    mshr_alloc(&s->mshr, tags_line_addr(&s->tags, r->addr), r->pool_id);
+    tags_install(&s->tags, set, (uint32_t)w, r->local_addr, LINE_RESERVED, &a);
+    mshr_alloc(&s->mshr, tags_line_addr(&s->tags, r->local_addr), r->pool_id);
     MemReq *f = mempool_get(s->pool);
     f->kind = MREQ_READ;
     f->addr = r->addr & ~(uint64_t)(s->tags.line_bytes - 1);
+    f->local_addr = r->local_addr & ~(uint64_t)(s->tags.line_bytes - 1);
     f->size_bytes = s->tags.line_bytes;
     f->slice = s->id;
     memreq_queue_push(&s->to_dram, f);
@@ -119,16 +137,20 @@ static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 {
     ReplAccess a = {.set = set, .warp_id = r->sm, .cycle = now, .is_write = true};
     uint32_t way;
-    TagsProbe p = tags_probe(&s->tags, r->addr, set, &way);
+    TagsProbe p = tags_probe(&s->tags, r->local_addr, set, &way);
     if (p == TAGS_MISS) {
-        if (s->to_dram.n + 1 > s->miss_queue_cap)
+        if (s->to_dram.n + 1 > s->miss_queue_cap) {
+            s->stall_queue++;
             return false;
+        }
         TagLine victim;
         int w = tags_choose_victim(&s->tags, set, &a, &victim);
-        if (w < 0)
+        if (w < 0) {
+            s->stall_line++;
             return false;
+        }
         queue_writeback(s, &victim);
-        tags_install(&s->tags, set, (uint32_t)w, r->addr, LINE_VALID, &a);
+        tags_install(&s->tags, set, (uint32_t)w, r->local_addr, LINE_VALID, &a);
         way = (uint32_t)w;
     } else {
         a.way = way;
@@ -145,7 +167,7 @@ bool l2_tick(L2Slice *s, uint64_t now)
     MemReq *r = s->in.head;
     if (!r || r->ready > now)
         return false;
-    uint32_t set = tags_set_of(&s->tags, r->addr);
+    uint32_t set = tags_set_of(&s->tags, r->local_addr);
     memreq_queue_pop(&s->in); /* serving may link r into another queue */
     bool done = r->kind == MREQ_WRITE ? serve_write(s, r, set, now) : serve_read(s, r, set, now);
     if (!done) {
@@ -158,11 +180,11 @@ bool l2_tick(L2Slice *s, uint64_t now)
 
 void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
 {
-    uint32_t set = tags_set_of(&s->tags, f->addr), way;
-    TagsProbe p = tags_probe(&s->tags, f->addr, set, &way);
+    uint32_t set = tags_set_of(&s->tags, f->local_addr), way;
+    TagsProbe p = tags_probe(&s->tags, f->local_addr, set, &way);
     CHECK(p == TAGS_HIT_RESERVED);
     tags_mark_valid(&s->tags, set, way);
-    int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, f->addr));
+    int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, f->local_addr));
     CHECK(e >= 0);
     uint32_t n;
     const uint32_t *w = mshr_waiters(&s->mshr, e, &n);

@@ -1,5 +1,8 @@
 /* l2.h: one L2 slice (one per memory sub-partition).
  *
+ * The slice indexes its tags with the partition-local address (the channel bits removed, as
+ * GPGPU-Sim's partition address does): every line of a partition shares its channel bits, so
+ * indexing the global address would leave most sets unused.
  * Requests arrive from the interconnect and wait mem.l2_lat cycles (GPGPU-Sim's ROP delay)
  * before the slice looks at them, one per L2 cycle. Reads and atomics that hit reply; misses
  * allocate a line (allocate-on-miss, reserved until the fill), an MSHR entry, and a DRAM
@@ -29,6 +32,7 @@ typedef struct L2Slice {
     MemReqQueue to_dram; /* fetches and write-backs for the DRAM controller */
     MemReqQueue replies; /* to the reply network */
     uint64_t access, hit, miss, merge, write, writeback, stall;
+    uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
 } L2Slice;
 
 void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);

@@ -12,6 +12,7 @@ typedef enum MemReqKind { MREQ_READ, MREQ_WRITE, MREQ_ATOMIC, MREQ_WRITEBACK } M
 
 typedef struct MemReq {
     uint64_t addr;        /* line-aligned for reads; byte address of the first byte written */
+    uint64_t local_addr;  /* addr with the channel bits removed: what the L2 slice indexes */
     uint32_t size_bytes;  /* bytes moved with the data (line for reads, written bytes for writes) */
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
