@@ -7,7 +7,7 @@
 CC      ?= cc
 BUILD   ?= build
 WERROR  ?=
-OPT     ?= -O2
+OPT     ?= -O3 -flto=auto
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wwrite-strings -Wvla -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g

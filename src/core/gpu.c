@@ -40,11 +40,15 @@ Gpu *gpu_create(const Config *cfg)
     stats_counter(&g->stats, &g->sim_thread_insts, "sim.thread_insts", "thread instructions issued");
     stats_counter(&g->stats, &g->kernels, "sim.kernels", "kernels run");
     g->sms = xcalloc(g->n_sms, sizeof *g->sms);
-    for (uint32_t i = 0; i < g->n_sms; i++)
+    for (uint32_t i = 0; i < g->n_sms; i++) {
         sm_init(&g->sms[i], i, g, cfg, &g->pool, &g->stats);
+        g->sms[i].l1d.queued_total = &g->missq_total;
+    }
     g->slices = xcalloc(g->n_slices, sizeof *g->slices);
-    for (uint32_t i = 0; i < g->n_slices; i++)
+    for (uint32_t i = 0; i < g->n_slices; i++) {
         l2_init(&g->slices[i], i, cfg, &g->pool, &g->stats);
+        g->slices[i].replies_total = &g->replies_total;
+    }
     g->drams = xcalloc(g->n_partitions, sizeof *g->drams);
     for (uint32_t i = 0; i < g->n_partitions; i++)
     {
@@ -157,8 +161,9 @@ static void route(const Gpu *g, MemReq *r)
 static bool icnt_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
-    /* Each cluster injects one request per cycle, SMs taking turns. */
-    for (uint32_t c = 0; c < g->n_clusters; c++) {
+    /* Each cluster injects one request per cycle, SMs taking turns. Counts of queued requests
+     * let the interconnect skip the port scans that have nothing to move. */
+    for (uint32_t c = 0; c < g->n_clusters && g->missq_total; c++) {
         for (uint32_t k = 0; k < g->sms_per_cluster; k++) {
             uint32_t s = c * g->sms_per_cluster + (g->cluster_rr[c] + k) % g->sms_per_cluster;
             L1d *l1 = &g->sms[s].l1d;
@@ -172,6 +177,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
             }
             l1->icnt_refused = false;
             memreq_queue_pop(&l1->miss_q);
+            g->missq_total--;
             icnt_push(&g->req_net, c, r->slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
             g->cluster_rr[c] = (g->cluster_rr[c] + k + 1) % g->sms_per_cluster;
             sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
@@ -179,7 +185,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
             break;
         }
     }
-    for (uint32_t i = 0; i < g->n_slices; i++) {
+    for (uint32_t i = 0; i < g->n_slices && (g->req_net.n_in_flight || g->replies_total); i++) {
         L2Slice *sl = &g->slices[i];
         while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl)) {
             l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
@@ -190,12 +196,13 @@ static bool icnt_tick(Gpu *g, uint64_t now)
             uint32_t dst = rep->sm / g->sms_per_cluster;
             if (icnt_can_push(&g->reply_net, i, dst, now)) {
                 memreq_queue_pop(&sl->replies);
+                g->replies_total--;
                 icnt_push(&g->reply_net, i, dst, rep, rep->kind == MREQ_WRITE ? 0 : rep->size_bytes, now);
                 progress = true;
             }
         }
     }
-    for (uint32_t c = 0; c < g->n_clusters; c++) {
+    for (uint32_t c = 0; c < g->n_clusters && g->reply_net.n_in_flight; c++) {
         while (icnt_ready(&g->reply_net, c, now)) {
             MemReq *r = icnt_pop(&g->reply_net, c, now);
             sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
@@ -259,14 +266,11 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
     for (uint32_t i = 0; i < g->n_sms; i++)
         core = MIN(core, g->sms[i].next_wake);
     uint64_t icnt = MIN(icnt_next_event(&g->req_net), icnt_next_event(&g->reply_net));
-    for (uint32_t i = 0; i < g->n_sms && icnt > g->cycle[DOMAIN_ICNT]; i++)
-        if (g->sms[i].l1d.miss_q.head)
-            icnt = g->cycle[DOMAIN_ICNT];
+    if (g->missq_total || g->replies_total)
+        icnt = g->cycle[DOMAIN_ICNT];
     uint64_t l2 = UINT64_MAX;
     for (uint32_t i = 0; i < g->n_slices; i++) {
         l2 = MIN(l2, l2_next_event(&g->slices[i]));
-        if (g->slices[i].replies.head)
-            icnt = g->cycle[DOMAIN_ICNT];
     }
     uint64_t dram = UINT64_MAX;
     for (uint32_t p = 0; p < g->n_partitions; p++) {

@@ -37,6 +37,7 @@ struct Gpu {
     uint32_t *cluster_rr;    /* per cluster: next SM to inject from */
     uint64_t dram_delay_cycles;
     Icnt req_net, reply_net;
+    uint32_t missq_total, replies_total; /* requests in SM miss queues, replies in L2 slices */
     double period[DOMAIN_COUNT]; /* femtoseconds per cycle */
     uint64_t cycle[DOMAIN_COUNT];
     /* the running kernel */

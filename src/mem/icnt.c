@@ -16,6 +16,7 @@ void icnt_init(Icnt *n, uint32_t n_src, uint32_t n_dst, const IcntConfig *cfg)
     n->src = xcalloc(n_src, sizeof *n->src);
     n->dst = xcalloc(n_dst, sizeof *n->dst);
     n->packets = n->flits = 0;
+    n->n_in_flight = 0;
 }
 
 void icnt_free(Icnt *n)
@@ -42,6 +43,7 @@ void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_
     r->ready = arrive + flits;
     memreq_queue_push(&d->q, r);
     d->credits_used++;
+    n->n_in_flight++;
     n->packets++;
     n->flits += flits;
 }
@@ -52,22 +54,19 @@ MemReq *icnt_pop(Icnt *n, uint32_t dst, uint64_t now)
     if (!d->q.head || d->q.head->ready > now)
         return NULL;
     d->credits_used--;
+    n->n_in_flight--;
     return memreq_queue_pop(&d->q);
 }
 
 uint64_t icnt_next_event(const Icnt *n)
 {
     uint64_t t = UINT64_MAX;
+    if (!n->n_in_flight)
+        return t;
     for (uint32_t i = 0; i < n->n_dst; i++)
         if (n->dst[i].q.head && n->dst[i].q.head->ready < t)
             t = n->dst[i].q.head->ready;
     return t;
 }
 
-uint32_t icnt_in_flight(const Icnt *n)
-{
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n->n_dst; i++)
-        k += n->dst[i].q.n;
-    return k;
-}
+uint32_t icnt_in_flight(const Icnt *n) { return n->n_in_flight; }

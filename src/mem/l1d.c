@@ -57,6 +57,8 @@ static MemReq *new_request(L1d *c, uint64_t addr, uint8_t kind, uint32_t bytes, 
     r->token = token;
     r->issued = now;
     memreq_queue_push(&c->miss_q, r);
+    if (c->queued_total)
+        ++*c->queued_total;
     return r;
 }
 

@@ -42,6 +42,7 @@ typedef struct L1d {
     MemPool *pool;
     MemReqQueue miss_q;
     bool icnt_refused; /* the interconnect refused the miss queue's head last cycle */
+    uint32_t *queued_total; /* optional: the owner's count of requests in all miss queues */
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt;
     uint64_t store, store_hit_evict, atomic, fill;
 } L1d;

@@ -68,6 +68,8 @@ static void reply(L2Slice *s, MemReq *r)
     r->is_reply = true;
     r->size_bytes = s->tags.line_bytes;
     memreq_queue_push(&s->replies, r);
+    if (s->replies_total)
+        ++*s->replies_total;
 }
 
 /* Serve a read or atomic; false if it must wait. */

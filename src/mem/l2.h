@@ -31,6 +31,7 @@ typedef struct L2Slice {
     MemReqQueue in;      /* from the interconnect; ready = arrival + rop_lat */
     MemReqQueue to_dram; /* fetches and write-backs for the DRAM controller */
     MemReqQueue replies; /* to the reply network */
+    uint32_t *replies_total; /* optional: the owner's count of replies in all slices */
     uint64_t access, hit, miss, merge, write, writeback, stall;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
 } L2Slice;
