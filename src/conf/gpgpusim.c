@@ -140,7 +140,7 @@ static int split(char *s, char sep, char **out, int max)
 /* An unsigned value copied to key. */
 static int apply_uint(Reader *r, const char *v, const char *key)
 {
-    uint64_t u;
+    uint64_t u = 0;
     return get_u(r, NULL, v, &u) && set_u(r, key, u);
 }
 
@@ -151,7 +151,7 @@ static int apply_str(Reader *r, const char *v, const char *key) { return set(r, 
  * becomes the option's maximum. */
 static int apply_queue(Reader *r, const char *v, const char *key)
 {
-    uint64_t u;
+    uint64_t u = 0;
     if (!get_u(r, NULL, v, &u))
         return 0;
     if (u == 0) {
@@ -257,7 +257,7 @@ static int apply_dram_sched(Reader *r, const char *v, const char *key)
  * names the pipelines that do). 0, Fermi's value, is exactly warpsim's model. */
 static int apply_units_elsewhere(Reader *r, const char *v, const char *key)
 {
-    uint64_t u;
+    uint64_t u = 0;
     if (!get_u(r, NULL, v, &u))
         return 0;
     if (u)
@@ -278,7 +278,7 @@ static int apply_only(Reader *r, const char *v, const char *key)
 static int apply_exact_or_note(Reader *r, const char *v, const char *arg)
 {
     const char *bar = strchr(arg, '|');
-    uint64_t u;
+    uint64_t u = 0;
     CHECK(bar);
     if (!get_u(r, NULL, v, &u))
         return 0;
@@ -422,7 +422,7 @@ static int cache_policies(Reader *r, const char *cache, char **f, int n)
 static int cache_mshr(Reader *r, const char *cache, char **f)
 {
     char type = 0;
-    uint64_t u;
+    uint64_t u = 0;
     if (!letter(r, "MSHR type", f[0], &type))
         return 0;
     if (!strchr("ASFT", type))
@@ -436,7 +436,7 @@ static int cache_mshr(Reader *r, const char *cache, char **f)
 static int apply_cache(Reader *r, const char *v, const char *cache)
 {
     char buf[VALUE_MAX], *g[5], *geo[4], *pol[5], *mshr[3], *mq[2];
-    uint64_t u;
+    uint64_t u = 0;
     if (!strcmp(v, "none"))
         return fail(r, "a disabled cache ('none') is not modelled; expected " CACHE_FORMAT);
     snprintf(buf, sizeof buf, "%s", v);
@@ -461,7 +461,7 @@ static int apply_cache(Reader *r, const char *v, const char *cache)
             note(r, "S (sectored) cache modelled as a normal one (whole lines are fetched and filled)");
         num = geo + 1;
     }
-    uint64_t bsize;
+    uint64_t bsize = 0;
     if (!get_u(r, "nsets", num[0], &u) || !get_u(r, "bsize", num[1], &bsize) || !get_u(r, "assoc", num[2], &u) ||
         !set_in(r, cache, "n_sets", num[0]) || !set_in(r, cache, "line_bytes", num[1]) ||
         !set_in(r, cache, "assoc", num[2]))

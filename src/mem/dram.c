@@ -72,6 +72,8 @@ struct Dram {
 
     DramBank *banks;
     DramGroup *groups;
+    uint64_t busy_banks;    /* banks serving a request (bit per bank) */
+    uint64_t waiting_banks; /* idle banks with requests queued */
 
     MemReq **ret; /* return queue ring: reads in order of their last column command */
     uint32_t ret_head, ret_n;
@@ -160,6 +162,8 @@ void dram_push(Dram *d, MemReq *r, uint64_t now)
     d->q_req[d->q_n] = r;
     d->q_n++;
     d->banks[r->bank].n_queued++;
+    if (!d->banks[r->bank].req)
+        d->waiting_banks |= 1ull << r->bank;
     if (d->q_n == d->t.queue)
         d->full_since = now;
 }
@@ -176,6 +180,8 @@ static void take_request(Dram *d, uint32_t i, uint64_t now)
     d->q_n--;
     b->n_queued--;
     b->req = r;
+    d->busy_banks |= 1ull << r->bank;
+    d->waiting_banks &= ~(1ull << r->bank);
     b->req_write = req_is_write(r);
     uint32_t size = r->size_bytes ? r->size_bytes : 1;
     b->cols_left = (size + d->bytes_per_col - 1) / d->bytes_per_col;
@@ -234,6 +240,9 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
         return;
     MemReq *r = b->req;
     b->req = NULL;
+    d->busy_banks &= ~(1ull << bank);
+    if (b->n_queued)
+        d->waiting_banks |= 1ull << bank;
     r->ready = data_end;
     if (b->req_write) {
         d->st.writes++;
@@ -274,10 +283,9 @@ static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
 bool dram_tick(Dram *d, uint64_t now)
 {
     bool changed = false;
-    for (uint32_t i = 0; i < d->t.n_banks; i++) {
+    for (uint64_t m = d->waiting_banks; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
         DramBank *b = &d->banks[i];
-        if (b->req || !b->n_queued)
-            continue;
         int pick = d->sched->pick(d->q, d->q_n, i, b->open_row);
         CHECK(pick >= 0 && (uint32_t)pick < d->q_n && d->q[pick].bank == i);
         take_request(d, (uint32_t)pick, now);
@@ -285,16 +293,20 @@ bool dram_tick(Dram *d, uint64_t now)
     }
     if (d->cmd_ready > now)
         return changed;
+    /* Busy banks in round-robin order from d->rr: those at or above it, then those below. */
     uint32_t n = d->t.n_banks;
-    for (uint32_t k = 0, i = d->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
-        if (!d->banks[i].req)
-            continue;
-        uint64_t at;
-        DramCmd cmd = next_command(d, i, &at);
-        if (at <= now) {
-            issue(d, i, cmd, now);
-            d->rr = i + 1 == n ? 0 : i + 1;
-            return true;
+    uint64_t above = d->busy_banks & (~0ull << d->rr);
+    uint64_t parts[2] = {above, d->busy_banks & ~above};
+    for (int p = 0; p < 2; p++) {
+        for (uint64_t m = parts[p]; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            uint64_t at;
+            DramCmd cmd = next_command(d, i, &at);
+            if (at <= now) {
+                issue(d, i, cmd, now);
+                d->rr = i + 1 == n ? 0 : i + 1;
+                return true;
+            }
         }
     }
     return changed;
@@ -316,15 +328,12 @@ MemReq *dram_pop_reply(Dram *d, uint64_t now)
 uint64_t dram_next_event(const Dram *d, uint64_t now)
 {
     uint64_t t = d->ret_n ? d->ret[d->ret_head]->ready : NEVER;
-    for (uint32_t i = 0; i < d->t.n_banks && t > now; i++) {
-        const DramBank *b = &d->banks[i];
-        if (b->req) {
-            uint64_t at;
-            next_command(d, i, &at);
-            t = MIN(t, at);
-        } else if (b->n_queued) {
-            t = now; /* the bank takes a request at the next tick */
-        }
+    if (d->waiting_banks)
+        t = now; /* an idle bank takes a request at the next tick */
+    for (uint64_t m = d->busy_banks; m && t > now; m &= m - 1) {
+        uint64_t at;
+        next_command(d, (uint32_t)__builtin_ctzll(m), &at);
+        t = MIN(t, at);
     }
     return t == NEVER ? NEVER : MAX(t, now);
 }

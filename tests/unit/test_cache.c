@@ -32,7 +32,7 @@ TEST(cache_lru_victim_order)
         tags_install(&t, 0, (uint32_t)w, i * 128, LINE_VALID, &a);
     }
     /* Touch line 0: LRU is now line 1. */
-    uint32_t way;
+    uint32_t way = 0;
     EXPECT_EQ_U(tags_probe(&t, 0, 0, &way), TAGS_HIT);
     a.way = way;
     tags_hit(&t, &a);
