@@ -365,7 +365,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
         /* The next instant: the earliest next tick of any domain. */
         double t = INFINITY;
         for (int d = 0; d < DOMAIN_COUNT; d++)
-            t = fmin(t, (double)g->cycle[d] * g->period[d]);
+            t = MIN(t, (double)g->cycle[d] * g->period[d]);
         bool progress = false;
         for (int d = 0; d < DOMAIN_COUNT; d++) {
             if ((double)g->cycle[d] * g->period[d] > t)
@@ -388,7 +388,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
             double target = INFINITY;
             for (int d = 0; d < DOMAIN_COUNT; d++)
                 if (ev[d] != UINT64_MAX)
-                    target = fmin(target, (double)ev[d] * g->period[d]);
+                    target = MIN(target, (double)ev[d] * g->period[d]);
             if (target == INFINITY) {
                 deadlock_report(g, report, "no component has any work it can do");
                 status = GPU_RUN_DEADLOCK;

@@ -599,11 +599,11 @@ static bool schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         for (uint64_t m = blocked_mem; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
             if (sm->ready_at[slot] <= now) {
-                wanted_ldst = true;
+                wanted_ldst = true; /* one is enough: the SM stays awake for it */
                 *next_ready = MIN(*next_ready, now + 1);
-            } else {
-                *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+                break;
             }
+            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
         }
         if (!ready) {
             if (wanted_ldst)
