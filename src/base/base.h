@@ -62,6 +62,9 @@ char *read_file(const char *path, size_t *len_out);
  * the working directory if it is there, else beside the executable's build folder. */
 const char *data_path(const char *rel, char *buf, size_t len);
 
+/* mkdir -p: create a folder and its missing parents; false (errno set) on failure. */
+bool mkdir_p(const char *path);
+
 /* Wall-clock seconds from a monotonic clock, for progress lines and benchmarks. */
 double wall_seconds(void);
 

@@ -447,21 +447,6 @@ static int usage(void)
     return 1;
 }
 
-static bool make_dir(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return false;
-        *p = '/';
-    }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
-
 int report_main(int argc, char **argv)
 {
     const char *dir = NULL, *out = NULL;
@@ -503,7 +488,7 @@ int report_main(int argc, char **argv)
         snprintf(out_buf, sizeof out_buf, "%s/report", dir);
         out = out_buf;
     }
-    if (!make_dir(out)) {
+    if (!mkdir_p(out)) {
         fprintf(stderr, "warpsim: report: cannot create %s: %s\n", out, strerror(errno));
         exp_spec_free(&s);
         exp_strlist_free(&stats);

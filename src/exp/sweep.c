@@ -57,21 +57,6 @@ static void item_path(const Sweep *s, const Item *it, const char *ext, char *buf
     exp_run_path(s->dir, &s->spec, it->w, it->v, ext, buf, len);
 }
 
-static bool make_dirs(const char *path)
-{
-    char buf[4400];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return false;
-        *p = '/';
-    }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
-
 /* Write a whole file through a temporary name, so readers never see half of it. */
 static bool write_atomic(const char *path, const char *text)
 {
@@ -351,9 +336,9 @@ static int emit(const Sweep *s, const char *kind, const char *self, const char *
     }
     if (slurm)
         chmod(path, 0755);
-    uint32_t todo = s->n_items - s->n_current;
+    uint32_t remaining = s->n_items - s->n_current;
     printf("wrote %s: %u runs (%u already up to date)\nsubmit with: %s %s\nthen: warpsim report %s\n", path,
-           s->n_items, s->n_items - todo, slurm ? "sbatch" : "parallel -j CORES <", path, s->dir);
+           s->n_items, s->n_items - remaining, slurm ? "sbatch" : "parallel -j CORES <", path, s->dir);
     return 0;
 }
 
@@ -440,7 +425,7 @@ int sweep_main(int argc, char **argv)
     s.tty = isatty(2);
     char runs[4200];
     snprintf(runs, sizeof runs, "%s/runs", dir);
-    if (!make_dirs(runs)) {
+    if (!mkdir_p(runs)) {
         fprintf(stderr, "warpsim: sweep: cannot create %s: %s\n", runs, strerror(errno));
         sweep_free(&s);
         return 1;
