@@ -10,7 +10,7 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
 {
     memset(s, 0, sizeof *s);
     s->id = id;
-    s->rop_lat = cfg->mem.l2_lat;
+    s->rop_lat = cfg->mem.l2_lat + cfg->l2.hit_lat;
     s->in_cap = cfg->icnt.in_buffer;
     s->miss_queue_cap = cfg->l2.miss_queue;
     s->reply_cap = cfg->icnt.in_buffer;

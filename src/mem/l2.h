@@ -3,7 +3,8 @@
  * The slice indexes its tags with the partition-local address (the channel bits removed, as
  * GPGPU-Sim's partition address does): every line of a partition shares its channel bits, so
  * indexing the global address would leave most sets unused.
- * Requests arrive from the interconnect and wait mem.l2_lat cycles (GPGPU-Sim's ROP delay)
+ * Requests arrive from the interconnect and wait mem.l2_lat + l2.hit_lat cycles (GPGPU-Sim's
+ * ROP delay, then the tag lookup)
  * before the slice looks at them, one per L2 cycle. Reads and atomics that hit reply; misses
  * allocate a line (allocate-on-miss, reserved until the fill), an MSHR entry, and a DRAM
  * fetch; accesses to a line already in flight merge. Writes are write-back with
