@@ -7,6 +7,7 @@
  * whose warps all wait sleeps (next_wake) until a reply or a timed event. */
 #include "core/sm.h"
 
+#include "analysis/index_study.h"
 #include "base/base.h"
 #include "core/gpu.h"
 
@@ -123,6 +124,8 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
     C(shared_accesses, "shared", "shared-memory instructions");
     C(load_lines, "load_lines", "L1D line accesses of global/local loads (after coalescing)");
     C(load_insts_divergent, "loads_divergent", "load instructions with more than 2 line accesses (divergent)");
+    C(conc_sum_micro, "l1d.concentration_sum_micro",
+      "sum over divergent loads of their intra-warp concentration (eq. 1), in millionths");
     C(issued, "sched.issued", "scheduler-cycles that issued an instruction");
     C(idle_no_ready, "sched.no_ready", "scheduler-cycles with live warps but none ready");
     C(stall_ldst, "sched.ldst_stall", "scheduler-cycles whose only ready warps wanted the busy LD/ST unit");
@@ -130,6 +133,12 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
     C(ldst_replay, "ldst.replay", "cycles the LD/ST unit replayed an access after a reservation failure");
     C(ctas_done, "ctas_done", "CTAs completed");
 #undef C
+    for (unsigned b = 0; b < INDEX_STUDY_CONC_BUCKETS; b++)
+        sm->conc_labels[b] = index_study_conc_bucket_name(b);
+    char name[64];
+    snprintf(name, sizeof name, "sm[%u].l1d.concentration", id);
+    stats_histogram(st, sm->conc_hist, INDEX_STUDY_CONC_BUCKETS, sm->conc_labels, name,
+                    "divergent loads by intra-warp concentration (accesses per set touched)");
 }
 
 void sm_free(Sm *sm)
@@ -439,7 +448,8 @@ static bool ldst_step(Sm *sm, uint64_t now)
         return true;
     }
     const CoalAccess *a = &u->acc[u->pos];
-    ReplAccess ra = {.warp_id = u->warp, .pc = u->pc, .n_lines = u->n_lines, .cycle = now};
+    ReplAccess ra = {.warp_id = u->warp, .warp_uid = (uint32_t)sm->warps[u->warp].age, .pc = u->pc,
+                     .n_lines = u->n_lines, .cycle = now};
     L1dResult res;
     if (u->op == WOP_LOAD && u->rec == NO_REC) {
         res = L1D_HIT; /* a load whose result nobody reads (no destination) costs a cycle only */
@@ -470,6 +480,19 @@ static bool ldst_step(Sm *sm, uint64_t now)
     if (++u->pos == u->n)
         ldst_finish(sm, now);
     return true;
+}
+
+/* Intra-warp concentration (FUP paper eq. 1) of a divergent load (more than 2 line accesses,
+ * thesis 1.1.2) under the L1D's own index function. */
+static void note_divergent_load(Sm *sm, const Ldst *u)
+{
+    uint32_t sets[COAL_MAX_ACCESSES];
+    for (uint32_t i = 0; i < u->n; i++)
+        sets[i] = tags_set_of(&sm->l1d.tags, u->acc[i].line_addr);
+    uint32_t touched = index_study_sets_touched(sets, u->n);
+    sm->load_insts_divergent++;
+    sm->conc_sum_micro += (uint64_t)(1e6 * index_study_concentration(u->n, touched) + 0.5);
+    sm->conc_hist[index_study_conc_bucket(u->n, touched)]++;
 }
 
 static void issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
@@ -514,7 +537,8 @@ static void issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
     if (s->op == WOP_LOAD) {
         sm->loads++;
         sm->load_lines += u->n;
-        sm->load_insts_divergent += u->n > 2;
+        if (u->n > 2)
+            note_divergent_load(sm, u);
     } else if (s->op == WOP_STORE) {
         sm->stores++;
     } else {

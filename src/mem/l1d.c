@@ -3,6 +3,7 @@
 
 #include "base/base.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
@@ -28,13 +29,39 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(store_hit_evict, "store_evict", "stores that evicted a line (write-evict on hit)");
     C(atomic, "atomic", "atomic accesses sent to the L2");
     C(fill, "fill", "lines filled");
+    C(miss_cold, "miss_cold", "misses to lines never before in this L1D");
+    C(miss_intra, "miss_intra", "misses to lines last evicted by the requesting warp (intra-warp)");
+    C(miss_inter, "miss_inter", "misses to lines last evicted by another warp (inter-warp)");
 #undef C
+    linemap_init(&c->evicted_by);
+    c->mshr_uid = xcalloc(cfg->l1d.mshr_entries, sizeof *c->mshr_uid);
 }
 
 void l1d_free(L1d *c)
 {
+    linemap_free(&c->evicted_by);
+    free(c->mshr_uid);
     tags_free(&c->tags);
     mshr_free_all(&c->mshr);
+}
+
+/* A valid line leaves the cache because of warp uid's access. */
+static void note_eviction(L1d *c, uint64_t line_addr, uint32_t uid)
+{
+    linemap_put(&c->evicted_by, line_addr, uid + 1);
+}
+
+static void classify_miss(L1d *c, uint64_t line_addr, uint32_t uid)
+{
+    uint32_t *by = linemap_get(&c->evicted_by, line_addr);
+    if (!by) {
+        c->miss_cold++;
+        linemap_put(&c->evicted_by, line_addr, 0);
+    } else if (*by == uid + 1) {
+        c->miss_intra++;
+    } else {
+        c->miss_inter++;
+    }
 }
 
 static L1dResult queue_full(L1d *c)
@@ -101,9 +128,13 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
             c->fail_line++;
             return L1D_FAIL_LINE;
         }
+        if (victim.state == LINE_VALID)
+            note_eviction(c, victim.line_addr, a->warp_uid);
         tags_install(&c->tags, set, (uint32_t)w, addr, LINE_RESERVED, &ra);
     }
+    classify_miss(c, la, a->warp_uid);
     e = mshr_alloc(&c->mshr, la, token);
+    c->mshr_uid[e] = a->warp_uid;
     new_request(c, la << c->tags.line_bits, MREQ_READ, c->tags.line_bytes, (uint32_t)e, now);
     c->access++;
     c->miss++;
@@ -120,6 +151,7 @@ L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, 
         ra.set = set;
         ra.way = way;
         tags_invalidate(&c->tags, set, way, &ra);
+        note_eviction(c, tags_line_addr(&c->tags, addr), a->warp_uid);
         c->store_hit_evict++;
     }
     new_request(c, addr, MREQ_WRITE, bytes, 0, now);
@@ -153,9 +185,13 @@ uint32_t l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
         tags_mark_valid(&c->tags, set, way);
     } else {
         TagLine victim;
+        ra.warp_uid = c->mshr_uid[e];
         int v = tags_choose_victim(&c->tags, set, &ra, &victim);
-        if (v >= 0)
+        if (v >= 0) {
+            if (victim.state == LINE_VALID)
+                note_eviction(c, victim.line_addr, ra.warp_uid);
             tags_install(&c->tags, set, (uint32_t)v, r->addr, LINE_VALID, &ra);
+        }
     }
     mshr_release(&c->mshr, e);
     mempool_put(c->pool, r);

@@ -7,13 +7,19 @@
  * replays the access next cycle. Global stores evict the line on a hit and do not allocate on
  * a miss; they need only a miss-queue slot (the "memory port"). The miss queue drains into
  * the interconnect; a full queue is counted as "interconnect full" when the interconnect
- * refused its head in the previous cycle, else as "miss queue full". */
+ * refused its head in the previous cycle, else as "miss queue full".
+ *
+ * Misses are classified as in thesis 2.1.1 / FUP paper sec. II: cold (the line was never in
+ * this L1D), intra-warp (it was last evicted by an access of the requesting warp itself) or
+ * inter-warp (evicted by another warp). A map remembers, for every line ever cached, the warp
+ * whose access evicted it (a store's write-evict counts as an eviction by the storing warp). */
 #ifndef WARPSIM_L1D_H
 #define WARPSIM_L1D_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/linemap.h"
 #include "mem/memreq.h"
 #include "mem/mshr.h"
 #include "mem/tags.h"
@@ -45,6 +51,9 @@ typedef struct L1d {
     uint32_t *queued_total; /* optional: the owner's count of requests in all miss queues */
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt;
     uint64_t store, store_hit_evict, atomic, fill;
+    uint64_t miss_cold, miss_intra, miss_inter;
+    LineMap evicted_by; /* line -> 1 + uid of the warp that evicted it; 0: cached, never evicted */
+    uint32_t *mshr_uid; /* per MSHR entry: uid of the warp whose miss allocated it */
 } L1d;
 
 void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st);

@@ -26,11 +26,16 @@ bool stats_total_name(const char *name, char *out, size_t len); /* stats.c */
  * else the total over instances). Extend here. */
 static const struct {
     const char *name, *num, *den, *help;
+    double scale; /* the ratio is multiplied by it */
 } derived[] = {
-    { "sim.ipc", "sim.thread_insts", "sim.cycles", "thread instructions per core cycle" },
-    { "sim.warp_ipc", "sim.warp_insts", "sim.cycles", "warp instructions per core cycle" },
-    { "l1d.miss_rate", "sm.l1d.miss", "sm.l1d.access", "L1D misses per L1D access" },
-    { "l2.miss_rate", "l2.miss", "l2.access", "L2 misses per L2 access" },
+    { "sim.ipc", "sim.thread_insts", "sim.cycles", "thread instructions per core cycle", 1 },
+    { "sim.warp_ipc", "sim.warp_insts", "sim.cycles", "warp instructions per core cycle", 1 },
+    { "l1d.miss_rate", "sm.l1d.miss", "sm.l1d.access", "L1D misses per L1D access", 1 },
+    { "l2.miss_rate", "l2.miss", "l2.access", "L2 misses per L2 access", 1 },
+    { "l1d.concentration", "sm.l1d.concentration_sum_micro", "sm.loads_divergent",
+      "average intra-warp concentration of divergent loads (FUP eq. 1)", 1e-6 },
+    { "l1d.divergent_load_share", "sm.loads_divergent", "sm.loads",
+      "fraction of global/local loads that are divergent (more than 2 lines)", 1 },
 };
 
 /* One printable row of a stats object. Histogram rows point into their value slots. */
@@ -136,7 +141,7 @@ static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
     for (size_t d = 0; d < ARRAY_LEN(derived); d++) {
         const Row *num = rows_find(r, derived[d].num), *den = rows_find(r, derived[d].den);
         if (num && den && den->value) {
-            r->ratio[d] = (double)num->value / (double)den->value;
+            r->ratio[d] = (double)num->value / (double)den->value * derived[d].scale;
             r->has_ratio[d] = true;
         }
     }

@@ -110,3 +110,33 @@ TEST(sim_bad_config_files)
     snprintf(args, sizeof args, "run --gpgpusim-config %s workloads/synthetic/conflict.syn", path);
     expect_error(args, "bad.cfg:1:");
 }
+
+/* Value of a derived "name value" line (a real number). */
+static double real_of(const char *text, const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *p = strstr(text, key);
+    return p ? atof(p + strlen(key)) : -1;
+}
+
+TEST(sim_miss_classes_and_concentration)
+{
+    /* One warp, 32 lines in one set, four times: 32 cold misses, then every miss is to a line
+     * the warp itself evicted. */
+    EXPECT_EQ_I(run("--preset gtx480 workloads/synthetic/conflict.syn"), 0);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.miss_cold"), 32);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.miss_intra"), 96);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.miss_inter"), 0);
+    EXPECT_NEAR(real_of(out, "l1d.concentration"), 32.0, 1e-9);
+    /* The ATAX-like stream (16 KiB row stride) on 32 sets of 128 B: conv puts a load's 32
+     * lines in one set, pdisp in 31 of them, fup in 32 (thesis 3.3.5). */
+    EXPECT_EQ_I(run("--preset gtx480 -o l1d.index=conv workloads/synthetic/atax-small.syn"), 0);
+    EXPECT_NEAR(real_of(out, "l1d.concentration"), 32.0, 1e-9);
+    EXPECT(stat_of(out, "sm.l1d.miss_intra") > stat_of(out, "sm.l1d.miss_inter"));
+    EXPECT_EQ_I(run("--preset gtx480 -o l1d.index=pdisp workloads/synthetic/atax-small.syn"), 0);
+    EXPECT_NEAR(real_of(out, "l1d.concentration"), 32.0 / 31.0, 1e-5);
+    EXPECT_EQ_I(run("--preset gtx480 -o l1d.index=fup workloads/synthetic/atax-small.syn"), 0);
+    EXPECT_NEAR(real_of(out, "l1d.concentration"), 1.0, 1e-9);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.miss_intra"), 0);
+}
