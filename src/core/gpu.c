@@ -39,6 +39,13 @@ Gpu *gpu_create(const Config *cfg)
     stats_counter(&g->stats, &g->sim_warp_insts, "sim.warp_insts", "warp instructions issued");
     stats_counter(&g->stats, &g->sim_thread_insts, "sim.thread_insts", "thread instructions issued");
     stats_counter(&g->stats, &g->kernels, "sim.kernels", "kernels run");
+    if (cfg->gpu.sample_cycles) {
+        g->stats.series_period = cfg->gpu.sample_cycles;
+        g->next_sample = cfg->gpu.sample_cycles;
+        g->series_ipc = stats_series(&g->stats, "sim.ipc", "thread instructions per core cycle in the period");
+        g->series_warps = stats_series(&g->stats, "sm.active_warps", "warps resident on all SMs at the sample");
+        g->series_l1d_hit = stats_series(&g->stats, "l1d.hit_rate", "L1D load hits per access in the period (0: none)");
+    }
     g->sms = xcalloc(g->n_sms, sizeof *g->sms);
     for (uint32_t i = 0; i < g->n_sms; i++) {
         sm_init(&g->sms[i], i, g, cfg, &g->pool, &g->stats);
@@ -309,6 +316,29 @@ static void deadlock_report(const Gpu *g, FILE *f, const char *why)
             icnt_in_flight(&g->reply_net));
 }
 
+/* One time-series sample: rates over the period since the last one, occupancy now. After an
+ * idle skip over several periods, the later ones record no activity, as is true. */
+static void take_sample(Gpu *g)
+{
+    uint64_t thread_insts = 0, access = 0, hit = 0, warps = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        const Sm *sm = &g->sms[i];
+        thread_insts += sm->thread_insts;
+        access += sm->l1d.access;
+        hit += sm->l1d.hit;
+        warps += sm->warps_used;
+    }
+    uint64_t period = g->cfg.gpu.sample_cycles;
+    stats_series_push(&g->stats, g->series_ipc, (double)(thread_insts - g->last_thread_insts) / (double)period);
+    stats_series_push(&g->stats, g->series_warps, (double)warps);
+    uint64_t da = access - g->last_l1d_access;
+    stats_series_push(&g->stats, g->series_l1d_hit, da ? (double)(hit - g->last_l1d_hit) / (double)da : 0.0);
+    g->last_thread_insts = thread_insts;
+    g->last_l1d_access = access;
+    g->last_l1d_hit = hit;
+    g->next_sample += period;
+}
+
 static void report_progress(Gpu *g)
 {
     double now = wall_seconds();
@@ -408,6 +438,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
                 break;
             }
         }
+        while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
+            take_sample(g);
         if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
             status = GPU_RUN_CYCLE_LIMIT;
             break;

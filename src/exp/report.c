@@ -286,9 +286,79 @@ static void export_png(Report *r, const char *svg_path, const char *stem)
 /* Labels of table rows / columns as the const arrays svg wants. */
 static const char *const *labels(char **v) { return (const char *const *)v; }
 
+/* A series figure: for each workload, the metric's time series of every variant as lines
+ * (x: core cycles at the end of each sample period). Runs without the series are left out. */
+static void series_figure(Report *r, const ExpFigure *fig)
+{
+    const ExpSpec *s = r->spec;
+    const char *metric = fig->metrics.v[0];
+    for (uint32_t w = 0; w < s->n_workloads; w++) {
+        uint32_t nv = s->n_variants, points = 0;
+        uint64_t period = 0;
+        const JsonValue **arr = xcalloc(nv, sizeof *arr);
+        for (uint32_t v = 0; v < nv; v++) {
+            const JsonValue *res = r->results[w * nv + v];
+            const JsonValue *ser = res ? json_get(res, "series") : NULL;
+            const JsonValue *a = ser ? json_get(ser, metric) : NULL;
+            if (a && a->type == JSON_ARRAY) {
+                arr[v] = a;
+                points = MAX(points, a->n);
+                period = (uint64_t)json_number(json_get(ser, "period_cycles"), 0);
+            }
+        }
+        if (!points) {
+            fprintf(stderr, "warpsim: report: figure %s: no run of %s has the time series '%s' (set gpu.sample_cycles)\n",
+                    fig->name, s->workloads[w].name, metric);
+            free(arr);
+            continue;
+        }
+        char stem[160], name[192], path[4096], title[512];
+        char wstem[EXP_NAME_LEN + 8];
+        file_stem(s->workloads[w].name, wstem, sizeof wstem);
+        snprintf(stem, sizeof stem, "%s-%s", fig->name, wstem);
+        snprintf(title, sizeof title, "%s: %s", fig->title ? fig->title : metric, s->workloads[w].name);
+        double *vals = xmalloc((size_t)nv * points * sizeof *vals);
+        char **xl = xcalloc(points, sizeof *xl);
+        const char **vl = xcalloc(nv, sizeof *vl);
+        for (uint32_t p = 0; p < points; p++) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%llu", (unsigned long long)((p + 1) * period));
+            xl[p] = xstrdup(buf);
+        }
+        for (uint32_t v = 0; v < nv; v++) {
+            vl[v] = s->variants[v].name;
+            for (uint32_t p = 0; p < points; p++)
+                vals[(size_t)v * points + p] = arr[v] && p < arr[v]->n ? json_number(&arr[v]->items[p], NAN) : NAN;
+        }
+        if (r->html)
+            html_heading(r->html, 2, title);
+        snprintf(name, sizeof name, "%s.svg", stem);
+        FILE *f = open_out(r, name, path, sizeof path);
+        SvgLines c = { title, "core cycles", fig->ylabel ? fig->ylabel : metric, nv, points, vl,
+                       (const char *const *)xl, vals, NAN };
+        if (f)
+            svg_lines(f, &c);
+        close_out(r, f, path);
+        if (f && r->html)
+            html_inline_svg(r->html, path);
+        if (f)
+            export_png(r, path, stem);
+        for (uint32_t p = 0; p < points; p++)
+            free(xl[p]);
+        free(xl);
+        free(vl);
+        free(vals);
+        free(arr);
+    }
+}
+
 static void figure(Report *r, const ExpFigure *fig)
 {
     const ExpSpec *s = r->spec;
+    if (fig->kind == EXP_FIG_SERIES) {
+        series_figure(r, fig);
+        return;
+    }
     char stem[128], path[4096], title[512], ylabel[512];
     file_stem(fig->name, stem, sizeof stem);
     const char *metric = fig->metrics.v[0];

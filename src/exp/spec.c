@@ -38,7 +38,7 @@ void exp_strlist_free(ExpStrList *l)
 
 const char *exp_figure_kind_name(ExpFigureKind k)
 {
-    return k == EXP_FIG_STACKED ? "stacked" : k == EXP_FIG_LINE ? "line" : "bars";
+    return k == EXP_FIG_STACKED ? "stacked" : k == EXP_FIG_LINE ? "line" : k == EXP_FIG_SERIES ? "series" : "bars";
 }
 
 typedef struct Ctx {
@@ -294,8 +294,10 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
                 f->kind = EXP_FIG_STACKED;
             else if (!strcmp(v, "line"))
                 f->kind = EXP_FIG_LINE;
+            else if (!strcmp(v, "series"))
+                f->kind = EXP_FIG_SERIES;
             else
-                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line", name, v);
+                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series", name, v);
         } else if (!strcmp(k, "norm")) {
             if (!strcmp(v, "baseline"))
                 f->normalise = true;
@@ -332,8 +334,12 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
                        "breakdown", name, exp_figure_kind_name(f->kind), f->metrics.n);
     if (f->kind == EXP_FIG_STACKED && f->geomean)
         return fail(c, "figure '%s': geomean applies to bars and line figures, not stacked", name);
+    if (f->kind == EXP_FIG_SERIES && (f->geomean || f->group_by_variant))
+        return fail(c, "figure '%s': a series figure plots time; geomean and group do not apply", name);
+    if (f->kind == EXP_FIG_SERIES)
+        f->normalise = false;
     if (!geomean_set)
-        f->geomean = f->kind != EXP_FIG_STACKED;
+        f->geomean = f->kind != EXP_FIG_STACKED && f->kind != EXP_FIG_SERIES;
     return true;
 }
 

@@ -42,7 +42,9 @@ typedef struct ExpVariant {
     ExpStrList overrides; /* "key=value", applied after the spec's `set` lines */
 } ExpVariant;
 
-typedef enum ExpFigureKind { EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE } ExpFigureKind;
+/* SERIES: a time series of the runs (gpu.sample_cycles), one line per variant, one figure per
+ * workload. */
+typedef enum ExpFigureKind { EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE, EXP_FIG_SERIES } ExpFigureKind;
 
 typedef struct ExpFigure {
     char name[EXP_NAME_LEN];

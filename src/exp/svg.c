@@ -224,7 +224,11 @@ void svg_lines(FILE *f, const SvgLines *c)
     if (isfinite(c->ref_y))
         hi = MAX(hi, c->ref_y);
     Axis a = axis_make(lo, hi > lo ? hi * 1.05 : lo + 1);
-    int step = 80;
+    /* Up to 20 points get 80 px each; longer series (time series) fit in about 1200 px, with
+     * every k-th x label and no point markers. */
+    bool dense = c->n_points > 20;
+    int step = dense ? MAX(2, 1200 / (int)c->n_points) : 80;
+    uint32_t label_every = dense ? (c->n_points + 19) / 20 : 1;
     int plot_w = MAX(300, (int)c->n_points * step);
     double dx = (double)plot_w / (c->n_points ? c->n_points : 1);
     int w = MAX(LEFT + plot_w + RIGHT, LEFT + legend_width(c->n_series, c->series_labels) + RIGHT);
@@ -233,8 +237,8 @@ void svg_lines(FILE *f, const SvgLines *c)
     header(f, w, h, c->title);
     legend(f, LEFT, c->n_series, c->series_labels);
     y_axis(f, &a, LEFT, LEFT + plot_w, c->ylabel, c->ref_y);
-    bool rotate = labels_need_rotation(c->n_points, c->x_labels, dx);
-    for (uint32_t p = 0; p < c->n_points; p++)
+    bool rotate = labels_need_rotation(c->n_points, c->x_labels, dx * label_every);
+    for (uint32_t p = label_every - 1; p < c->n_points; p += label_every)
         x_label(f, LEFT + (p + 0.5) * dx, TOP + PLOT_H + 16, c->x_labels[p], rotate, false);
     if (c->xlabel) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", LEFT + plot_w / 2, h - 10);
@@ -253,7 +257,7 @@ void svg_lines(FILE *f, const SvgLines *c)
             }
         }
         fputs("\"/>\n", f);
-        for (uint32_t p = 0; p < c->n_points; p++) {
+        for (uint32_t p = 0; p < c->n_points && !dense; p++) {
             double v = c->values[(size_t)s * c->n_points + p];
             if (!isfinite(v))
                 continue;

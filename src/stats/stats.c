@@ -14,6 +14,9 @@ void stats_free(Stats *st)
     for (uint32_t i = 0; i < st->n_kernels; i++)
         free(st->kernels[i].values);
     free(st->kernels);
+    for (uint32_t i = 0; i < st->n_series; i++)
+        free(st->series[i].v);
+    free(st->series);
     free(st->entries);
     free(st->start);
     memset(st, 0, sizeof *st);
@@ -54,6 +57,28 @@ void stats_histogram(Stats *st, uint64_t *buckets, uint32_t n_buckets, const cha
     e->n_buckets = n_buckets;
     e->labels = labels;
     st->n_slots += n_buckets;
+}
+
+uint32_t stats_series(Stats *st, const char *name, const char *help)
+{
+    CHECK(st->n_kernels == 0);
+    st->series = xrealloc(st->series, (st->n_series + 1) * sizeof *st->series);
+    StatSeries *s = &st->series[st->n_series];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->help = help;
+    return st->n_series++;
+}
+
+/* Appending grows the array geometrically: amortised, and only once per sample period. */
+void stats_series_push(Stats *st, uint32_t id, double value)
+{
+    StatSeries *s = &st->series[id];
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 256;
+        s->v = xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->v[s->n++] = value;
 }
 
 static void snapshot(const Stats *st, uint64_t *out)

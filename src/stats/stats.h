@@ -28,6 +28,14 @@ typedef struct KernelStats {
     uint64_t *values; /* one per counter slot (histograms use n_buckets slots) */
 } KernelStats;
 
+/* A time series: one value per sample period (gpu.sample_cycles), over the whole run. */
+typedef struct StatSeries {
+    char name[64];
+    const char *help;
+    double *v;
+    uint32_t n, cap;
+} StatSeries;
+
 typedef struct Stats {
     StatEntry *entries;
     uint32_t n_entries, cap_entries;
@@ -35,6 +43,9 @@ typedef struct Stats {
     uint64_t *start;       /* slot values when the current kernel began */
     KernelStats *kernels;
     uint32_t n_kernels, cap_kernels;
+    StatSeries *series;
+    uint32_t n_series;
+    uint64_t series_period; /* core cycles per sample; 0 when no series is kept */
 } Stats;
 
 void stats_init(Stats *st);
@@ -44,6 +55,10 @@ void stats_counter(Stats *st, uint64_t *value, const char *name_fmt, const char 
     __attribute__((format(printf, 3, 5)));
 void stats_histogram(Stats *st, uint64_t *buckets, uint32_t n_buckets, const char *const *labels,
                      const char *name, const char *help);
+
+/* Time series: register one (before the first kernel), then append one value per sample. */
+uint32_t stats_series(Stats *st, const char *name, const char *help);
+void stats_series_push(Stats *st, uint32_t id, double value);
 
 /* Kernel boundaries: snapshot now, then record (now - snapshot) under name. */
 void stats_kernel_begin(Stats *st);

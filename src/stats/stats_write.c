@@ -233,6 +233,19 @@ void stats_write_json(FILE *f, const Stats *st, const StatsRunInfo *info)
     }
     fputs(st->n_kernels ? "\n  ],\n  \"total\": " : "],\n  \"total\": ", f);
     json_stats(f, st, NULL, "  ");
+    if (st->n_series) {
+        fprintf(f, ",\n  \"series\": {\n    \"period_cycles\": %llu", (unsigned long long)st->series_period);
+        for (uint32_t i = 0; i < st->n_series; i++) {
+            const StatSeries *sr = &st->series[i];
+            fputs(",\n    ", f);
+            json_string(f, sr->name);
+            fputs(": [", f);
+            for (uint32_t k = 0; k < sr->n; k++)
+                fprintf(f, "%s%.6g", k ? ", " : "", sr->v[k]);
+            fputc(']', f);
+        }
+        fputs("\n  }", f);
+    }
     fputs("\n}\n", f);
 }
 
@@ -369,4 +382,8 @@ void stats_write_csv(FILE *f, const Stats *st, const StatsRunInfo *info)
     for (uint32_t k = 0; k < st->n_kernels; k++)
         csv_stats(f, st, st->kernels[k].values, st->kernels[k].name);
     csv_stats(f, st, NULL, "total");
+    /* Time series as rows of the pseudo-kernel "series": name[i] = value at cycle i*period. */
+    for (uint32_t i = 0; i < st->n_series; i++)
+        for (uint32_t k = 0; k < st->series[i].n; k++)
+            fprintf(f, "series,%s[%u],%.6g\n", st->series[i].name, k, st->series[i].v[k]);
 }

@@ -138,3 +138,21 @@ TEST(exp_spec_errors_name_file_and_line)
         exp_spec_free(&s);
     }
 }
+
+TEST(exp_spec_series_figure)
+{
+    char err[512];
+    const char *text = "name s\npreset gtx480\nworkload a w.syn\nvariant x: l1d.assoc=4\nbaseline x\n"
+                       "figure t: kind=series metric=sim.ipc\n";
+    ExpSpec s;
+    ASSERT(exp_spec_parse(&s, text, "s.spec", err, sizeof err));
+    EXPECT_EQ_U(s.figures[0].kind, EXP_FIG_SERIES);
+    EXPECT(!s.figures[0].normalise && !s.figures[0].geomean);
+    exp_spec_free(&s);
+    const char *bad = "name s\nworkload a w.syn\nvariant x: l1d.assoc=4\nbaseline x\n"
+                      "figure t: kind=series metric=sim.ipc geomean=yes\n";
+    ExpSpec b;
+    EXPECT(!exp_spec_parse(&b, bad, "s.spec", err, sizeof err));
+    EXPECT_CONTAINS(err, "s.spec:5: figure 't': a series figure plots time");
+    exp_spec_free(&b);
+}

@@ -140,3 +140,34 @@ TEST(sim_miss_classes_and_concentration)
     EXPECT_NEAR(real_of(out, "l1d.concentration"), 1.0, 1e-9);
     EXPECT_EQ_I(stat_of(out, "sm.l1d.miss_intra"), 0);
 }
+
+#include "exp/json.h"
+
+TEST(sim_time_series)
+{
+    /* gpu.sample_cycles=100: one sample per 100 core cycles, IPC over each period, warps
+     * resident at each sample, L1D hit rate per period; the samples add up to the run. */
+    char cmd[1024], err[256];
+    snprintf(cmd, sizeof cmd, "%s run --quiet --preset gtx480 -o gpu.sample_cycles=100 --json %s/ts.json "
+             "workloads/synthetic/noconflict.syn && cat %s/ts.json", test_warpsim(), test_tmpdir(), test_tmpdir());
+    ASSERT(test_run_cmd(cmd, out, sizeof out) == 0);
+    JsonValue *j = json_parse(out, err, sizeof err);
+    ASSERT(j);
+    const JsonValue *total = json_get(j, "total"), *ser = json_get(j, "series");
+    ASSERT(total && ser);
+    double cycles = json_number(json_get(total, "sim.cycles"), -1);
+    double insts = json_number(json_get(total, "sim.thread_insts"), -1);
+    EXPECT_EQ_I((long long)json_number(json_get(ser, "period_cycles"), 0), 100);
+    const JsonValue *ipc = json_get(ser, "sim.ipc"), *warps = json_get(ser, "sm.active_warps");
+    ASSERT(ipc && warps && ipc->type == JSON_ARRAY);
+    EXPECT_EQ_I(ipc->n, (long long)cycles / 100);
+    EXPECT_EQ_I(warps->n, ipc->n);
+    double sum = 0;
+    for (uint32_t i = 0; i < ipc->n; i++)
+        sum += json_number(&ipc->items[i], 0) * 100;
+    EXPECT(sum <= insts && sum > 0); /* the last partial period is not sampled */
+    EXPECT_NEAR(json_number(&warps->items[0], 0), 1, 1e-9); /* one warp resident at cycle 100 */
+    json_free(j);
+    EXPECT_EQ_I(run("-o gpu.sample_cycles=0 workloads/synthetic/noconflict.syn"), 0);
+    EXPECT(strstr(out, "series") == NULL);
+}
