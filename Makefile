@@ -26,7 +26,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
-.PHONY: all test asan bench run clean golden-update
+.PHONY: all test test-cluster asan bench run clean golden-update
 all: $(BUILD)/warpsim
 
 $(BUILD)/%.o: %.c
@@ -54,6 +54,11 @@ $(BUILD)/unit_tests: $(BUILD)/tests/runner.o $(TEST_OBJ) $(BUILD)/libwarpsim.a
 
 test: $(BUILD)/warpsim $(BUILD)/unit_tests
 	WARPSIM=$(BUILD)/warpsim GPGPUSIM_GTX480=$(GPGPUSIM_GTX480) $(BUILD)/unit_tests $(TESTS)
+
+# A real one-node Slurm cluster runs a sweep emitted with --emit slurm (needs root; installs
+# Debian's Slurm and munge when missing).
+test-cluster: $(BUILD)/warpsim
+	WARPSIM=$(BUILD)/warpsim bash tests/cluster/slurm.sh
 
 asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
