@@ -61,7 +61,7 @@ test-cluster: $(BUILD)/warpsim
 	WARPSIM=$(BUILD)/warpsim bash tests/cluster/slurm.sh
 
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	        LDLIBS="-lm -fsanitize=address,undefined" test
 
 bench: $(BUILD)/warpsim
