@@ -228,6 +228,22 @@ static uint64_t atomic_op(const PtxInst *in, uint64_t old, uint64_t b, uint64_t 
     }
 }
 
+/* Resolve one lane's ld/st address and record it for the timing model; a generic access
+ * reports the space its first active lane hits. */
+static bool lane_access(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t a, unsigned bytes,
+                        Where *r, uint32_t pc, Winst *out, bool *first)
+{
+    if (!resolve(l, w, lane, in->space, a, bytes, r, pc))
+        return false;
+    if (out) {
+        out->addr[lane] = r->taddr;
+        if (*first && in->space == SP_GENERIC)
+            out->s.space = r->space == SP_SHARED ? WSPACE_SHARED : r->space == SP_LOCAL ? WSPACE_LOCAL : WSPACE_GLOBAL;
+    }
+    *first = false;
+    return true;
+}
+
 static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out)
 {
     const PtxOperand *ao = &in->o[in->op == OP_LD || in->op == OP_ATOM ? 1 : 0];
@@ -243,14 +259,8 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         FOR_LANES(active, i) {
             uint64_t a = (base ? base[i] : 0) + disp;
             Where r;
-            if (!resolve(l, w, i, in->space, a, eb * n, &r, pc))
+            if (!lane_access(l, w, in, i, a, eb * n, &r, pc, out, &first))
                 return;
-            if (out) {
-                out->addr[i] = r.taddr;
-                if (first && in->space == SP_GENERIC)
-                    out->s.space = r.space == SP_SHARED ? WSPACE_SHARED : r.space == SP_LOCAL ? WSPACE_LOCAL : WSPACE_GLOBAL;
-            }
-            first = false;
             for (unsigned k = 0; k < n; k++) {
                 uint16_t reg = d->kind == OK_VEC ? d->vreg[k] : d->reg;
                 Where rk = r;
@@ -272,14 +282,8 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         FOR_LANES(active, i) {
             uint64_t a = (base ? base[i] : 0) + disp;
             Where r;
-            if (!resolve(l, w, i, in->space, a, eb * n, &r, pc))
+            if (!lane_access(l, w, in, i, a, eb * n, &r, pc, out, &first))
                 return;
-            if (out) {
-                out->addr[i] = r.taddr;
-                if (first && in->space == SP_GENERIC)
-                    out->s.space = r.space == SP_SHARED ? WSPACE_SHARED : r.space == SP_LOCAL ? WSPACE_LOCAL : WSPACE_GLOBAL;
-            }
-            first = false;
             for (unsigned k = 0; k < n; k++) {
                 uint64_t v;
                 if (sv)
