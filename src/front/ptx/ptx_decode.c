@@ -345,7 +345,8 @@ static WinstSpace wspace(uint8_t sp)
 static void add_reg(const PtxModule *m, uint16_t *list, uint8_t *n, unsigned cap, uint16_t r)
 {
     /* Special registers are constants of the thread, not dependences; the carry flag is one. */
-    if (r == PTX_NO_REG || (r >= m->special_base && r != m->special_base + SR_CARRY))
+    if (r == PTX_NO_REG ||
+        (r >= m->special_base && r < m->special_base + SR_COUNT && r != m->special_base + SR_CARRY))
         return;
     for (unsigned i = 0; i < *n; i++)
         if (list[i] == r)
