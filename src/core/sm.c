@@ -188,17 +188,16 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         slot++;
     SmCta *c = &sm->ctas[slot];
     uint32_t nw = front_kernel_warps_per_cta(k);
-    /* CTA warps take consecutive free slots so the front end sees warp ids base..base+nw-1. */
+    /* CTA warps take consecutive slots no resident CTA holds (a slot whose warp has exited
+     * still belongs to its CTA until the whole CTA completes), so the front end sees warp ids
+     * base..base+nw-1. All CTAs of a kernel are the same size, so a completed CTA always leaves
+     * a hole large enough for the next and first fit cannot fail when sm_can_take said yes. */
+    uint64_t run = nw >= 64 ? ~0ull : (1ull << nw) - 1;
     uint32_t first = 0;
-    for (;;) {
-        uint32_t i = 0;
-        while (i < nw && first + i < sm->max_warps && !sm->warps[first + i].live)
-            i++;
-        if (i == nw)
-            break;
-        first += i + 1;
-        CHECK(first + nw <= sm->max_warps);
-    }
+    while (first + nw <= sm->max_warps && (sm->slots_owned & (run << first)))
+        first++;
+    CHECK(first + nw <= sm->max_warps);
+    sm->slots_owned |= run << first;
     memset(c, 0, sizeof *c);
     c->live = true;
     c->cta_id = cta_id;
@@ -295,6 +294,7 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->n_live_ctas--;
     sm->threads_used -= c->threads;
     sm->warps_used -= c->n_warps;
+    sm->slots_owned &= ~((c->n_warps >= 64 ? ~0ull : (1ull << c->n_warps) - 1) << c->first_slot);
     sm->regs_used -= c->regs;
     sm->smem_used -= c->smem_bytes;
     sm->ctas_done++;

@@ -100,6 +100,7 @@ typedef struct Sm {
     ScoreboardEntry *sb_store;
     SmCta *ctas;
     uint32_t n_live_ctas, threads_used, warps_used, regs_used, smem_used;
+    uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
     uint64_t next_age;
     uint64_t sched_mask[8]; /* live warps of each scheduler */
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
