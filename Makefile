@@ -11,8 +11,9 @@ OPT     ?= -O3 -flto=auto
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wwrite-strings -Wvla -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(WERROR) $(CFLAGS) -Isrc -MMD -MP
-LDLIBS  += -lm
+# -fPIC: the same objects go into warpsim and into the libcuda/libcudart replacements.
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(WERROR) $(CFLAGS) -fPIC -Isrc -Iinclude -MMD -MP
+LDLIBS  += -lzstd -lm
 
 # Shared reference data (GPGPU-Sim configs) lives beside the repository.
 SHARED  ?= ../shared
@@ -26,8 +27,8 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
-.PHONY: all test test-cluster asan bench run clean golden-update
-all: $(BUILD)/warpsim
+.PHONY: all test test-cluster asan bench run clean golden-update workloads
+all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 workloads
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -39,6 +40,35 @@ $(BUILD)/libwarpsim.a: $(LIB_OBJ)
 
 $(BUILD)/warpsim: $(MAIN_OBJ) $(BUILD)/libwarpsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The CUDA driver-API replacement: only the cu* entry points are exported (libcuda.map), so
+# warpsim's own symbols never clash with a host program's.
+$(BUILD)/lib/libcuda.so.1: $(BUILD)/src/api/driver.o $(BUILD)/libwarpsim.a src/api/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/api/libcuda.map \
+	      -o $@ $< $(BUILD)/libwarpsim.a $(LDLIBS)
+	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
+
+# Suite workloads: workloads/<suite>/<name>/{kernel.cu, kernel.ptx, kernel.ptxinfo, host.c}.
+# The host program embeds the PTX and links against our libcuda (found through its rpath).
+WL_HOSTS := $(sort $(wildcard workloads/*/*/host.c))
+WL_BINS  := $(patsubst workloads/%/host.c,$(BUILD)/workloads/%/host,$(WL_HOSTS))
+WL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Wno-unused-parameter $(WERROR) \
+            -Iinclude/cuda -Iworkloads/common
+workloads: $(WL_BINS)
+
+$(BUILD)/workloads/%/ptx.c: workloads/%/kernel.ptx workloads/common/embed.sh
+	@mkdir -p $(dir $@)
+	sh workloads/common/embed.sh $< $(wildcard workloads/$*/kernel.ptxinfo) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/workloads/wl.o: workloads/common/wl.c workloads/common/wl.h include/cuda/cuda.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WL_CFLAGS) -c $< -o $@
+
+$(BUILD)/workloads/%/host: workloads/%/host.c $(BUILD)/workloads/%/ptx.c $(BUILD)/workloads/wl.o \
+                           workloads/common/wl.h $(BUILD)/lib/libcuda.so.1
+	$(CC) $(WL_CFLAGS) -o $@ $< $(BUILD)/workloads/$*/ptx.c $(BUILD)/workloads/wl.o \
+	      -L$(BUILD)/lib -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/../../../lib' -lm
 
 # The test table is generated from the TEST(name) lines of tests/unit/*.c.
 $(BUILD)/test_list.h: $(TEST_SRC)
@@ -62,7 +92,7 @@ test-cluster: $(BUILD)/warpsim
 
 asan:
 	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	        LDLIBS="-lm -fsanitize=address,undefined" test
+	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test
 
 bench: $(BUILD)/warpsim
 	$(BUILD)/warpsim bench --gpgpusim-config $(GPGPUSIM_GTX480)

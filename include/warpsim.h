@@ -1,0 +1,105 @@
+/* warpsim.h: the embedding API. A program (or warpsim's own libcuda and libcudart
+ * replacements) creates a simulated GPU, loads PTX modules into it, moves data in and out of
+ * its memory and launches kernels, which run on the cycle-level timing model (or, with
+ * --functional, on the PTX interpreter alone).
+ *
+ *     char err[512];
+ *     const char *args[] = {"--preset", "gtx480", "-o", "l1d.index=fup", "--json", "out.json"};
+ *     WarpsimSim *s = warpsim_create(6, args, err, sizeof err);      // NULL + err on bad args
+ *     WarpsimModule *m;  warpsim_module_load(s, ptx_text, "k.ptx", &m);
+ *     uint64_t d = warpsim_malloc(s, bytes);  warpsim_memcpy_htod(s, d, host, bytes);
+ *     warpsim_launch(s, m, "kernel", grid, block, 0, params, params_len);
+ *     warpsim_destroy(s);                                              // writes the results
+ *
+ * Arguments are those of `warpsim run`: --preset NAME, --config FILE, --gpgpusim-config FILE,
+ * -o key=value, plus --functional, --name NAME (the workload name in the results), --json FILE,
+ * --csv FILE, --stats FILE (text) and --quiet (no summary on stderr). Every call that can fail
+ * returns a WarpsimStatus; warpsim_error() gives the last failure's message, which is also
+ * printed on stderr. */
+#ifndef WARPSIM_H
+#define WARPSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct WarpsimSim WarpsimSim;
+typedef struct WarpsimModule WarpsimModule;
+
+typedef enum WarpsimStatus {
+    WARPSIM_OK = 0,
+    WARPSIM_E_INPUT,       /* a bad argument: null pointer, unknown address, size mismatch */
+    WARPSIM_E_PTX,         /* the PTX does not parse, or uses what warpsim does not support */
+    WARPSIM_E_NOT_FOUND,   /* no kernel or variable of that name */
+    WARPSIM_E_LAUNCH,      /* a launch configuration the simulated GPU cannot run */
+    WARPSIM_E_FAULT,       /* the kernel faulted (e.g. shared memory out of range) */
+    WARPSIM_E_DEADLOCK,    /* the timing model stopped making progress */
+    WARPSIM_E_CYCLE_LIMIT  /* gpu.max_cycles was reached */
+} WarpsimStatus;
+
+/* What a host runtime needs to know about a kernel's parameters and resources. */
+typedef struct WarpsimKernelInfo {
+    const char *name;
+    uint32_t n_params;
+    const uint32_t *param_offset; /* byte offset of each parameter in the parameter buffer */
+    const uint32_t *param_size;
+    uint32_t param_bytes;         /* size of the whole parameter buffer */
+    uint32_t regs_per_thread;     /* from ptxas's report when known, else an estimate */
+    uint32_t smem_static_bytes;
+    uint32_t local_bytes;
+} WarpsimKernelInfo;
+
+/* What cudaGetDeviceProperties / cuDeviceGetAttribute report: the configured machine. */
+typedef struct WarpsimDeviceInfo {
+    char name[64];
+    uint32_t n_sms, core_mhz, mem_mhz, bus_bits;
+    uint32_t max_threads_per_sm, max_threads_per_cta, max_ctas_per_sm, regs_per_sm, smem_per_sm;
+    uint32_t l2_bytes;
+    uint64_t global_bytes;
+} WarpsimDeviceInfo;
+
+WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t err_len);
+/* Arguments from the environment variable WARPSIM_ARGS (blank-separated); unset means the
+ * defaults (gtx480 preset, timing model, summary on stderr). */
+WarpsimSim *warpsim_create_from_env(char *err, size_t err_len);
+/* Write the results (summary, --json/--csv/--stats files) and free everything. */
+void warpsim_destroy(WarpsimSim *s);
+const char *warpsim_error(const WarpsimSim *s);
+void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out);
+
+WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const char *name, WarpsimModule **out);
+void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m);
+WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                  WarpsimKernelInfo *out);
+/* A kernel's register count from ptxas (e.g. from a cubin); overrides the PTX's own report. */
+void warpsim_kernel_set_regs(WarpsimModule *m, const char *kernel, uint32_t regs);
+/* Register counts from a ptxas -v report (a .ptxinfo file); overrides earlier ones. */
+void warpsim_module_add_ptxinfo(WarpsimModule *m, const char *ptxas_report);
+/* Address and size of a module's .global or .const variable. */
+WarpsimStatus warpsim_symbol(WarpsimSim *s, const WarpsimModule *m, const char *name, uint64_t *addr,
+                             uint64_t *size);
+
+/* Device memory: 0 from warpsim_malloc only for 0 bytes. */
+uint64_t warpsim_malloc(WarpsimSim *s, uint64_t bytes);
+WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr);
+WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes);
+WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes);
+WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes);
+WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes);
+
+/* Run a kernel to completion. params: the packed parameter buffer (see WarpsimKernelInfo). */
+WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                             const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                             size_t params_len);
+
+/* Simulated time so far in nanoseconds (core cycles at the core clock; 0 when functional). */
+double warpsim_time_ns(const WarpsimSim *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

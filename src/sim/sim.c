@@ -1,0 +1,468 @@
+/* sim.c: the embedding API (include/warpsim.h): one simulated GPU, its device memory and its
+ * loaded modules, shared by the libcuda and libcudart replacements.
+ *
+ * A launch runs to completion before the call returns (the simulated GPU is synchronous, like
+ * GPGPU-Sim's default), either on the timing model (gpu_run_kernel driving the PTX interpreter
+ * through ptx_front_ops) or, with --functional, on the interpreter alone. Register counts for
+ * occupancy come from ptxas's report when the module carries one (see ptxinfo.h) or the caller
+ * sets them (from a cubin), else from the PTX's register declarations, an overestimate. */
+#define _GNU_SOURCE /* dladdr */
+#include "warpsim.h"
+
+#include "base/base.h"
+#include "cli/cli.h"
+#include "core/gpu.h"
+#include "front/ptx/ptx.h"
+#include "sim/ptxinfo.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_MAX_ARGS 256
+
+struct WarpsimModule {
+    PtxModule *ptx;
+    PtxInfo info;
+    WarpsimModule *next;
+};
+
+struct WarpsimSim {
+    Config cfg;
+    bool functional, quiet;
+    char name[128];
+    char *json, *csv, *text;
+    Gpu *gpu;         /* timing model (NULL when functional) */
+    Stats fstats;     /* functional mode's counters */
+    uint64_t f_warp_insts, f_thread_insts, f_ctas, f_kernels;
+    PtxMemory *mem;
+    WarpsimModule *modules;
+    double t0;
+    char err[1024];
+};
+
+static WarpsimStatus fail(WarpsimSim *s, WarpsimStatus st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static WarpsimStatus fail(WarpsimSim *s, WarpsimStatus st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "warpsim: %s\n", s->err);
+    return st;
+}
+
+/* Presets and other data files are found relative to this library when WARPSIM_HOME is unset. */
+static void set_home_from_library(void)
+{
+    if (getenv("WARPSIM_HOME"))
+        return;
+    Dl_info info;
+    if (!dladdr((void *)warpsim_create, &info) || !info.dli_fname)
+        return;
+    char dir[1024], probe[1100];
+    snprintf(dir, sizeof dir, "%s", info.dli_fname);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = 0;
+    /* build/lib/libcuda.so.1 -> the repository two levels up; build/warpsim -> one level up */
+    const char *ups[] = {"/../..", "/.."};
+    for (int i = 0; i < 2; i++) {
+        snprintf(probe, sizeof probe, "%s%s/configs/gtx480.cfg", dir, ups[i]);
+        FILE *f = fopen(probe, "r");
+        if (f) {
+            fclose(f);
+            snprintf(probe, sizeof probe, "%s%s", dir, ups[i]);
+            setenv("WARPSIM_HOME", probe, 0);
+            return;
+        }
+    }
+}
+
+static uint64_t *functional_counter(WarpsimSim *s, uint64_t *v, const char *name, const char *help)
+{
+    stats_counter(&s->fstats, v, "%s", help, name);
+    return v;
+}
+
+WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t err_len)
+{
+    set_home_from_library();
+    WarpsimSim *s = xcalloc(1, sizeof *s);
+    config_init(&s->cfg);
+    snprintf(s->name, sizeof s->name, "program");
+    /* cli_config_arg takes a mutable argv; the arguments are only read. With no machine named,
+     * the gtx480 preset comes first, so that -o overrides apply to it. */
+    bool have_config = false;
+    for (int i = 0; i < argc; i++)
+        have_config |= !strcmp(argv[i], "--preset") || !strcmp(argv[i], "--config") ||
+                       !strcmp(argv[i], "--gpgpusim-config");
+    char **av = xcalloc((size_t)argc + 4, sizeof *av);
+    int ac = 0;
+    av[ac++] = xstrdup("warpsim");
+    if (!have_config) {
+        av[ac++] = xstrdup("--preset");
+        av[ac++] = xstrdup("gtx480");
+    }
+    for (int i = 0; i < argc; i++)
+        av[ac++] = xstrdup(argv[i]);
+    bool ok = true;
+    for (int i = 1; i < ac && ok; i++) {
+        const char *a = av[i];
+        bool needs_value = !strcmp(a, "--name") || !strcmp(a, "--json") || !strcmp(a, "--csv") ||
+                           !strcmp(a, "--stats");
+        if (cli_config_arg(&s->cfg, ac, av, &i)) { /* a bad file or value exits, naming it */
+        } else if (!strcmp(a, "--functional")) {
+            s->functional = true;
+        } else if (!strcmp(a, "--quiet")) {
+            s->quiet = true;
+        } else if (needs_value && i + 1 < ac) {
+            const char *v = av[++i];
+            if (a[2] == 'n')
+                snprintf(s->name, sizeof s->name, "%s", v);
+            else
+                *(a[2] == 'j' ? &s->json : a[2] == 'c' ? &s->csv : &s->text) = xstrdup(v);
+        } else {
+            snprintf(err, err_len, "%s: %s", a,
+                     needs_value ? "expected a value after it" : "unknown option (see warpsim --help)");
+            ok = false;
+        }
+    }
+    for (int i = 0; i < ac; i++)
+        free(av[i]);
+    free(av);
+    if (!ok) {
+        free(s->json);
+        free(s->csv);
+        free(s->text);
+        free(s);
+        return NULL;
+    }
+    cli_config_finish(&s->cfg);
+    s->mem = ptx_memory_create();
+    if (s->functional) {
+        stats_init(&s->fstats);
+        functional_counter(s, &s->f_warp_insts, "sim.warp_insts", "warp instructions executed");
+        functional_counter(s, &s->f_thread_insts, "sim.thread_insts", "thread instructions executed");
+        functional_counter(s, &s->f_ctas, "sim.ctas", "CTAs run");
+        functional_counter(s, &s->f_kernels, "sim.kernels", "kernels run");
+    } else {
+        s->gpu = gpu_create(&s->cfg);
+        gpu_set_progress(s->gpu, !s->quiet);
+    }
+    s->t0 = wall_seconds();
+    return s;
+}
+
+WarpsimSim *warpsim_create_from_env(char *err, size_t err_len)
+{
+    const char *env = getenv("WARPSIM_ARGS");
+    char *copy = xstrdup(env ? env : "");
+    const char *argv[SIM_MAX_ARGS];
+    int argc = 0;
+    for (char *tok = strtok(copy, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+        if (argc == SIM_MAX_ARGS) {
+            snprintf(err, err_len, "WARPSIM_ARGS: more than %d arguments", SIM_MAX_ARGS);
+            free(copy);
+            return NULL;
+        }
+        argv[argc++] = tok;
+    }
+    WarpsimSim *s = warpsim_create(argc, argv, err, err_len);
+    free(copy);
+    return s;
+}
+
+static void write_file(const char *path, void (*w)(FILE *, const Stats *, const StatsRunInfo *),
+                       const Stats *st, const StatsRunInfo *info)
+{
+    if (!path)
+        return;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "warpsim: %s: cannot write: %s\n", path, strerror(errno));
+        return;
+    }
+    w(f, st, info);
+    if (fclose(f) != 0)
+        fprintf(stderr, "warpsim: %s: cannot write: %s\n", path, strerror(errno));
+}
+
+void warpsim_destroy(WarpsimSim *s)
+{
+    if (!s)
+        return;
+    const Stats *st = s->gpu ? &s->gpu->stats : &s->fstats;
+    StatsRunInfo info = {.workload = s->name, .config = &s->cfg, .wall_seconds = wall_seconds() - s->t0,
+                         .core_mhz = s->cfg.gpu.core_mhz};
+    if (!s->quiet)
+        stats_write_text(stderr, st, &info);
+    write_file(s->json, stats_write_json, st, &info);
+    write_file(s->csv, stats_write_csv, st, &info);
+    write_file(s->text, stats_write_text, st, &info);
+    while (s->modules) {
+        WarpsimModule *m = s->modules;
+        s->modules = m->next;
+        ptx_module_free(m->ptx);
+        ptxinfo_free(&m->info);
+        free(m);
+    }
+    if (s->gpu)
+        gpu_destroy(s->gpu);
+    else
+        stats_free(&s->fstats);
+    ptx_memory_destroy(s->mem);
+    free(s->json);
+    free(s->csv);
+    free(s->text);
+    free(s);
+}
+
+const char *warpsim_error(const WarpsimSim *s)
+{
+    return s->err;
+}
+
+void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out)
+{
+    const Config *c = &s->cfg;
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "warpsim");
+    out->n_sms = c->gpu.n_clusters * c->gpu.cores_per_cluster;
+    out->core_mhz = (uint32_t)c->gpu.core_mhz;
+    out->mem_mhz = (uint32_t)c->gpu.dram_mhz;
+    out->bus_bits = c->mem.n_partitions * c->dram.bus_bytes * 8;
+    out->max_threads_per_sm = c->sm.max_threads;
+    out->max_threads_per_cta = c->sm.max_threads < 1024 ? c->sm.max_threads : 1024;
+    out->max_ctas_per_sm = c->sm.max_ctas;
+    out->regs_per_sm = c->sm.n_regs;
+    out->smem_per_sm = c->sm.smem_bytes;
+    out->l2_bytes = c->l2.n_sets * c->l2.assoc * c->l2.line_bytes * c->mem.n_partitions * c->mem.subpartitions;
+    out->global_bytes = 4ull << 30;
+}
+
+WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const char *name, WarpsimModule **out)
+{
+    *out = NULL;
+    if (!ptx_text)
+        return fail(s, WARPSIM_E_INPUT, "module %s: no PTX text", name ? name : "?");
+    char err[1024];
+    PtxModule *pm = ptx_module_parse(ptx_text, name ? name : "module.ptx", err, sizeof err);
+    if (!pm)
+        return fail(s, WARPSIM_E_PTX, "%s", err);
+    WarpsimModule *m = xcalloc(1, sizeof *m);
+    m->ptx = pm;
+    ptxinfo_scan(&m->info, ptx_text);
+    m->next = s->modules;
+    s->modules = m;
+    *out = m;
+    return WARPSIM_OK;
+}
+
+void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m)
+{
+    for (WarpsimModule **p = &s->modules; *p; p = &(*p)->next)
+        if (*p == m) {
+            *p = m->next;
+            ptx_module_free(m->ptx);
+            ptxinfo_free(&m->info);
+            free(m);
+            return;
+        }
+}
+
+void warpsim_kernel_set_regs(WarpsimModule *m, const char *kernel, uint32_t regs)
+{
+    ptxinfo_set(&m->info, kernel, regs);
+}
+
+void warpsim_module_add_ptxinfo(WarpsimModule *m, const char *ptxas_report)
+{
+    ptxinfo_scan(&m->info, ptxas_report);
+}
+
+static uint32_t kernel_regs(const WarpsimModule *m, const PtxKernelInfo *ki)
+{
+    uint32_t regs;
+    return ptxinfo_regs(&m->info, ki->name, &regs) ? regs : ki->regs_estimate;
+}
+
+WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                  WarpsimKernelInfo *out)
+{
+    const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
+    if (!ki)
+        return fail(s, WARPSIM_E_NOT_FOUND, "no kernel '%s' in the module", kernel);
+    out->name = ki->name;
+    out->n_params = ki->n_params;
+    out->param_offset = ki->param_offset;
+    out->param_size = ki->param_size;
+    out->param_bytes = ki->param_bytes;
+    out->regs_per_thread = kernel_regs(m, ki);
+    out->smem_static_bytes = ki->smem_static_bytes;
+    out->local_bytes = ki->local_bytes;
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_symbol(WarpsimSim *s, const WarpsimModule *m, const char *name, uint64_t *addr,
+                             uint64_t *size)
+{
+    uint64_t sz = 0;
+    uint64_t a = ptx_memory_symbol(s->mem, m->ptx, name, &sz);
+    if (!a)
+        return fail(s, WARPSIM_E_NOT_FOUND, "no .global or .const variable '%s' in the module", name);
+    *addr = a;
+    if (size)
+        *size = sz;
+    return WARPSIM_OK;
+}
+
+uint64_t warpsim_malloc(WarpsimSim *s, uint64_t bytes)
+{
+    return ptx_memory_alloc(s->mem, bytes);
+}
+
+WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
+{
+    if (addr == 0)
+        return WARPSIM_OK;
+    if (!ptx_memory_free(s->mem, addr))
+        return fail(s, WARPSIM_E_INPUT, "free of 0x%llx, which is not the start of an allocation",
+                    (unsigned long long)addr);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes)
+{
+    if (bytes && (!dst || !src))
+        return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes to the device with a null pointer", bytes);
+    ptx_memory_write(s->mem, dst, src, bytes);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes)
+{
+    if (bytes && (!dst || !src))
+        return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes from the device with a null pointer", bytes);
+    ptx_memory_read(s->mem, src, dst, bytes);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes)
+{
+    if (bytes && (!dst || !src))
+        return fail(s, WARPSIM_E_INPUT, "device copy of %zu bytes with a null pointer", bytes);
+    uint8_t buf[4096];
+    for (size_t done = 0; done < bytes;) {
+        size_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
+        ptx_memory_read(s->mem, src + done, buf, n);
+        ptx_memory_write(s->mem, dst + done, buf, n);
+        done += n;
+    }
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes)
+{
+    if (bytes && !dst)
+        return fail(s, WARPSIM_E_INPUT, "memset of %zu bytes at a null pointer", bytes);
+    ptx_memory_set(s->mem, dst, value, bytes);
+    return WARPSIM_OK;
+}
+
+/* The launch must fit one SM, or the timing model could never place a CTA. */
+static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint32_t grid[3],
+                                  const uint32_t block[3], uint32_t smem, uint32_t regs)
+{
+    const SmConfig *c = &s->cfg.sm;
+    for (int d = 0; d < 3; d++) {
+        if (grid[d] == 0 || block[d] == 0)
+            return fail(s, WARPSIM_E_LAUNCH, "launch of %s: grid %ux%ux%u, block %ux%ux%u: every dimension "
+                        "must be at least 1", kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+    }
+    if (grid[1] > 65535 || grid[2] > 65535 || grid[0] > 0x7fffffffu)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: grid %ux%ux%u exceeds 2147483647x65535x65535",
+                    kernel, grid[0], grid[1], grid[2]);
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    uint32_t max_threads = c->max_threads < 1024 ? c->max_threads : 1024;
+    if (threads > max_threads)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: block %ux%ux%u has %llu threads, more than %u "
+                    "(sm.max_threads, at most 1024)", kernel, block[0], block[1], block[2],
+                    (unsigned long long)threads, max_threads);
+    if (block[2] > 64)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: block z dimension %u exceeds 64", kernel, block[2]);
+    uint64_t warps = (threads + WARP_SIZE - 1) / WARP_SIZE;
+    if (warps > c->max_warps)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %llu warps per CTA, more than sm.max_warps = %u",
+                    kernel, (unsigned long long)warps, c->max_warps);
+    if (smem > c->smem_bytes)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %u bytes of shared memory per CTA, more than "
+                    "sm.smem_bytes = %u", kernel, smem, c->smem_bytes);
+    uint64_t unit = c->reg_alloc_unit;
+    uint64_t per_warp = ((uint64_t)regs * WARP_SIZE + unit - 1) / unit * unit;
+    if (per_warp * warps > c->n_regs)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %u registers per thread x %llu threads need more "
+                    "than sm.n_regs = %u", kernel, regs, (unsigned long long)threads, c->n_regs);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                             const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                             size_t params_len)
+{
+    const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
+    if (!ki)
+        return fail(s, WARPSIM_E_NOT_FOUND, "launch: no kernel '%s' in the module", kernel);
+    if (params_len != ki->param_bytes)
+        return fail(s, WARPSIM_E_INPUT, "launch of %s: %zu bytes of parameters, the kernel takes %u",
+                    kernel, params_len, ki->param_bytes);
+    uint32_t regs = kernel_regs(m, ki);
+    WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
+    if (st != WARPSIM_OK)
+        return st;
+    char err[1024];
+    PtxLaunch *l = ptx_launch_create(m->ptx, kernel, grid, block, dyn_smem_bytes, params, params_len, s->mem,
+                                     err, sizeof err);
+    if (!l)
+        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
+    if (s->functional) {
+        stats_kernel_begin(&s->fstats);
+        PtxRunStats rs;
+        bool ok = ptx_run_kernel(l, &rs, err, sizeof err);
+        rs = *ptx_launch_stats(l);
+        s->f_warp_insts += rs.warp_insts;
+        s->f_thread_insts += rs.thread_insts;
+        s->f_ctas += rs.ctas;
+        s->f_kernels++;
+        stats_kernel_end(&s->fstats, kernel);
+        ptx_launch_destroy(l);
+        return ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err);
+    }
+    FrontKernel fk;
+    ptx_launch_describe(l, &fk);
+    fk.regs_per_thread = regs;
+    GpuRunStatus gs = gpu_run_kernel(s->gpu, &ptx_front_ops, l, &fk, stderr);
+    const char *fault = ptx_launch_error(l);
+    if (fault) {
+        st = fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, fault);
+    } else if (gs == GPU_RUN_DEADLOCK) {
+        st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
+    } else if (gs == GPU_RUN_CYCLE_LIMIT) {
+        st = fail(s, WARPSIM_E_CYCLE_LIMIT, "kernel %s: stopped at gpu.max_cycles = %llu", kernel,
+                  (unsigned long long)s->cfg.gpu.max_cycles);
+    }
+    ptx_launch_destroy(l);
+    return st;
+}
+
+double warpsim_time_ns(const WarpsimSim *s)
+{
+    if (!s->gpu)
+        return 0;
+    return (double)s->gpu->sim_cycles * 1000.0 / s->cfg.gpu.core_mhz;
+}
