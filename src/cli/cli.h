@@ -15,5 +15,9 @@ void cli_config_finish(const Config *c);
 
 int cli_run_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
+int cli_exec_main(int argc, char **argv);
+int cli_list_main(int argc, char **argv);
+/* `warpsim run NAME`: run a suite workload (workloads/manifest); argv as given to run. */
+int cli_run_workload(int argc, char **argv, const char *name);
 
 #endif

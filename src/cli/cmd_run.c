@@ -3,7 +3,8 @@
  *   warpsim run [--preset NAME] [--config FILE] [--gpgpusim-config FILE] [-o key=value]...
  *               WORKLOAD [--json FILE] [--csv FILE] [--stats FILE] [--quiet]
  *
- * WORKLOAD is a synthetic stream description (.syn). The text summary goes to stdout unless
+ * WORKLOAD is a synthetic stream description (.syn), or the name of a suite workload
+ * (workloads/manifest), which runs its host program on the simulated GPU (cmd_exec.c). The text summary goes to stdout unless
  * --quiet; --json/--csv/--stats write result files that carry the version, workload name and
  * resolved config. Exit status: 0 done, 1 bad input, 3 deadlock, 4 cycle limit reached. */
 #include "cli/cli.h"
@@ -40,8 +41,31 @@ static void workload_name(const char *path, char *out, size_t len)
         *dot = 0;
 }
 
+/* The workload argument: the first that is neither an option nor an option's value. */
+static const char *find_workload(int argc, char **argv)
+{
+    static const char *const with_value[] = {"--preset", "--config", "--gpgpusim-config", "-o", "--json",
+                                             "--csv", "--stats", "--size", "--name"};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            return NULL;
+        bool takes = false;
+        for (size_t k = 0; k < ARRAY_LEN(with_value); k++)
+            takes |= !strcmp(argv[i], with_value[k]);
+        if (takes)
+            i++;
+        else if (argv[i][0] != '-')
+            return argv[i];
+    }
+    return NULL;
+}
+
 int cli_run_main(int argc, char **argv)
 {
+    /* A name without a folder or extension is a suite workload, run through its host program. */
+    const char *w = find_workload(argc, argv);
+    if (w && !strchr(w, '/') && !strchr(w, '.'))
+        return cli_run_workload(argc, argv, w);
     Config cfg;
     config_init(&cfg);
     const char *workload = NULL, *json = NULL, *csv = NULL, *text = NULL;
@@ -66,7 +90,7 @@ int cli_run_main(int argc, char **argv)
         }
     }
     if (!workload)
-        fatal("run: expected a workload (a .syn stream description)");
+        fatal("run: expected a workload (a .syn stream description or a name from warpsim list)");
     cli_config_finish(&cfg);
     SynthProgram *prog = synth_load_file(workload);
     Gpu *g = gpu_create(&cfg);

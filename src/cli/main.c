@@ -14,7 +14,12 @@ static void usage(FILE *f)
 {
     fputs("usage: warpsim COMMAND [ARGS]\n"
           "  run [CONFIG] WORKLOAD [--json F] [--csv F] [--stats F] [--quiet]\n"
-          "                        simulate a workload (a .syn stream description)\n"
+          "                        simulate a synthetic stream (.syn file)\n"
+          "  run [CONFIG] NAME [--size small|paper] [--functional] [--json F] ... [-- ARGS]\n"
+          "                        simulate a suite workload (warpsim list)\n"
+          "  exec [CONFIG] [--functional] [--json F] [--stats F] [--quiet] PROGRAM [ARGS...]\n"
+          "                        run a CUDA program on the simulated GPU\n"
+          "  list                  the workload suite (workloads/manifest)\n"
           "  bench [--gpgpusim-config F] [--only NAME]\n"
           "                        simulation-speed benchmarks\n"
           "  index (--stride BYTES | --pattern NAME) [--sets N] [--line B] ...\n"
@@ -56,6 +61,8 @@ int main(int argc, char **argv)
     }
     static const struct { const char *name; Command fn; } commands[] = {
         {"run", cli_run_main},
+        {"exec", cli_exec_main},
+        {"list", cli_list_main},
         {"bench", cli_bench_main},
         {"index", index_study_main},
         {"sweep", sweep_main},
