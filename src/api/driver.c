@@ -416,7 +416,7 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
         return CUDA_ERROR_INVALID_HANDLE;
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;
-    uint64_t addr, size;
+    uint64_t addr = 0, size = 0;
     WarpsimStatus st = warpsim_symbol(drv_sim, hmod->m, name, &addr, &size);
     if (st != WARPSIM_OK)
         return drv_result(st);

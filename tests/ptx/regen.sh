@@ -8,3 +8,6 @@ command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 for f in *.cu; do
     "$NVCC" -arch=compute_75 -ptx "$f" -o "${f%.cu}.ptx"
 done
+# The driver-API test loads driver_api.ptx with cuModuleLoad, which reads ptxas's report beside it.
+PTXAS=${PTXAS:-$(dirname "$(command -v "$NVCC")")/ptxas}
+"$PTXAS" -arch=sm_75 -v driver_api.ptx -o /dev/null 2>&1 | grep -v 'Compile time' > driver_api.ptxinfo
