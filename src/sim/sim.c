@@ -5,7 +5,7 @@
  * GPGPU-Sim's default), either on the timing model (gpu_run_kernel driving the PTX interpreter
  * through ptx_front_ops) or, with --functional, on the interpreter alone. Register counts for
  * occupancy come from ptxas's report when the module carries one (see ptxinfo.h) or the caller
- * sets them (from a cubin), else from the PTX's register declarations, an overestimate. */
+ * sets them (from a cubin), else a documented guess (kernel_regs). */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
@@ -286,10 +286,17 @@ void warpsim_module_add_ptxinfo(WarpsimModule *m, const char *ptxas_report)
     ptxinfo_scan(&m->info, ptxas_report);
 }
 
+/* Without ptxas's report: the registers the PTX declares, at most 32. nvcc declares one virtual
+ * register per value (often hundreds), which ptxas folds into a few dozen; 32 is a typical
+ * allocation of the suite's kernels (docs/cuda.md). */
+#define SIM_REGS_GUESS_MAX 32
+
 static uint32_t kernel_regs(const WarpsimModule *m, const PtxKernelInfo *ki)
 {
     uint32_t regs;
-    return ptxinfo_regs(&m->info, ki->name, &regs) ? regs : ki->regs_estimate;
+    if (ptxinfo_regs(&m->info, ki->name, &regs))
+        return regs;
+    return ki->regs_estimate < SIM_REGS_GUESS_MAX ? ki->regs_estimate : SIM_REGS_GUESS_MAX;
 }
 
 WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
