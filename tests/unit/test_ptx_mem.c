@@ -167,3 +167,26 @@ TEST(ptx_memory_sparse_allocator)
     EXPECT_EQ_U(a2, a);
     ptx_memory_destroy(mem);
 }
+
+/* nvcc folds shared addresses like (buf - 64*tid) + 68 into one operand; the sum is a 32-bit
+ * window offset and must wrap at 2^32. */
+TEST(ptx_shared_address_wraps_at_32_bits)
+{
+    static const char text[] =
+        ".version 7.0\n.target sm_75\n.address_size 64\n.shared .align 4 .b8 buf[64];\n"
+        ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+        "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd1, %rd1;\nmov.u32 %r1, buf;\nmov.u32 %r2, 42;\n"
+        "st.shared.u32 [%r1+4], %r2;\nsub.s32 %r1, %r1, 64;\nld.shared.u32 %r3, [%r1+68];\n"
+        "st.global.u32 [%rd1], %r3;\nret;\n}\n";
+    char err[512];
+    PtxModule *m = ptx_module_parse(text, "wrap.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t out = pt_upload(mem, NULL, 4);
+    EXPECT(pt_run(m, mem, "k", 1, 1, 1, 1, 1, 1, 0, &out, 1, NULL));
+    uint32_t got = 0;
+    ptx_memory_read(mem, out, &got, 4);
+    EXPECT_EQ_U(got, 42);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}

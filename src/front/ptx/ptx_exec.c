@@ -249,6 +249,9 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     const PtxOperand *ao = &in->o[in->op == OP_LD || in->op == OP_ATOM ? 1 : 0];
     uint64_t disp = ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0);
     const uint64_t *base = ao->reg != PTX_NO_REG ? w->regs + (size_t)ao->reg * WARP_SIZE : NULL;
+    /* Shared and local addresses are 32-bit window offsets: base + displacement wraps at 2^32,
+     * as nvcc expects when it folds e.g. (buf - 64*tid) + 68 into one operand. */
+    uint64_t amask = in->space == SP_SHARED || in->space == SP_LOCAL ? 0xffffffffull : ~0ull;
     unsigned eb = ptx_type_bytes(in->type), n = in->vec;
     bool sg = ptx_type_signed(in->type);
     bool first = true;
@@ -257,7 +260,7 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     if (in->op == OP_LD) {
         const PtxOperand *d = &in->o[0];
         FOR_LANES(active, i) {
-            uint64_t a = (base ? base[i] : 0) + disp;
+            uint64_t a = ((base ? base[i] : 0) + disp) & amask;
             Where r;
             if (!lane_access(l, w, in, i, a, eb * n, &r, pc, out, &first))
                 return;
@@ -280,7 +283,7 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         unsigned stride = 0;
         const uint64_t *sv = s->kind != OK_VEC ? ptx_operand_values(l, w, s, tmp, &stride) : NULL;
         FOR_LANES(active, i) {
-            uint64_t a = (base ? base[i] : 0) + disp;
+            uint64_t a = ((base ? base[i] : 0) + disp) & amask;
             Where r;
             if (!lane_access(l, w, in, i, a, eb * n, &r, pc, out, &first))
                 return;
@@ -307,7 +310,7 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     const uint64_t *cv = ptx_operand_values(l, w, &in->o[bi + 1], tc, &sc);
     uint64_t *d = in->op == OP_ATOM && in->o[0].reg != PTX_NO_REG ? w->regs + (size_t)in->o[0].reg * WARP_SIZE : NULL;
     FOR_LANES(active, i) {
-        uint64_t a = (base ? base[i] : 0) + disp;
+        uint64_t a = ((base ? base[i] : 0) + disp) & amask;
         Where r;
         if (!resolve(l, w, i, in->space, a, eb, &r, pc))
             return;
