@@ -2,7 +2,7 @@
  *
  * One statement per line, '#' starts a comment, tokens are separated by blanks and may be
  * double-quoted ("a b", with \" and \\ inside). Statements: name, preset, config, set, workload,
- * suite, variant, baseline, figure. Everything a sweep or report would trip over later is
+ * suite, manifest, variant, baseline, figure. Everything a sweep or report would trip over later is
  * checked here, so a bad spec fails before any run starts, with file:line. A suite is a file of
  * `workload` lines (workloads/suites/<name>, or a path) read in place, optionally filtered by
  * class. Relative paths are relative to the directory the sweep runs in (the repository root),
@@ -11,6 +11,7 @@
 
 #include "base/base.h"
 #include "conf/config.h"
+#include "exp/manifest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -367,6 +368,52 @@ static bool stmt_variant(Ctx *c, char **tok, int n)
     return true;
 }
 
+/* `manifest [class=CLASS] [paper=PAPER] [size=small|paper]`: every suite workload of
+ * workloads/manifest that matches, run by name (`warpsim run NAME --size SIZE`). */
+static bool stmt_manifest(Ctx *c, char **tok, int n)
+{
+    const char *cls = NULL, *paper = NULL, *size = "small";
+    for (int i = 1; i < n; i++) {
+        if (!strncmp(tok[i], "class=", 6))
+            cls = tok[i] + 6;
+        else if (!strncmp(tok[i], "paper=", 6))
+            paper = tok[i] + 6;
+        else if (!strcmp(tok[i], "size=small") || !strcmp(tok[i], "size=paper"))
+            size = tok[i] + 5;
+        else
+            return fail(c, "manifest: unexpected '%s' (expected class=CLASS, paper=PAPER or size=small|paper)",
+                        tok[i]);
+    }
+    Manifest m;
+    char err[1024];
+    if (!manifest_load(&m, err, sizeof err))
+        return fail(c, "%s", err);
+    bool ok = true;
+    uint32_t added = 0;
+    for (uint32_t i = 0; i < m.n && ok; i++) {
+        ManifestEntry *e = &m.v[i];
+        if (cls && strcmp(e->cls, cls))
+            continue;
+        if (paper) {
+            char list[sizeof e->papers + 2], want[80];
+            snprintf(list, sizeof list, ",%s,", e->papers);
+            snprintf(want, sizeof want, ",%s,", paper);
+            if (!strstr(list, want))
+                continue;
+        }
+        char kw[] = "workload", dashes[] = "--", size_opt[] = "--size", class_arg[32], size_arg[8];
+        snprintf(class_arg, sizeof class_arg, "class=%s", e->cls);
+        snprintf(size_arg, sizeof size_arg, "%s", size);
+        char *w[] = {kw, e->name, e->name, class_arg, dashes, size_opt, size_arg};
+        ok = stmt_workload(c, w, (int)ARRAY_LEN(w), NULL);
+        added++;
+    }
+    manifest_free(&m);
+    if (ok && !added)
+        return fail(c, "manifest: no workload matches");
+    return ok;
+}
+
 static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
 {
     ExpSpec *s = c->s;
@@ -377,6 +424,8 @@ static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
         return stmt_workload(c, tok, n, filter_class);
     if (!strcmp(kw, "suite"))
         return stmt_suite(c, tok, n);
+    if (!strcmp(kw, "manifest"))
+        return stmt_manifest(c, tok, n);
     if (!strcmp(kw, "variant"))
         return stmt_variant(c, tok, n);
     if (!strcmp(kw, "figure"))
@@ -411,7 +460,7 @@ static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
         c->baseline_line = c->line;
     } else {
         return fail(c, "unknown statement '%s' (expected name, preset, config, set, workload, suite, "
-                       "variant, baseline or figure)", kw);
+                       "manifest, variant, baseline or figure)", kw);
     }
     return true;
 }
