@@ -27,8 +27,8 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
-.PHONY: all test test-cluster asan bench run clean golden-update workloads
-all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 workloads
+.PHONY: all test test-unit test-cluster test-workloads asan bench run clean golden-update workloads
+all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 workloads
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -49,6 +49,15 @@ $(BUILD)/lib/libcuda.so.1: $(BUILD)/src/api/driver.o $(BUILD)/libwarpsim.a src/a
 	      -o $@ $< $(BUILD)/libwarpsim.a $(LDLIBS)
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
+# The CUDA runtime replacement for programs built by nvcc 13 with -cudart shared: cuda*, __cuda*
+# and warpsim_* exported under the version node libcudart.so.13, which those programs import.
+RT_OBJ := $(BUILD)/src/api/runtime.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/api/runtime_*.c))
+$(BUILD)/lib/libcudart.so.13: $(RT_OBJ) $(BUILD)/libwarpsim.a src/api/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/api/libcudart.map \
+	      -o $@ $(RT_OBJ) $(BUILD)/libwarpsim.a $(LDLIBS)
+	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+
 # Suite workloads: workloads/<suite>/<name>/{kernel.cu, kernel.ptx, kernel.ptxinfo, host.c}.
 # The host program embeds the PTX and links against our libcuda (found through its rpath).
 WL_HOSTS := $(sort $(wildcard workloads/*/*/host.c))
@@ -57,6 +66,7 @@ WL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Wno-unused-
             -Iinclude/cuda -Iworkloads/common
 workloads: $(WL_BINS)
 
+.PRECIOUS: $(BUILD)/workloads/%/ptx.c
 $(BUILD)/workloads/%/ptx.c: workloads/%/kernel.ptx workloads/common/embed.sh
 	@mkdir -p $(dir $@)
 	sh workloads/common/embed.sh $< $(wildcard workloads/$*/kernel.ptxinfo) > $@.tmp && mv $@.tmp $@
@@ -82,8 +92,21 @@ $(BUILD)/tests/runner.o: tests/runner.c $(BUILD)/test_list.h
 $(BUILD)/unit_tests: $(BUILD)/tests/runner.o $(TEST_OBJ) $(BUILD)/libwarpsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-test: $(BUILD)/warpsim $(BUILD)/unit_tests
-	WARPSIM=$(BUILD)/warpsim GPGPUSIM_GTX480=$(GPGPUSIM_GTX480) $(BUILD)/unit_tests $(TESTS)
+# make test: the unit tests, then every suite workload (test-workloads). TESTS=substring runs
+# only the matching unit tests.
+RUN_UNIT = WARPSIM=$(BUILD)/warpsim GPGPUSIM_GTX480=$(GPGPUSIM_GTX480) $(BUILD)/unit_tests $(TESTS)
+test: all $(BUILD)/unit_tests
+	$(RUN_UNIT)
+	sh tests/workloads.sh $(BUILD)
+
+test-unit: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/unit_tests
+	$(RUN_UNIT)
+
+# Every suite workload at its small size on the timing model, each checked against its CPU
+# reference (a failed check fails its run), and, when nvcc is present, the checked-in PTX
+# compared with what nvcc produces from the .cu.
+test-workloads: all
+	sh tests/workloads.sh $(BUILD)
 
 # A real one-node Slurm cluster runs a sweep emitted with --emit slurm (needs root; installs
 # Debian's Slurm and munge when missing).
@@ -92,7 +115,7 @@ test-cluster: $(BUILD)/warpsim
 
 asan:
 	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test
+	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test-unit
 
 bench: $(BUILD)/warpsim
 	$(BUILD)/warpsim bench --gpgpusim-config $(GPGPUSIM_GTX480)
