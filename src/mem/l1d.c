@@ -32,13 +32,17 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(miss_cold, "miss_cold", "misses to lines never before in this L1D");
     C(miss_intra, "miss_intra", "misses to lines last evicted by the requesting warp (intra-warp)");
     C(miss_inter, "miss_inter", "misses to lines last evicted by another warp (inter-warp)");
+    C(balance_sum, "balance_sum", "FUP eq. 2 numerator: sum over sets of b(b+1)/2, b = load accesses per set in a kernel");
+    C(balance_ideal_micro, "balance_ideal_micro", "FUP eq. 2 denominator m(m+2n-1)/(2n), in millionths");
 #undef C
+    c->set_count = xcalloc(c->tags.n_sets, sizeof *c->set_count);
     linemap_init(&c->evicted_by);
     c->mshr_uid = xcalloc(cfg->l1d.mshr_entries, sizeof *c->mshr_uid);
 }
 
 void l1d_free(L1d *c)
 {
+    free(c->set_count);
     linemap_free(&c->evicted_by);
     free(c->mshr_uid);
     tags_free(&c->tags);
@@ -89,6 +93,22 @@ static MemReq *new_request(L1d *c, uint64_t addr, uint8_t kind, uint32_t bytes, 
     return r;
 }
 
+void l1d_kernel_begin(L1d *c)
+{
+    memset(c->set_count, 0, c->tags.n_sets * sizeof *c->set_count);
+    c->kernel_accesses = 0;
+}
+
+/* One accepted load access to set: grow both sums of eq. 2 (b_j -> b_j + 1 adds b_j + 1 to the
+ * numerator; m -> m + 1 adds (m + n) / n to the denominator). */
+static void count_access(L1d *c, uint32_t set)
+{
+    uint64_t n = c->tags.n_sets;
+    c->access++;
+    c->balance_sum += ++c->set_count[set];
+    c->balance_ideal_micro += (c->kernel_accesses++ + n) * 1000000 / n;
+}
+
 L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now)
 {
     uint32_t set = tags_set_of(&c->tags, addr), way;
@@ -98,7 +118,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     if (p == TAGS_HIT) {
         ra.way = way;
         tags_hit(&c->tags, &ra);
-        c->access++;
+        count_access(c, set);
         c->hit++;
         return L1D_HIT;
     }
@@ -110,7 +130,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
             return L1D_FAIL_MERGE;
         }
         mshr_merge(&c->mshr, e, token);
-        c->access++;
+        count_access(c, set);
         c->merge++;
         return L1D_MERGED;
     }
@@ -136,7 +156,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     e = mshr_alloc(&c->mshr, la, token);
     c->mshr_uid[e] = a->warp_uid;
     new_request(c, la << c->tags.line_bits, MREQ_READ, c->tags.line_bytes, (uint32_t)e, now);
-    c->access++;
+    count_access(c, set);
     c->miss++;
     return L1D_MISS;
 }

@@ -52,12 +52,20 @@ typedef struct L1d {
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt;
     uint64_t store, store_hit_evict, atomic, fill;
     uint64_t miss_cold, miss_intra, miss_inter;
+    /* Balance (FUP eq. 2) of this kernel's load accesses over the sets, kept as its two sums so
+     * the stats stay counters: balance_sum = sum_j b_j (b_j + 1) / 2 and balance_ideal_micro =
+     * 1e6 * m (m + 2n - 1) / (2n), each grown by one access at a time. */
+    uint64_t balance_sum, balance_ideal_micro;
+    uint64_t *set_count; /* b_j of this kernel */
+    uint64_t kernel_accesses; /* m of this kernel */
     LineMap evicted_by; /* line -> 1 + uid of the warp that evicted it; 0: cached, never evicted */
     uint32_t *mshr_uid; /* per MSHR entry: uid of the warp whose miss allocated it */
 } L1d;
 
 void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st);
 void l1d_free(L1d *c);
+/* A kernel starts: balance is measured per kernel. */
+void l1d_kernel_begin(L1d *c);
 
 /* addr: any byte of the line. a: who is asking (warp slot, pc, divergence). */
 L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now);

@@ -34,6 +34,9 @@ static const struct {
     { "l2.miss_rate", "l2.miss", "l2.access", "L2 misses per L2 access", 1 },
     { "l1d.concentration", "sm.l1d.concentration_sum_micro", "sm.loads_divergent",
       "average intra-warp concentration of divergent loads (FUP eq. 1)", 1e-6 },
+    { "l1d.balance", "sm.l1d.balance_sum", "sm.l1d.balance_ideal_micro",
+      "balance of L1D load accesses over the sets (FUP eq. 2; 1 is a random spread), per cache and kernel, "
+      "weighted", 1e6 },
     { "l1d.divergent_load_share", "sm.loads_divergent", "sm.loads",
       "fraction of global/local loads that are divergent (more than 2 lines)", 1 },
 };

@@ -141,6 +141,19 @@ TEST(sim_miss_classes_and_concentration)
     EXPECT_EQ_I(stat_of(out, "sm.l1d.miss_intra"), 0);
 }
 
+TEST(sim_l1d_balance)
+{
+    /* conflict.syn: 128 load accesses, all in set 0 of 32 under conv. Eq. 2:
+     * (128 * 129 / 2) / (128 / 64 * (128 + 63)) = 8256 / 382. */
+    EXPECT_EQ_I(run("--preset gtx480 workloads/synthetic/conflict.syn"), 0);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.balance_sum"), 8256);
+    EXPECT_NEAR(real_of(out, "l1d.balance"), 8256.0 / 382.0, 1e-4);
+    /* Under fup the same lines spread over every set, the 4 passes of 32 lines evenly:
+     * b_j = 4 for all j, sum 32 * 10 = 320; ideal 382: balance 320/382 (better than random). */
+    EXPECT_EQ_I(run("--preset gtx480 -o l1d.index=fup workloads/synthetic/conflict.syn"), 0);
+    EXPECT_NEAR(real_of(out, "l1d.balance"), 320.0 / 382.0, 1e-4);
+}
+
 #include "exp/json.h"
 
 TEST(sim_time_series)
