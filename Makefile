@@ -120,7 +120,7 @@ asan:
 bench: $(BUILD)/warpsim
 	$(BUILD)/warpsim bench --gpgpusim-config $(GPGPUSIM_GTX480)
 
-run: $(BUILD)/warpsim
+run: all
 	$(BUILD)/warpsim sweep experiments/fup-small --results results/fup-small
 	$(BUILD)/warpsim report results/fup-small
 
