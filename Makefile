@@ -76,7 +76,7 @@ $(BUILD)/workloads/wl.o: workloads/common/wl.c workloads/common/wl.h include/cud
 	$(CC) $(WL_CFLAGS) -c $< -o $@
 
 $(BUILD)/workloads/%/host: workloads/%/host.c $(BUILD)/workloads/%/ptx.c $(BUILD)/workloads/wl.o \
-                           workloads/common/wl.h $(BUILD)/lib/libcuda.so.1
+                           workloads/common/wl.h $(wildcard workloads/*/common/*.h) $(BUILD)/lib/libcuda.so.1
 	$(CC) $(WL_CFLAGS) -o $@ $< $(BUILD)/workloads/$*/ptx.c $(BUILD)/workloads/wl.o \
 	      -L$(BUILD)/lib -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/../../../lib' -lm
 
@@ -99,7 +99,7 @@ test: all $(BUILD)/unit_tests
 	$(RUN_UNIT)
 	sh tests/workloads.sh $(BUILD)
 
-test-unit: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/unit_tests
+test-unit: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 $(BUILD)/unit_tests
 	$(RUN_UNIT)
 
 # Every suite workload at its small size on the timing model, each checked against its CPU

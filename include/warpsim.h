@@ -90,6 +90,22 @@ WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t
 WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes);
 WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes);
 
+/* Texture objects over linear device memory, what tex1Dfetch reads: count elements at base,
+ * each of `channels` channels (1 to 4) of channel_bytes (1, 2 or 4; a 2-byte float is a half).
+ * normalized: 1- and 2-byte integers read as floats in [0, 1] / [-1, 1]. The handle (never 0)
+ * is the value a kernel receives as its cudaTextureObject_t. */
+typedef enum WarpsimTexFormat { WARPSIM_TEX_SIGNED, WARPSIM_TEX_UNSIGNED, WARPSIM_TEX_FLOAT } WarpsimTexFormat;
+
+typedef struct WarpsimTexture {
+    uint64_t base, count;
+    uint32_t channels, channel_bytes;
+    WarpsimTexFormat format;
+    int normalized;
+} WarpsimTexture;
+
+WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle);
+WarpsimStatus warpsim_texture_destroy(WarpsimSim *s, uint64_t handle);
+
 /* Run a kernel to completion. params: the packed parameter buffer (see WarpsimKernelInfo). */
 WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
                              const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,

@@ -382,6 +382,31 @@ WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t byte
     return WARPSIM_OK;
 }
 
+WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle)
+{
+    *handle = 0;
+    uint32_t cb = t->channel_bytes;
+    if (t->channels < 1 || t->channels > 4 || (cb != 1 && cb != 2 && cb != 4) ||
+        (t->format == WARPSIM_TEX_FLOAT && cb == 1) || t->format > WARPSIM_TEX_FLOAT)
+        return fail(s, WARPSIM_E_INPUT, "texture of %u channels of %u bytes (format %d): unsupported",
+                    t->channels, cb, (int)t->format);
+    if (t->count && !t->base)
+        return fail(s, WARPSIM_E_INPUT, "texture of %llu elements at a null address", (unsigned long long)t->count);
+    PtxTexture pt = {.base = t->base, .count = t->count, .channels = t->channels, .channel_bytes = cb,
+                     .format = (uint8_t)(t->format == WARPSIM_TEX_FLOAT ? PTX_TEX_FLOAT
+                                         : t->format == WARPSIM_TEX_SIGNED ? PTX_TEX_SIGNED : PTX_TEX_UNSIGNED),
+                     .normalized = t->normalized != 0};
+    *handle = ptx_texture_create(s->mem, &pt);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_texture_destroy(WarpsimSim *s, uint64_t handle)
+{
+    if (!ptx_texture_destroy(s->mem, handle))
+        return fail(s, WARPSIM_E_INPUT, "0x%llx is not a texture object", (unsigned long long)handle);
+    return WARPSIM_OK;
+}
+
 /* The launch must fit one SM, or the timing model could never place a CTA. */
 static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint32_t grid[3],
                                   const uint32_t block[3], uint32_t smem, uint32_t regs)

@@ -179,3 +179,28 @@ TEST(cuda_driver_errors)
     EXPECT_EQ_I(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ_I(cuLaunchKernel(NULL, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_HANDLE);
 }
+
+TEST(cuda_driver_fault_on_timing_model)
+{
+    /* Lanes store 64 B apart into a 16-byte shared array: a fault in the first warp. The timing
+     * model must retire the CTAs and the launch fail, not abort. */
+    ASSERT(drv_module());
+    CUmodule mod;
+    ASSERT(cuModuleLoadData(&mod, ".version 7.0\n.target sm_75\n.address_size 64\n"
+                                  ".visible .entry k() { .reg .b32 %r<4>; .shared .align 4 .b8 s[16];\n"
+                                  " mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 6; mov.u32 %r3, s;\n"
+                                  " add.u32 %r2, %r2, %r3; st.shared.u32 [%r2], %r1; ret; }\n") == CUDA_SUCCESS);
+    CUfunction f;
+    ASSERT(cuModuleGetFunction(&f, mod, "k") == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuLaunchKernel(f, 4, 1, 1, 64, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_LAUNCH_FAILED);
+    /* the simulator goes on: a good kernel still runs */
+    CUfunction g;
+    ASSERT(cuModuleGetFunction(&g, drv_module(), "scale_by_global") == CUDA_SUCCESS);
+    CUdeviceptr d;
+    ASSERT(cuMemAlloc(&d, 64 * 4) == CUDA_SUCCESS);
+    int n = 64;
+    void *params[] = {&d, &n};
+    EXPECT_EQ_I(cuLaunchKernel(g, 2, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
+    cuMemFree(d);
+    cuModuleUnload(mod);
+}

@@ -62,6 +62,23 @@ void ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n);
  * placed and initialised the first time it is bound, here or by a launch); 0 if no such name. */
 uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name, uint64_t *size_out);
 
+/* ---- texture objects over linear memory (what tex1Dfetch reads) ---- */
+typedef enum PtxTexFormat { PTX_TEX_SIGNED, PTX_TEX_UNSIGNED, PTX_TEX_FLOAT } PtxTexFormat;
+
+typedef struct PtxTexture {
+    uint64_t base;          /* device address of element 0 */
+    uint64_t count;         /* elements; a fetch at any other index returns zeros */
+    uint32_t channels;      /* 1 to 4; the channels an element lacks read as 0 */
+    uint32_t channel_bytes; /* 1, 2 or 4 (a 2-byte float channel is a half) */
+    uint8_t format;         /* PtxTexFormat */
+    bool normalized;        /* 1- and 2-byte integers read as floats in [0, 1] or [-1, 1] */
+} PtxTexture;
+
+/* Register a texture object: its handle, never 0, is what the kernel receives (a .u64). */
+uint64_t ptx_texture_create(PtxMemory *mem, const PtxTexture *t);
+/* False if handle is not a live texture object. */
+bool ptx_texture_destroy(PtxMemory *mem, uint64_t handle);
+
 /* ---- launches ---- */
 typedef struct PtxRunStats {
     uint64_t warp_insts;   /* warp instructions executed */

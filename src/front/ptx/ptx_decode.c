@@ -32,7 +32,7 @@ static const NameVal opcode_names[] = {
     {"red", OP_RED}, {"prefetch", OP_PREFETCH}, {"prefetchu", OP_PREFETCH}, {"bra", OP_BRA},
     {"call", OP_CALL}, {"ret", OP_RET}, {"exit", OP_EXIT}, {"bar", OP_BAR},
     {"barrier", OP_BAR}, {"membar", OP_MEMBAR}, {"fence", OP_MEMBAR}, {"shfl", OP_SHFL},
-    {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP},
+    {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP}, {"tex", OP_TEX},
 };
 
 static const NameVal type_names[] = {
@@ -183,6 +183,9 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         case OP_BFIND:
             if (eq(w, wl, "shiftamt")) { in->flags |= PF_SHIFTAMT; continue; }
             break;
+        case OP_TEX:
+            if (eq(w, wl, "1d")) continue; /* the only geometry: other ones are unsupported modifiers */
+            break;
         default:
             break;
         }
@@ -214,6 +217,12 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
     }
     if ((op == OP_CVT || op == OP_SET || op == OP_SLCT) && n_types < 2) {
         snprintf(why, why_len, "expected two types in '%.*s'", (int)len, word);
+        return false;
+    }
+    if (op == OP_TEX && (in->vec != 4 || in->type2 != PT_S32 ||
+                         (in->type != PT_F32 && in->type != PT_S32 && in->type != PT_U32))) {
+        snprintf(why, why_len, "'%.*s': only tex.1d.v4.{f32,s32,u32}.s32 (tex1Dfetch on a texture object) "
+                 "is supported", (int)len, word);
         return false;
     }
     if (op == OP_SETP && !have_cmp) {
@@ -252,6 +261,7 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
     case OP_SHFL: a = 5; b = 6; break;  /* d, p|none, a, b, c [, membermask] */
     case OP_VOTE: a = 2; b = 3; break;
     case OP_ACTIVEMASK: case OP_CLOCK: a = b = 1; break;
+    case OP_TEX: a = b = 3; break; /* d, handle, {coordinate}: the parser splits [h, {x}] */
     case OP_BRA: a = b = 1; break;
     case OP_CALL: a = b = 1; break;
     case OP_BAR: a = 0; b = 2; break;
@@ -304,7 +314,7 @@ static uint8_t classify(const PtxModule *m, const PtxInst *in)
         return in->type == PT_F64 ? WOP_DP_DIV : WOP_SFU;
     case OP_EX2: case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH:
         return WOP_SFU;
-    case OP_LD:
+    case OP_LD: case OP_TEX:
         return WOP_LOAD;
     case OP_ST:
         return WOP_STORE;
@@ -362,7 +372,7 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
     s->pc = pc * PTX_PC_BYTES;
     s->op = classify(m, in);
     if (s->op == WOP_LOAD || s->op == WOP_STORE || s->op == WOP_ATOMIC) {
-        s->space = (uint8_t)wspace(in->space);
+        s->space = (uint8_t)(in->op == OP_TEX ? WSPACE_TEX : wspace(in->space));
         s->access_bytes = (uint8_t)(ptx_type_bytes(in->type) * in->vec);
     }
     unsigned first_src = 1;

@@ -10,8 +10,9 @@
  * entries. Predication narrows the active mask without touching the stack.
  * Memory: global and const through the sparse PtxMemory (const variables live there too);
  * shared per CTA; local and the .param frames of .func calls per thread; kernel parameters in
- * the launch's buffer. Generic addresses are classified by the windows of ptx_ir.h. Out-of-range
- * shared/local/param accesses are run-time faults reported with the PTX file:line. */
+ * the launch's buffer; texture fetches through the memory's texture-object table. Generic
+ * addresses are classified by the windows of ptx_ir.h. Out-of-range shared/local/param
+ * accesses are run-time faults reported with the PTX file:line. */
 #include "front/ptx/ptx_exec.h"
 
 #include "base/base.h"
@@ -331,6 +332,70 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     }
 }
 
+/* ---- texture fetches ---- */
+
+static float half_to_float(uint32_t h)
+{
+    uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    if (e == 0x1F)
+        return f32of(sign | 0x7F800000u | (m << 13));
+    if (e == 0) { /* zero or subnormal: m * 2^-24 */
+        float f = (float)m * 0x1p-24f;
+        return sign ? -f : f;
+    }
+    return f32of(sign | ((e + 112) << 23) | (m << 13));
+}
+
+/* One channel's raw bits as the 32-bit value a tex instruction returns. */
+static uint32_t tex_channel(const PtxTexture *t, uint64_t raw)
+{
+    unsigned bits = 8 * t->channel_bytes;
+    if (t->format == PTX_TEX_FLOAT)
+        return t->channel_bytes == 2 ? (uint32_t)of32(half_to_float((uint32_t)raw)) : (uint32_t)raw;
+    bool sg = t->format == PTX_TEX_SIGNED;
+    int64_t v = (int64_t)sext(raw, t->channel_bytes, sg);
+    if (t->normalized && bits < 32) { /* cudaReadModeNormalizedFloat */
+        float f = sg ? (float)v / (float)((1u << (bits - 1)) - 1) : (float)v / (float)((1u << bits) - 1);
+        return (uint32_t)of32(f < -1.0f ? -1.0f : f);
+    }
+    return (uint32_t)v;
+}
+
+/* tex.1d.v4.T.s32 d, [handle, {x}]: element x of the texture object's linear buffer, one
+ * channel per destination (missing channels 0; an index out of range gives all zeros). The
+ * timing model sees a load of the element's bytes in the texture space. */
+static void exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out)
+{
+    const uint64_t *hv = w->regs + (size_t)in->o[1].reg * WARP_SIZE;
+    const uint64_t *xv = w->regs + (size_t)in->o[2].vreg[0] * WARP_SIZE;
+    const PtxOperand *d = &in->o[0];
+    FOR_LANES(active, i) {
+        const PtxTexture *t = ptx_memory_texture(l->mem, hv[i]);
+        if (!t) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "tex: 0x%llx is not a texture object", (unsigned long long)hv[i]);
+            ptx_launch_fault(l, pc, msg);
+            return;
+        }
+        uint32_t eb = t->channels * t->channel_bytes;
+        int64_t x = (int32_t)xv[i];
+        bool inside = x >= 0 && (uint64_t)x < t->count;
+        uint64_t addr = t->base + (inside ? (uint64_t)x * eb : 0);
+        for (unsigned k = 0; k < 4; k++) {
+            uint32_t v = 0;
+            if (inside && k < t->channels)
+                v = tex_channel(t, ptx_mem_load(l->mem, addr + k * t->channel_bytes, t->channel_bytes));
+            if (d->vreg[k] != PTX_NO_REG)
+                w->regs[(size_t)d->vreg[k] * WARP_SIZE + i] =
+                    in->type == PT_S32 ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)v;
+        }
+        if (out) {
+            out->addr[i] = addr;
+            out->s.access_bytes = (uint8_t)eb;
+        }
+    }
+}
+
 /* ---- control ---- */
 
 static void copy_params(PtxLaunch *l, PtxWarp *w, uint32_t lanes, const uint16_t *from, const uint16_t *to, uint32_t n)
@@ -436,6 +501,11 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         top->pc = next;
         if (active)
             exec_mem(l, w, in, pc, active, out);
+        break;
+    case OP_TEX:
+        top->pc = next;
+        if (active)
+            exec_tex(l, w, in, pc, active, out);
         break;
     case OP_BAR: case OP_MEMBAR: case OP_NOP:
         top->pc = next;

@@ -36,6 +36,7 @@ typedef enum PtxOpcode {
     OP_LD, OP_ST, OP_ATOM, OP_RED, OP_PREFETCH,
     OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_BAR, OP_MEMBAR, OP_NOP,
     OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_CLOCK,
+    OP_TEX, /* tex.1d on a texture object: d (4 regs), the handle register, {coordinate} */
     OP_COUNT
 } PtxOpcode;
 

@@ -232,12 +232,18 @@ static void fo_cta_start(void *self, uint32_t cta_id, uint32_t sm, uint32_t warp
         ptx_warp_init(l, &l->warps[warp_id_base + i], c, i);
 }
 
+/* After a fault the kernel is abandoned: every resident warp's next instruction is an exit, so
+ * the timing model retires the CTAs and returns, and the caller reports the fault. */
+static const WinstStatic fo_exit_static = {.op = WOP_EXIT};
+
 static const WinstStatic *fo_peek(void *self, uint32_t warp_id)
 {
     PtxLaunch *l = self;
     const PtxWarp *w = &l->warps[warp_id];
-    if (w->done || !w->cta || l->failed)
+    if (w->done || !w->cta)
         return NULL;
+    if (l->failed)
+        return &fo_exit_static;
     return &l->m->statics[w->stack[w->depth - 1].pc];
 }
 
@@ -245,6 +251,12 @@ static void fo_exec(void *self, uint32_t warp_id, Winst *out)
 {
     PtxLaunch *l = self;
     PtxWarp *w = &l->warps[warp_id];
+    if (l->failed) {
+        memset(out, 0, sizeof *out);
+        out->s = fo_exit_static;
+        w->done = true;
+        return;
+    }
     if (ptx_warp_step(l, w, out) < 0)
         out->active_mask = 0;
 }

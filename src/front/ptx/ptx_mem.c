@@ -8,7 +8,8 @@
  * real GPU, and truncation bugs show), reusing freed ranges first-fit. A module's .global and
  * .const variables are placed (and initialised) once per memory, the first time the module is
  * bound; const variables live in global memory too, the const space differing only in how the
- * timing model caches it. */
+ * timing model caches it. Texture objects (tex1Dfetch) are a small table of linear buffers
+ * indexed by handle. */
 #include "front/ptx/ptx_mem.h"
 
 #include "base/base.h"
@@ -54,6 +55,7 @@ void ptx_memory_destroy(PtxMemory *mem)
     free(mem->live);
     free(mem->freed);
     free(mem->binds);
+    free(mem->texs);
     free(mem);
 }
 
@@ -226,4 +228,23 @@ uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name,
         return (sy->space == SP_GLOBAL ? b->global_base : b->const_base) + sy->offset;
     }
     return 0;
+}
+
+uint64_t ptx_texture_create(PtxMemory *mem, const PtxTexture *t)
+{
+    uint32_t i = 0;
+    while (i < mem->n_texs && mem->texs[i].channels != 0)
+        i++;
+    if (i == mem->n_texs)
+        mem->texs = xrealloc(mem->texs, ++mem->n_texs * sizeof *mem->texs);
+    mem->texs[i] = *t;
+    return (uint64_t)i + 1;
+}
+
+bool ptx_texture_destroy(PtxMemory *mem, uint64_t handle)
+{
+    if (!ptx_memory_texture(mem, handle))
+        return false;
+    memset(&mem->texs[handle - 1], 0, sizeof mem->texs[0]);
+    return true;
 }

@@ -31,7 +31,17 @@ struct PtxMemory {
     uint32_t n_live, cap_live, n_freed, cap_freed;
     PtxBinding *binds;
     uint32_t n_binds;
+    PtxTexture *texs; /* texture object handle h is texs[h - 1]; channels == 0: free slot */
+    uint32_t n_texs;
 };
+
+/* The texture object of a handle, or NULL. */
+static inline const PtxTexture *ptx_memory_texture(const PtxMemory *mem, uint64_t handle)
+{
+    if (handle == 0 || handle > mem->n_texs || mem->texs[handle - 1].channels == 0)
+        return NULL;
+    return &mem->texs[handle - 1];
+}
 
 /* The page holding addr (its first byte), created zero-filled if create; NULL if absent. */
 uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create);

@@ -783,6 +783,23 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
     fail(P, t, "unknown identifier '%.*s'", (int)t->len, t->s);
 }
 
+/* The [handle, {x}] operand of tex: o[1] the texture object's register, o[2] the coordinates. */
+static void parse_tex_operand(Parser *P, PtxInst *in)
+{
+    expect(P, '[');
+    const Tok *t = expect_word(P, "a texture object register");
+    if (find_reg(P, t) == PTX_NO_REG)
+        fail(P, t, "'%.*s': texture references are not supported, only texture objects (a .u64 register)",
+             (int)t->len, t->s);
+    memset(&in->o[1], 0, sizeof in->o[1]);
+    in->o[1].kind = OK_REG;
+    in->o[1].reg = reg_operand(P, t);
+    in->o[1].sym = PTX_NO_SYM;
+    expect(P, ',');
+    parse_operand(P, in, 2, &in->o[2]);
+    expect(P, ']');
+}
+
 /* call[.uni] [(ret, ...),] func [, (arg, ...)] ; */
 static void parse_call(Parser *P, PtxInst *in)
 {
@@ -875,6 +892,10 @@ static void check_operands(Parser *P, const Tok *at, PtxInst *in)
         if (o[0].kind != OK_ADDR)
             fail(P, at, "expected 'prefetch [address]'");
         break;
+    case OP_TEX:
+        if (o[0].kind != OK_VEC || o[0].n != 4 || o[1].kind != OK_REG || o[2].kind != OK_VEC || o[2].n != 1)
+            fail(P, at, "expected 'tex.1d.v4 {d0, d1, d2, d3}, [handle, {x}]'");
+        break;
     case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR: case OP_MEMBAR: case OP_NOP:
         break;
     case OP_MOV:
@@ -934,8 +955,13 @@ static void parse_instruction(Parser *P)
         for (;;) {
             if (n >= PTX_MAX_OPS)
                 fail(P, peek(P), "too many operands");
-            parse_operand(P, in, n, &in->o[n]);
-            n++;
+            if (in->op == OP_TEX && n == 1 && is_punct(peek(P), '[')) {
+                parse_tex_operand(P, in);
+                n = 3;
+            } else {
+                parse_operand(P, in, n, &in->o[n]);
+                n++;
+            }
             if (pipe_form && n == 1) {
                 if (accept(P, '|')) {
                     parse_operand(P, in, n, &in->o[n]);

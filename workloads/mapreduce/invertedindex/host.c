@@ -22,13 +22,12 @@
  *     6,500 records in 26 blocks, 44,500 links). CIAO's Table II lists 28 MB for the same
  *     application. */
 #include "wl.h"
+#include "../common/mapreduce_host.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VOCAB 4096
 #define URLS 4096
 #define SITES 256
 #define CHUNK 1024 /* record size before extending past the next line break */
@@ -39,68 +38,11 @@ struct quad {
     int off, len, doc, pad;
 };
 
-static CUfunction k_scan_block, k_scan_add;
-
-/* 256-thread blocks covering n threads (at least one block: the kernels check n). */
-static unsigned blocks(long n)
-{
-    return n > 256 ? (unsigned)((n + 255) / 256) : 1;
-}
-
-/* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total) on the GPU. */
-static void scan_rec(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    int nb = n / 256 + 1;
-    CUdeviceptr sums = wl_alloc((size_t)nb * 4);
-    void *a[] = {&in, &out, &sums, &n};
-    wl_launch(k_scan_block, nb, 1, 1, 256, 1, 1, 0, a);
-    if (nb > 1) {
-        CUdeviceptr base = wl_alloc((size_t)(nb + 1) * 4);
-        scan_rec(sums, base, nb);
-        int m = n + 1;
-        void *b[] = {&out, &base, &m};
-        wl_launch(k_scan_add, nb, 1, 1, 256, 1, 1, 0, b);
-        wl_free(base);
-    }
-    wl_free(sums);
-}
-
-/* The scan, then the total read back (the host sizes the next buffers with it). */
-static int scan(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    scan_rec(in, out, n);
-    int total;
-    wl_download(&total, out + (CUdeviceptr)n * 4, 4);
-    return total;
-}
-
-/* Index of a Zipf(1/rank)-distributed draw, given the running sums cdf[0..n). */
-static int zipf(const double *cdf, int n)
-{
-    double u = wl_randf() * cdf[n - 1];
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (cdf[mid] < u)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static void random_letters(char *s, int len)
-{
-    for (int c = 0; c < len; c++)
-        s[c] = (char)('a' + wl_rand_below(26));
-    s[len] = 0;
-}
-
 /* Appends printf-style text to buf at *at (buf is large enough). */
 #define PUT(...) (*at += sprintf(buf + *at, __VA_ARGS__))
 
-static char vocab[VOCAB][16], urls[URLS][48];
-static double word_cdf[VOCAB], url_cdf[URLS];
+static char vocab[MR_VOCAB][16], urls[URLS][48];
+static double word_cdf[MR_VOCAB], url_cdf[URLS];
 
 /* One document of about `target` bytes, written at buf + *at. */
 static void make_doc(char *buf, long *at, int doc, int target)
@@ -113,16 +55,17 @@ static void make_doc(char *buf, long *at, int doc, int target)
         for (int t = 0; t < tokens; t++) {
             const char *sep = t ? " " : "";
             if (wl_randf() < 0.08f)
-                PUT("%s<a href=\"%s\">%s</a>", sep, urls[zipf(url_cdf, URLS)], vocab[zipf(word_cdf, VOCAB)]);
+                PUT("%s<a href=\"%s\">%s</a>", sep, urls[mr_zipf(url_cdf, URLS)],
+                    vocab[mr_zipf(word_cdf, MR_VOCAB)]);
             else
-                PUT("%s%s", sep, vocab[zipf(word_cdf, VOCAB)]);
+                PUT("%s%s", sep, vocab[mr_zipf(word_cdf, MR_VOCAB)]);
         }
         PUT("</p>\n");
     }
     PUT("</body></html>\n");
 }
 
-/* Order of (URL, document) entries: the URL bytes as url_cmp in kernel.cu, then the document. */
+/* Order of (URL, document) entries: the URL bytes as mr_key_order (ii_sort), then the document. */
 static const char *cmp_text;
 static int entry_cmp(const void *pa, const void *pb)
 {
@@ -151,23 +94,9 @@ int main(int argc, char **argv)
     long want_size = val[0];
     wl_seed((uint64_t)val[1]);
 
-    /* Vocabulary (frequent words short), sites, URLs, then documents up to `bytes`. */
-    double sum = 0;
-    for (int r = 0; r < VOCAB; r++) {
-        int len = 2 + (int)(0.7 * log2(r + 1.0)) + (int)wl_rand_below(3);
-        random_letters(vocab[r], len > 14 ? 14 : len);
-        word_cdf[r] = sum += 1.0 / (r + 1);
-    }
-    static char sites[SITES][16];
-    for (int s = 0; s < SITES; s++)
-        random_letters(sites[s], 4 + (int)wl_rand_below(7));
-    sum = 0;
-    for (int u = 0; u < URLS; u++) {
-        char path[16];
-        random_letters(path, 3 + (int)wl_rand_below(10));
-        sprintf(urls[u], "http://www.%s.com/%s.html", sites[wl_rand_below(SITES)], path);
-        url_cdf[u] = sum += 1.0 / (u + 1);
-    }
+    /* Vocabulary, URLs on their sites, then documents up to `bytes`. */
+    mr_make_vocab(vocab, word_cdf, 'a');
+    mr_make_urls(urls, url_cdf, URLS, SITES, 10);
     char *text = malloc(want_size + 20000);
     long size = 0;
     int n_docs = 0;
@@ -193,8 +122,8 @@ int main(int argc, char **argv)
         }
 
     wl_init();
-    k_scan_block = wl_kernel("ii_scan_block");
-    k_scan_add = wl_kernel("ii_scan_add");
+    mr_k_scan_block = wl_kernel("ii_scan_block");
+    mr_k_scan_add = wl_kernel("ii_scan_add");
     CUfunction k_count = wl_kernel("ii_map_count"), k_map = wl_kernel("ii_map"), k_sort = wl_kernel("ii_sort");
     CUfunction k_mark = wl_kernel("ii_group_mark"), k_start = wl_kernel("ii_group_start");
 
@@ -202,38 +131,21 @@ int main(int argc, char **argv)
     CUdeviceptr d_text = wl_upload(text, size), d_recs = wl_upload(recs, sizeof *recs * n_recs);
     CUdeviceptr d_nlinks = wl_alloc(4 * (size_t)n_recs), d_link_at = wl_alloc(4 * ((size_t)n_recs + 1));
     void *count_args[] = {&d_text, &d_recs, &n_recs, &d_nlinks};
-    wl_launch(k_count, blocks(n_recs), 1, 1, 256, 1, 1, 0, count_args);
-    int n_pairs = scan(d_nlinks, d_link_at, n_recs);
-
-    int padded = 2;
-    while (padded < n_pairs)
-        padded *= 2;
-    CUdeviceptr d_pairs = wl_alloc(sizeof(struct quad) * (size_t)padded);
-    struct quad *pairs = malloc(sizeof *pairs * padded);
-    for (int i = n_pairs; i < padded; i++)
-        pairs[i] = (struct quad){0, -1, 0, 0};
-    wl_copy_to(d_pairs + sizeof *pairs * (size_t)n_pairs, pairs + n_pairs, sizeof *pairs * (size_t)(padded - n_pairs));
+    mr_launch(k_count, n_recs, count_args);
+    int n_pairs = mr_scan(d_nlinks, d_link_at, n_recs);
+    int padded;
+    CUdeviceptr d_pairs = mr_alloc_pairs(n_pairs, &(struct quad){0, -1, 0, 0}, &padded);
     void *map_args[] = {&d_text, &d_recs, &n_recs, &d_link_at, &d_pairs};
-    wl_launch(k_map, blocks(n_recs), 1, 1, 256, 1, 1, 0, map_args);
+    mr_launch(k_map, n_recs, map_args);
 
-    /* Group: bitonic sort, one launch per step, then the group boundaries. */
-    int half = padded / 2;
-    for (int k = 2; k <= padded; k *= 2)
-        for (int j = k / 2; j > 0; j /= 2) {
-            void *a[] = {&d_text, &d_pairs, &half, &k, &j};
-            wl_launch(k_sort, blocks(half), 1, 1, 256, 1, 1, 0, a);
-        }
-    CUdeviceptr d_first = wl_alloc(4 * (size_t)n_pairs), d_group_of = wl_alloc(4 * ((size_t)n_pairs + 1));
-    void *mark_args[] = {&d_text, &d_pairs, &n_pairs, &d_first};
-    wl_launch(k_mark, blocks(n_pairs), 1, 1, 256, 1, 1, 0, mark_args);
-    int groups = scan(d_first, d_group_of, n_pairs);
-    CUdeviceptr d_start = wl_alloc(4 * ((size_t)groups + 1));
-    void *start_args[] = {&d_first, &d_group_of, &n_pairs, &d_start};
-    wl_launch(k_start, blocks(n_pairs), 1, 1, 256, 1, 1, 0, start_args);
+    /* Group: bitonic sort, then the group boundaries. */
+    struct mr_groups grp = mr_group(k_sort, k_mark, k_start, d_text, d_pairs, n_pairs, padded);
+    int groups = grp.n_groups;
 
+    struct quad *pairs = malloc(sizeof *pairs * (n_pairs + 1));
     int *start = malloc(sizeof *start * (groups + 1));
     wl_download(pairs, d_pairs, sizeof *pairs * n_pairs);
-    wl_download(start, d_start, sizeof *start * (groups + 1));
+    wl_download(start, grp.start, sizeof *start * (groups + 1));
 
     /* CPU reference: every link of every document, sorted by URL, then document. */
     struct quad *want = malloc(sizeof *want * (size / 10 + 1));

@@ -20,6 +20,7 @@
  *   paper entries=100000: the 100K input of the thesis's Table 4.2 (about 5 MB of log; CIAO's
  *     Table II lists 13 MB for the application). */
 #include "wl.h"
+#include "../common/mapreduce_host.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,41 +39,6 @@ struct quad {
     int off, len, val, aux;
 };
 
-static CUfunction k_scan_block, k_scan_add;
-
-/* 256-thread blocks covering n threads (at least one block: the kernels check n). */
-static unsigned blocks(long n)
-{
-    return n > 256 ? (unsigned)((n + 255) / 256) : 1;
-}
-
-/* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total) on the GPU. */
-static void scan_rec(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    int nb = n / 256 + 1;
-    CUdeviceptr sums = wl_alloc((size_t)nb * 4);
-    void *a[] = {&in, &out, &sums, &n};
-    wl_launch(k_scan_block, nb, 1, 1, 256, 1, 1, 0, a);
-    if (nb > 1) {
-        CUdeviceptr base = wl_alloc((size_t)(nb + 1) * 4);
-        scan_rec(sums, base, nb);
-        int m = n + 1;
-        void *b[] = {&out, &base, &m};
-        wl_launch(k_scan_add, nb, 1, 1, 256, 1, 1, 0, b);
-        wl_free(base);
-    }
-    wl_free(sums);
-}
-
-/* The scan, then the total read back (the host sizes the next buffers with it). */
-static int scan(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    scan_rec(in, out, n);
-    int total;
-    wl_download(&total, out + (CUdeviceptr)n * 4, 4);
-    return total;
-}
-
 /* The kernels of one job, named by its map and reduce. */
 static CUfunction k_count, k_sort, k_mark, k_start;
 
@@ -84,64 +50,21 @@ static int run_job(CUfunction k_map, CUfunction k_reduce, CUdeviceptr d_log, CUd
 {
     CUdeviceptr d_npairs = wl_alloc(4 * (size_t)n), d_pair_at = wl_alloc(4 * ((size_t)n + 1));
     void *count_args[] = {&d_recs, &n, &d_npairs};
-    wl_launch(k_count, blocks(n), 1, 1, 256, 1, 1, 0, count_args);
-    int n_pairs = scan(d_npairs, d_pair_at, n);
-
-    int padded = 2;
-    while (padded < n_pairs)
-        padded *= 2;
-    CUdeviceptr d_pairs = wl_alloc(sizeof(struct quad) * (size_t)padded);
-    struct quad *pad = malloc(sizeof *pad * (padded - n_pairs + 1));
-    for (int i = 0; i < padded - n_pairs; i++)
-        pad[i] = (struct quad){0, -1, 0, 0};
-    wl_copy_to(d_pairs + sizeof *pad * (size_t)n_pairs, pad, sizeof *pad * (size_t)(padded - n_pairs));
-    free(pad);
+    mr_launch(k_count, n, count_args);
+    int n_pairs = mr_scan(d_npairs, d_pair_at, n);
+    int padded;
+    CUdeviceptr d_pairs = mr_alloc_pairs(n_pairs, &(struct quad){0, -1, 0, 0}, &padded);
     void *map_args[] = {&d_log, &d_recs, &n, &d_pair_at, &d_pairs};
-    wl_launch(k_map, blocks(n), 1, 1, 256, 1, 1, 0, map_args);
+    mr_launch(k_map, n, map_args);
 
-    int half = padded / 2;
-    for (int k = 2; k <= padded; k *= 2)
-        for (int j = k / 2; j > 0; j /= 2) {
-            void *a[] = {&d_log, &d_pairs, &half, &k, &j};
-            wl_launch(k_sort, blocks(half), 1, 1, 256, 1, 1, 0, a);
-        }
-    CUdeviceptr d_first = wl_alloc(4 * (size_t)n_pairs), d_group_of = wl_alloc(4 * ((size_t)n_pairs + 1));
-    void *mark_args[] = {&d_log, &d_pairs, &n_pairs, &d_first};
-    wl_launch(k_mark, blocks(n_pairs), 1, 1, 256, 1, 1, 0, mark_args);
-    int groups = scan(d_first, d_group_of, n_pairs);
-    CUdeviceptr d_start = wl_alloc(4 * ((size_t)groups + 1));
-    void *start_args[] = {&d_first, &d_group_of, &n_pairs, &d_start};
-    wl_launch(k_start, blocks(n_pairs), 1, 1, 256, 1, 1, 0, start_args);
+    struct mr_groups grp = mr_group(k_sort, k_mark, k_start, d_log, d_pairs, n_pairs, padded);
+    *d_out = wl_alloc(out_size * (size_t)grp.n_groups);
+    void *reduce_args[] = {&d_pairs, &grp.start, &grp.n_groups, d_out};
+    mr_launch(k_reduce, grp.n_groups, reduce_args);
 
-    *d_out = wl_alloc(out_size * (size_t)groups);
-    void *reduce_args[] = {&d_pairs, &d_start, &groups, d_out};
-    wl_launch(k_reduce, blocks(groups), 1, 1, 256, 1, 1, 0, reduce_args);
-
-    wl_free(d_npairs), wl_free(d_pair_at), wl_free(d_pairs), wl_free(d_first), wl_free(d_group_of);
-    wl_free(d_start);
-    return groups;
-}
-
-/* Index of a Zipf(1/rank)-distributed draw, given the running sums cdf[0..n). */
-static int zipf(const double *cdf, int n)
-{
-    double u = wl_randf() * cdf[n - 1];
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (cdf[mid] < u)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static void random_letters(char *s, int len)
-{
-    for (int c = 0; c < len; c++)
-        s[c] = (char)('a' + wl_rand_below(26));
-    s[len] = 0;
+    wl_free(d_npairs), wl_free(d_pair_at), wl_free(d_pairs);
+    mr_free_groups(&grp);
+    return grp.n_groups;
 }
 
 /* FNV-1a, as hash_bytes in kernel.cu. */
@@ -154,7 +77,7 @@ static unsigned hash_bytes(const char *p, int len)
 }
 
 /* Orders (offset, length) strings of the log: whole bytes (entry_cmp), or (hash, bytes) of the
- * URL, as key_cmp in kernel.cu (url_cmp; .val holds the hash). */
+ * URL, as mr_hashed_key_order in pv_sort (url_cmp; .val holds the hash). */
 static const char *cmp_log;
 static int bytes_cmp(const struct quad *a, const struct quad *b)
 {
@@ -187,18 +110,10 @@ int main(int argc, char **argv)
     wl_seed((uint64_t)val[1]);
 
     /* Pages, visitors (with their IPs), then the log. */
-    static char sites[SITES][16], pages[PAGES][48], ips[VISITORS][16];
+    static char pages[PAGES][48], ips[VISITORS][16];
     static double page_cdf[PAGES], visitor_cdf[VISITORS];
-    for (int s = 0; s < SITES; s++)
-        random_letters(sites[s], 4 + (int)wl_rand_below(7));
+    mr_make_urls(pages, page_cdf, PAGES, SITES, 8);
     double sum = 0;
-    for (int p = 0; p < PAGES; p++) {
-        char path[16];
-        random_letters(path, 3 + (int)wl_rand_below(8));
-        sprintf(pages[p], "http://www.%s.com/%s.html", sites[wl_rand_below(SITES)], path);
-        page_cdf[p] = sum += 1.0 / (p + 1);
-    }
-    sum = 0;
     for (int v = 0; v < VISITORS; v++) {
         sprintf(ips[v], "%u.%u.%u.%u", 1 + wl_rand_below(254), wl_rand_below(256), wl_rand_below(256),
                 1 + wl_rand_below(254));
@@ -208,7 +123,7 @@ int main(int argc, char **argv)
     struct rec *recs = malloc(sizeof *recs * n);
     long size = 0;
     for (int i = 0; i < n; i++) {
-        const char *page = pages[zipf(page_cdf, PAGES)], *ip = ips[zipf(visitor_cdf, VISITORS)];
+        const char *page = pages[mr_zipf(page_cdf, PAGES)], *ip = ips[mr_zipf(visitor_cdf, VISITORS)];
         int len = sprintf(log + size, "%s\t%s\t%u", page, ip, wl_rand_below(DAYS));
         recs[i] = (struct rec){(int)size, len};
         log[size + len] = '\n';
@@ -216,8 +131,8 @@ int main(int argc, char **argv)
     }
 
     wl_init();
-    k_scan_block = wl_kernel("pv_scan_block");
-    k_scan_add = wl_kernel("pv_scan_add");
+    mr_k_scan_block = wl_kernel("pv_scan_block");
+    mr_k_scan_add = wl_kernel("pv_scan_add");
     k_count = wl_kernel("pv_map_count");
     k_sort = wl_kernel("pv_sort");
     k_mark = wl_kernel("pv_group_mark");

@@ -19,36 +19,9 @@
  *   {URL offset, URL length, hash, IP offset}), pv_sort, pv_group_mark, pv_scan_*,
  *   pv_group_start, pv_reduce_count (one thread per URL: the size of its group). */
 
-/* ---- exclusive prefix sum, 256 elements per block ---- */
+#include "../common/mapreduce.cuh"
 
-/* out[i] = in[0] + ... + in[i-1] within the block, for i <= n (in[n] counts as 0), and the
- * block's sum in sums[block]. */
-extern "C" __global__ void pv_scan_block(const int *in, int *out, int *sums, int n)
-{
-    __shared__ int s[256];
-    int tid = threadIdx.x, i = blockIdx.x * 256 + tid;
-    int v = i < n ? in[i] : 0;
-    s[tid] = v;
-    __syncthreads();
-    for (int off = 1; off < 256; off <<= 1) {
-        int t = tid >= off ? s[tid - off] : 0;
-        __syncthreads();
-        s[tid] += t;
-        __syncthreads();
-    }
-    if (i <= n)
-        out[i] = s[tid] - v;
-    if (tid == 255)
-        sums[blockIdx.x] = s[255];
-}
-
-/* Adds the scanned block sums to the block-local prefix sums. */
-extern "C" __global__ void pv_scan_add(int *out, const int *block_base, int m)
-{
-    int i = blockIdx.x * 256 + threadIdx.x;
-    if (i < m)
-        out[i] += block_base[blockIdx.x];
-}
+MR_SCAN_KERNELS(pv) /* pv_scan_block, pv_scan_add */
 
 /* ---- map ---- */
 
@@ -96,56 +69,7 @@ extern "C" __global__ void pv_map_url(const char *log, const int2 *recs, int n_r
 
 /* ---- group: bitonic sort by (hash, key), group boundaries ---- */
 
-/* Order by hash, then the key bytes (a shorter prefix first); padding (length -1) sorts last. */
-__device__ int key_cmp(const char *log, int4 a, int4 b)
-{
-    if (a.y < 0 || b.y < 0)
-        return (a.y < 0) - (b.y < 0);
-    if (a.z != b.z)
-        return (unsigned)a.z < (unsigned)b.z ? -1 : 1;
-    int n = min(a.y, b.y);
-    for (int i = 0; i < n; i++) {
-        int ca = (unsigned char)log[a.x + i], cb = (unsigned char)log[b.x + i];
-        if (ca != cb)
-            return ca - cb;
-    }
-    return a.y - b.y;
-}
-
-/* One compare-exchange per thread: thread t orders elements i and i + j, where i is t with a
- * zero bit inserted at j's position; blocks of size k alternate ascending and descending. */
-extern "C" __global__ void pv_sort(const char *log, int4 *pairs, int half, int k, int j)
-{
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= half)
-        return;
-    int i = 2 * t - (t & (j - 1)), l = i + j;
-    int4 a = pairs[i], b = pairs[l];
-    int c = key_cmp(log, a, b);
-    if ((i & k) == 0 ? c > 0 : c < 0) {
-        pairs[i] = b;
-        pairs[l] = a;
-    }
-}
-
-extern "C" __global__ void pv_group_mark(const char *log, const int4 *pairs, int n, int *first)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        first[i] = i == 0 || key_cmp(log, pairs[i - 1], pairs[i]) != 0;
-}
-
-/* start[g] = index of group g's first pair; start[groups] = n. */
-extern "C" __global__ void pv_group_start(const int *first, const int *group_of, int n, int *start)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    if (first[i])
-        start[group_of[i]] = i;
-    if (i == 0)
-        start[group_of[n]] = n;
-}
+MR_GROUP_KERNELS(pv, mr_hashed_key_order) /* pv_sort, pv_group_mark, pv_group_start */
 
 /* ---- reduce ---- */
 

@@ -18,6 +18,7 @@
  *     layout a pair record takes 40 bytes (key, value and their offsets), so 1024 documents
  *     give 21 MB of records plus the 0.5 MB feature matrix, the closest power of two. */
 #include "wl.h"
+#include "../common/mapreduce_host.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,41 +32,6 @@ struct pair {
     float score;
     int a, b, pad;
 };
-
-static CUfunction k_scan_block, k_scan_add;
-
-/* 256-thread blocks covering n threads (at least one block: the kernels check n). */
-static unsigned blocks(long n)
-{
-    return n > 256 ? (unsigned)((n + 255) / 256) : 1;
-}
-
-/* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total) on the GPU. */
-static void scan_rec(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    int nb = n / 256 + 1;
-    CUdeviceptr sums = wl_alloc((size_t)nb * 4);
-    void *a[] = {&in, &out, &sums, &n};
-    wl_launch(k_scan_block, nb, 1, 1, 256, 1, 1, 0, a);
-    if (nb > 1) {
-        CUdeviceptr base = wl_alloc((size_t)(nb + 1) * 4);
-        scan_rec(sums, base, nb);
-        int m = n + 1;
-        void *b[] = {&out, &base, &m};
-        wl_launch(k_scan_add, nb, 1, 1, 256, 1, 1, 0, b);
-        wl_free(base);
-    }
-    wl_free(sums);
-}
-
-/* The scan, then the total read back (the host sizes the output with it). */
-static int scan(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    scan_rec(in, out, n);
-    int total;
-    wl_download(&total, out + (CUdeviceptr)n * 4, 4);
-    return total;
-}
 
 static int by_score_desc(const void *pa, const void *pb)
 {
@@ -95,8 +61,8 @@ int main(int argc, char **argv)
             recs[r++] = (struct rec){a, b};
 
     wl_init();
-    k_scan_block = wl_kernel("ss_scan_block");
-    k_scan_add = wl_kernel("ss_scan_add");
+    mr_k_scan_block = wl_kernel("ss_scan_block");
+    mr_k_scan_add = wl_kernel("ss_scan_add");
     CUfunction k_count = wl_kernel("ss_map_count"), k_map = wl_kernel("ss_map"), k_sort = wl_kernel("ss_sort");
 
     /* Map: count, prefix sum, emit. */
@@ -104,27 +70,16 @@ int main(int argc, char **argv)
     CUdeviceptr d_recs = wl_upload(recs, sizeof *recs * n_recs);
     CUdeviceptr d_npairs = wl_alloc(4 * (size_t)n_recs), d_pair_at = wl_alloc(4 * ((size_t)n_recs + 1));
     void *count_args[] = {&d_recs, &n_recs, &d_npairs};
-    wl_launch(k_count, blocks(n_recs), 1, 1, 256, 1, 1, 0, count_args);
-    int n_pairs = scan(d_npairs, d_pair_at, n_recs);
-
-    int padded = 2;
-    while (padded < n_pairs)
-        padded *= 2;
-    CUdeviceptr d_pairs = wl_alloc(sizeof(struct pair) * (size_t)padded);
-    struct pair *pairs = malloc(sizeof *pairs * padded);
-    for (int i = n_pairs; i < padded; i++)
-        pairs[i] = (struct pair){0, -1, -1, 0};
-    wl_copy_to(d_pairs + sizeof *pairs * (size_t)n_pairs, pairs + n_pairs, sizeof *pairs * (size_t)(padded - n_pairs));
+    mr_launch(k_count, n_recs, count_args);
+    int n_pairs = mr_scan(d_npairs, d_pair_at, n_recs);
+    int padded;
+    CUdeviceptr d_pairs = mr_alloc_pairs(n_pairs, &(struct pair){0, -1, -1, 0}, &padded);
     void *map_args[] = {&d_features, &dim, &d_recs, &n_recs, &d_pair_at, &d_pairs};
-    wl_launch(k_map, blocks(n_recs), 1, 1, 256, 1, 1, 0, map_args);
+    mr_launch(k_map, n_recs, map_args);
 
-    /* Sort by score, one launch per step. */
-    int half = padded / 2;
-    for (int k = 2; k <= padded; k *= 2)
-        for (int j = k / 2; j > 0; j /= 2) {
-            void *a[] = {&d_pairs, &half, &k, &j};
-            wl_launch(k_sort, blocks(half), 1, 1, 256, 1, 1, 0, a);
-        }
+    /* Sort by score, one launch per step (ss_sort takes no key buffer). */
+    mr_sort(k_sort, NULL, d_pairs, padded);
+    struct pair *pairs = malloc(sizeof *pairs * (n_pairs + 1));
     wl_download(pairs, d_pairs, sizeof *pairs * n_pairs);
 
     /* CPU reference: the cosine of every pair (exact sums, as in ss_map), sorted. */

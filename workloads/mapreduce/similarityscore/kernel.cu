@@ -13,36 +13,9 @@
  * doc -1 entries that sort last). As in Mars, there is no reduce stage: the sorted pairs are
  * the result. */
 
-/* ---- exclusive prefix sum, 256 elements per block ---- */
+#include "../common/mapreduce.cuh"
 
-/* out[i] = in[0] + ... + in[i-1] within the block, for i <= n (in[n] counts as 0), and the
- * block's sum in sums[block]. */
-extern "C" __global__ void ss_scan_block(const int *in, int *out, int *sums, int n)
-{
-    __shared__ int s[256];
-    int tid = threadIdx.x, i = blockIdx.x * 256 + tid;
-    int v = i < n ? in[i] : 0;
-    s[tid] = v;
-    __syncthreads();
-    for (int off = 1; off < 256; off <<= 1) {
-        int t = tid >= off ? s[tid - off] : 0;
-        __syncthreads();
-        s[tid] += t;
-        __syncthreads();
-    }
-    if (i <= n)
-        out[i] = s[tid] - v;
-    if (tid == 255)
-        sums[blockIdx.x] = s[255];
-}
-
-/* Adds the scanned block sums to the block-local prefix sums. */
-extern "C" __global__ void ss_scan_add(int *out, const int *block_base, int m)
-{
-    int i = blockIdx.x * 256 + threadIdx.x;
-    if (i < m)
-        out[i] += block_base[blockIdx.x];
-}
+MR_SCAN_KERNELS(ss) /* ss_scan_block, ss_scan_add */
 
 /* ---- map ---- */
 
@@ -77,8 +50,9 @@ extern "C" __global__ void ss_map(const float *features, int dim, const int2 *re
 
 /* ---- sort by score ---- */
 
-/* Negative when a comes first: higher score first; padding (doc -1) last. */
-__device__ int score_cmp(int4 a, int4 b)
+/* Negative when a comes first: higher score first; padding (doc -1) last. The pairs carry no
+ * key bytes, so the buffer is unused. */
+__device__ int score_order(const char *, int4 a, int4 b)
 {
     if (a.y < 0 || b.y < 0)
         return (a.y < 0) - (b.y < 0);
@@ -86,18 +60,8 @@ __device__ int score_cmp(int4 a, int4 b)
     return sa > sb ? -1 : sa < sb;
 }
 
-/* One compare-exchange per thread: thread t orders elements i and i + j, where i is t with a
- * zero bit inserted at j's position; blocks of size k alternate ascending and descending. */
+/* One step (k, j) of the bitonic sort by score_order. */
 extern "C" __global__ void ss_sort(int4 *pairs, int half, int k, int j)
 {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= half)
-        return;
-    int i = 2 * t - (t & (j - 1)), l = i + j;
-    int4 a = pairs[i], b = pairs[l];
-    int c = score_cmp(a, b);
-    if ((i & k) == 0 ? c > 0 : c < 0) {
-        pairs[i] = b;
-        pairs[l] = a;
-    }
+    mr_sort_step<score_order>(0, pairs, half, k, j);
 }

@@ -15,13 +15,12 @@
  *     records (4 blocks) and 800 matches. The input is already small, so both sizes are the
  *     same. */
 #include "wl.h"
+#include "../common/mapreduce_host.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VOCAB 4096
 #define CHUNK 1024 /* record size before extending to the next line break */
 #define KEYWORD_RANK 19
 
@@ -30,81 +29,7 @@ struct rec {
     int off, len;
 };
 
-static CUfunction k_scan_block, k_scan_add;
-
-/* 256-thread blocks covering n threads (at least one block: the kernels check n). */
-static unsigned blocks(long n)
-{
-    return n > 256 ? (unsigned)((n + 255) / 256) : 1;
-}
-
-/* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total) on the GPU. */
-static void scan_rec(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    int nb = n / 256 + 1;
-    CUdeviceptr sums = wl_alloc((size_t)nb * 4);
-    void *a[] = {&in, &out, &sums, &n};
-    wl_launch(k_scan_block, nb, 1, 1, 256, 1, 1, 0, a);
-    if (nb > 1) {
-        CUdeviceptr base = wl_alloc((size_t)(nb + 1) * 4);
-        scan_rec(sums, base, nb);
-        int m = n + 1;
-        void *b[] = {&out, &base, &m};
-        wl_launch(k_scan_add, nb, 1, 1, 256, 1, 1, 0, b);
-        wl_free(base);
-    }
-    wl_free(sums);
-}
-
-/* The scan, then the total read back (the host sizes the output with it). */
-static int scan(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    scan_rec(in, out, n);
-    int total;
-    wl_download(&total, out + (CUdeviceptr)n * 4, 4);
-    return total;
-}
-
-static char vocab[VOCAB][16];
-
-/* Text of `size` bytes: Zipf-distributed words from a generated vocabulary. */
-static char *make_text(long size)
-{
-    static double cdf[VOCAB];
-    double sum = 0;
-    for (int r = 0; r < VOCAB; r++) {
-        int len = 2 + (int)(0.7 * log2(r + 1.0)) + (int)wl_rand_below(3);
-        if (len > 14)
-            len = 14;
-        for (int c = 0; c < len; c++)
-            vocab[r][c] = (char)('a' + wl_rand_below(26));
-        vocab[r][len] = 0;
-        sum += 1.0 / (r + 1);
-        cdf[r] = sum;
-    }
-    char *text = malloc(size + 1);
-    long at = 0;
-    while (at < size) {
-        int words = 8 + (int)wl_rand_below(9);
-        for (int w = 0; w < words && at < size; w++) {
-            double u = wl_randf() * sum;
-            int lo = 0, hi = VOCAB - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (cdf[mid] < u)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (const char *s = vocab[lo]; *s && at < size; s++)
-                text[at++] = *s;
-            if (at < size)
-                text[at++] = w + 1 < words ? ' ' : '\n';
-        }
-    }
-    text[size] = 0;
-    return text;
-}
+static char vocab[MR_VOCAB][16];
 
 int main(int argc, char **argv)
 {
@@ -117,7 +42,7 @@ int main(int argc, char **argv)
     }
     long size = val[0];
     wl_seed((uint64_t)val[1]);
-    char *text = make_text(size);
+    char *text = mr_make_text(size, vocab, 'a');
     const char *keyword = vocab[KEYWORD_RANK];
     int kw_len = (int)strlen(keyword);
 
@@ -133,19 +58,19 @@ int main(int argc, char **argv)
     }
 
     wl_init();
-    k_scan_block = wl_kernel("sm_scan_block");
-    k_scan_add = wl_kernel("sm_scan_add");
+    mr_k_scan_block = wl_kernel("sm_scan_block");
+    mr_k_scan_add = wl_kernel("sm_scan_add");
     CUfunction k_count = wl_kernel("sm_map_count"), k_map = wl_kernel("sm_map");
 
     CUdeviceptr d_text = wl_upload(text, size), d_recs = wl_upload(recs, sizeof *recs * n_recs);
     CUdeviceptr d_keyword = wl_upload(keyword, kw_len + 1);
     CUdeviceptr d_found = wl_alloc(4 * (size_t)n_recs), d_found_at = wl_alloc(4 * ((size_t)n_recs + 1));
     void *count_args[] = {&d_text, &d_recs, &n_recs, &d_keyword, &kw_len, &d_found};
-    wl_launch(k_count, blocks(n_recs), 1, 1, 256, 1, 1, 0, count_args);
-    int n_out = scan(d_found, d_found_at, n_recs);
+    mr_launch(k_count, n_recs, count_args);
+    int n_out = mr_scan(d_found, d_found_at, n_recs);
     CUdeviceptr d_out = wl_alloc(sizeof(struct rec) * (size_t)n_out);
     void *map_args[] = {&d_text, &d_recs, &n_recs, &d_keyword, &kw_len, &d_found_at, &d_out};
-    wl_launch(k_map, blocks(n_recs), 1, 1, 256, 1, 1, 0, map_args);
+    mr_launch(k_map, n_recs, map_args);
     struct rec *out = malloc(sizeof *out * (n_out + 1));
     wl_download(out, d_out, sizeof *out * n_out);
 

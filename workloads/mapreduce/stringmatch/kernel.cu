@@ -10,36 +10,9 @@
  * (sm_scan_*) giving each thread its output slots, sm_map (writes the matches). As in Mars,
  * the job is map-only: the matches come out in record order and need no sort or reduce. */
 
-/* ---- exclusive prefix sum, 256 elements per block ---- */
+#include "../common/mapreduce.cuh"
 
-/* out[i] = in[0] + ... + in[i-1] within the block, for i <= n (in[n] counts as 0), and the
- * block's sum in sums[block]. */
-extern "C" __global__ void sm_scan_block(const int *in, int *out, int *sums, int n)
-{
-    __shared__ int s[256];
-    int tid = threadIdx.x, i = blockIdx.x * 256 + tid;
-    int v = i < n ? in[i] : 0;
-    s[tid] = v;
-    __syncthreads();
-    for (int off = 1; off < 256; off <<= 1) {
-        int t = tid >= off ? s[tid - off] : 0;
-        __syncthreads();
-        s[tid] += t;
-        __syncthreads();
-    }
-    if (i <= n)
-        out[i] = s[tid] - v;
-    if (tid == 255)
-        sums[blockIdx.x] = s[255];
-}
-
-/* Adds the scanned block sums to the block-local prefix sums. */
-extern "C" __global__ void sm_scan_add(int *out, const int *block_base, int m)
-{
-    int i = blockIdx.x * 256 + threadIdx.x;
-    if (i < m)
-        out[i] += block_base[blockIdx.x];
-}
+MR_SCAN_KERNELS(sm) /* sm_scan_block, sm_scan_add */
 
 /* ---- map ---- */
 

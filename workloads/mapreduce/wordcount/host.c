@@ -18,13 +18,12 @@
  *     block for the map), about 7,500 words of six letters or more, sorted as 8192 pairs.
  *     The input is already small, so both sizes are the same. */
 #include "wl.h"
+#include "../common/mapreduce_host.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VOCAB 4096
 #define CHUNK 2048 /* record size before extending to the next word boundary */
 #define MIN_WORD 6 /* as in kernel.cu */
 
@@ -36,87 +35,12 @@ struct pair {
     int key, len, val, aux;
 };
 
-static CUfunction k_scan_block, k_scan_add;
-
-/* 256-thread blocks covering n threads (at least one block: the kernels check n). */
-static unsigned blocks(long n)
-{
-    return n > 256 ? (unsigned)((n + 255) / 256) : 1;
-}
-
-/* Exclusive prefix sum of in[0..n) into out[0..n] (out[n] = total) on the GPU. */
-static void scan_rec(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    int nb = n / 256 + 1;
-    CUdeviceptr sums = wl_alloc((size_t)nb * 4);
-    void *a[] = {&in, &out, &sums, &n};
-    wl_launch(k_scan_block, nb, 1, 1, 256, 1, 1, 0, a);
-    if (nb > 1) {
-        CUdeviceptr base = wl_alloc((size_t)(nb + 1) * 4);
-        scan_rec(sums, base, nb);
-        int m = n + 1;
-        void *b[] = {&out, &base, &m};
-        wl_launch(k_scan_add, nb, 1, 1, 256, 1, 1, 0, b);
-        wl_free(base);
-    }
-    wl_free(sums);
-}
-
-/* The scan, then the total read back (the host sizes the next buffers with it). */
-static int scan(CUdeviceptr in, CUdeviceptr out, int n)
-{
-    scan_rec(in, out, n);
-    int total;
-    wl_download(&total, out + (CUdeviceptr)n * 4, 4);
-    return total;
-}
-
 static int is_letter(char c)
 {
     return c >= 'A' && c <= 'Z';
 }
 
-/* Text of `size` bytes: Zipf-distributed words from a generated vocabulary. */
-static char *make_text(long size)
-{
-    static char vocab[VOCAB][16];
-    static double cdf[VOCAB];
-    double sum = 0;
-    for (int r = 0; r < VOCAB; r++) {
-        int len = 2 + (int)(0.7 * log2(r + 1.0)) + (int)wl_rand_below(3);
-        if (len > 14)
-            len = 14;
-        for (int c = 0; c < len; c++)
-            vocab[r][c] = (char)('A' + wl_rand_below(26));
-        vocab[r][len] = 0;
-        sum += 1.0 / (r + 1);
-        cdf[r] = sum;
-    }
-    char *text = malloc(size + 1);
-    long at = 0;
-    while (at < size) {
-        int words = 8 + (int)wl_rand_below(9);
-        for (int w = 0; w < words && at < size; w++) {
-            double u = wl_randf() * sum;
-            int lo = 0, hi = VOCAB - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (cdf[mid] < u)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (const char *s = vocab[lo]; *s && at < size; s++)
-                text[at++] = *s;
-            if (at < size)
-                text[at++] = w + 1 < words ? ' ' : '\n';
-        }
-    }
-    text[size] = 0;
-    return text;
-}
-
-/* Comparison of two (offset, length) words of a buffer, the same order as key_cmp. */
+/* Comparison of two (offset, length) words of a buffer, the order of mr_key_order (wc_sort). */
 static const char *cmp_base;
 static int word_cmp(const void *pa, const void *pb)
 {
@@ -137,7 +61,8 @@ int main(int argc, char **argv)
     }
     long size = val[0];
     wl_seed((uint64_t)val[1]);
-    char *text = make_text(size);
+    static char vocab[MR_VOCAB][16];
+    char *text = mr_make_text(size, vocab, 'A');
 
     /* Records: CHUNK bytes, extended to the next non-letter. */
     int n_recs = 0;
@@ -151,8 +76,8 @@ int main(int argc, char **argv)
     }
 
     wl_init();
-    k_scan_block = wl_kernel("wc_scan_block");
-    k_scan_add = wl_kernel("wc_scan_add");
+    mr_k_scan_block = wl_kernel("wc_scan_block");
+    mr_k_scan_add = wl_kernel("wc_scan_add");
     CUfunction k_count = wl_kernel("wc_map_count"), k_map = wl_kernel("wc_map"), k_sort = wl_kernel("wc_sort");
     CUfunction k_mark = wl_kernel("wc_group_mark"), k_start = wl_kernel("wc_group_start");
     CUfunction k_reduce = wl_kernel("wc_reduce");
@@ -161,41 +86,24 @@ int main(int argc, char **argv)
     CUdeviceptr d_text = wl_upload(text, size), d_recs = wl_upload(recs, sizeof *recs * n_recs);
     CUdeviceptr d_nwords = wl_alloc(4 * (size_t)n_recs), d_nbytes = wl_alloc(4 * (size_t)n_recs);
     void *count_args[] = {&d_text, &d_recs, &n_recs, &d_nwords, &d_nbytes};
-    wl_launch(k_count, blocks(n_recs), 1, 1, 256, 1, 1, 0, count_args);
+    mr_launch(k_count, n_recs, count_args);
     CUdeviceptr d_word_at = wl_alloc(4 * ((size_t)n_recs + 1)), d_byte_at = wl_alloc(4 * ((size_t)n_recs + 1));
-    int n_pairs = scan(d_nwords, d_word_at, n_recs);
-    int key_bytes = scan(d_nbytes, d_byte_at, n_recs);
-
-    int padded = 2;
-    while (padded < n_pairs)
-        padded *= 2;
-    CUdeviceptr d_keys = wl_alloc(key_bytes), d_pairs = wl_alloc(sizeof(struct pair) * (size_t)padded);
-    struct pair *pad = malloc(sizeof *pad * (padded - n_pairs + 1));
-    for (int i = 0; i < padded - n_pairs; i++)
-        pad[i] = (struct pair){0, -1, 0, 0};
-    wl_copy_to(d_pairs + sizeof(struct pair) * (size_t)n_pairs, pad, sizeof(struct pair) * (size_t)(padded - n_pairs));
+    int n_pairs = mr_scan(d_nwords, d_word_at, n_recs);
+    int key_bytes = mr_scan(d_nbytes, d_byte_at, n_recs);
+    CUdeviceptr d_keys = wl_alloc(key_bytes);
+    int padded;
+    CUdeviceptr d_pairs = mr_alloc_pairs(n_pairs, &(struct pair){0, -1, 0, 0}, &padded);
     void *map_args[] = {&d_text, &d_recs, &n_recs, &d_word_at, &d_byte_at, &d_keys, &d_pairs};
-    wl_launch(k_map, blocks(n_recs), 1, 1, 256, 1, 1, 0, map_args);
+    mr_launch(k_map, n_recs, map_args);
 
-    /* Group: bitonic sort, one launch per step. */
-    int half = padded / 2;
-    for (int k = 2; k <= padded; k *= 2)
-        for (int j = k / 2; j > 0; j /= 2) {
-            void *a[] = {&d_keys, &d_pairs, &half, &k, &j};
-            wl_launch(k_sort, blocks(half), 1, 1, 256, 1, 1, 0, a);
-        }
-    CUdeviceptr d_first = wl_alloc(4 * (size_t)n_pairs), d_group_of = wl_alloc(4 * ((size_t)n_pairs + 1));
-    void *mark_args[] = {&d_keys, &d_pairs, &n_pairs, &d_first};
-    wl_launch(k_mark, blocks(n_pairs), 1, 1, 256, 1, 1, 0, mark_args);
-    int groups = scan(d_first, d_group_of, n_pairs);
-    CUdeviceptr d_start = wl_alloc(4 * ((size_t)groups + 1));
-    void *start_args[] = {&d_first, &d_group_of, &n_pairs, &d_start};
-    wl_launch(k_start, blocks(n_pairs), 1, 1, 256, 1, 1, 0, start_args);
+    /* Group: bitonic sort, then the group boundaries. */
+    struct mr_groups grp = mr_group(k_sort, k_mark, k_start, d_keys, d_pairs, n_pairs, padded);
+    int groups = grp.n_groups;
 
     /* Reduce: one thread per word. */
     CUdeviceptr d_out = wl_alloc(sizeof(struct pair) * (size_t)groups);
-    void *reduce_args[] = {&d_pairs, &d_start, &groups, &d_out};
-    wl_launch(k_reduce, blocks(groups), 1, 1, 256, 1, 1, 0, reduce_args);
+    void *reduce_args[] = {&d_pairs, &grp.start, &groups, &d_out};
+    mr_launch(k_reduce, groups, reduce_args);
 
     struct pair *out = malloc(sizeof *out * (groups + 1));
     char *got_keys = malloc(key_bytes + 1);
@@ -239,6 +147,6 @@ int main(int argc, char **argv)
     printf("wordcount: %ld bytes, %d records, %d words of %d+ letters, %d distinct (sorted as %d)\n", size, n_recs,
            n_words, MIN_WORD, groups, padded);
 
-    free(text), free(recs), free(pad), free(out), free(got_keys), free(words);
+    free(text), free(recs), free(out), free(got_keys), free(words);
     return wl_finish("wordcount", (double)bad, 0);
 }

@@ -8,8 +8,8 @@
  *     one) does not depend on n.
  *   paper n=2048 (thesis Tables 4.2, 5.2: "default", PolyBench/GPU 1.0's 2048). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 /* out (n x n) = left * right in double, from float inputs */
@@ -26,24 +26,12 @@ static void matmul_ref(int n, const float *left, const float *right, double *out
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {128, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernels' int indices */
-        fprintf(stderr, "2mm: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "2mm", 128);
     size_t nn = (size_t)n * n, bytes = nn * sizeof(float);
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(bytes), *b = malloc(bytes), *d = malloc(bytes);
-    float *c = malloc(bytes), *e = malloc(bytes), *want = malloc(bytes);
-    double *ref = malloc(nn * sizeof *ref);
-    if (!a || !b || !c || !d || !e || !want || !ref) {
-        fprintf(stderr, "2mm: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof(float)), *b = pb_alloc(nn, sizeof(float)), *d = pb_alloc(nn, sizeof(float));
+    float *c = pb_alloc(nn, sizeof(float)), *e = pb_alloc(nn, sizeof(float)), *want = pb_alloc(nn, sizeof(float));
+    double *ref = pb_alloc(nn, sizeof *ref);
     for (size_t x = 0; x < nn; x++) {
         a[x] = wl_randf();
         b[x] = wl_randf();
@@ -56,11 +44,10 @@ int main(int argc, char **argv)
     CUdeviceptr d_c = wl_alloc(bytes), d_e = wl_alloc(bytes);
     wl_zero(d_c, bytes); /* the kernels accumulate into their outputs */
     wl_zero(d_e, bytes);
-    unsigned gx = (unsigned)(n + 31) / 32, gy = (unsigned)(n + 7) / 8;
     void *args1[] = {&n, &n, &n, &d_a, &d_b, &d_c};
-    wl_launch(k1, gx, gy, 1, 32, 8, 1, 0, args1);
+    pb_launch_2d(k1, n, n, args1);
     void *args2[] = {&n, &n, &n, &d_c, &d_d, &d_e};
-    wl_launch(k2, gx, gy, 1, 32, 8, 1, 0, args2);
+    pb_launch_2d(k2, n, n, args2);
     wl_download(e, d_e, bytes);
 
     /* CPU reference: C in double, rounded to float as the GPU holds it, then E */

@@ -6,24 +6,16 @@
  * warp and the right operand's row is read 32 floats at a time (coalesced), which makes
  * this a memory-coherent workload. */
 
+#include "../common/polybench.cuh"
+
 /* C (ni x nj) += A (ni x nk) * B (nk x nj) */
 extern "C" __global__ void mm2_kernel1(int ni, int nj, int nk, float *a, float *b, float *c)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    int i = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i < ni && j < nj) {
-        for (int k = 0; k < nk; k++)
-            c[i * nj + j] += a[i * nk + k] * b[k * nj + j];
-    }
+    pb_matmul_acc(ni, nj, nk, a, b, c);
 }
 
 /* E (ni x nl) += C (ni x nj) * D (nj x nl) */
 extern "C" __global__ void mm2_kernel2(int ni, int nj, int nl, float *c, float *d, float *e)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    int i = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i < ni && j < nl) {
-        for (int k = 0; k < nj; k++)
-            e[i * nl + j] += c[i * nj + k] * d[k * nl + j];
-    }
+    pb_matmul_acc(ni, nl, nj, c, d, e);
 }

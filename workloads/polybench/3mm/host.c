@@ -8,8 +8,8 @@
  *     one) does not depend on n.
  *   paper n=512 (thesis Tables 4.2, 5.2: "default", PolyBench/GPU 1.0's 512). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 /* out (n x n) = left * right, accumulated in double and rounded to float */
@@ -26,23 +26,13 @@ static void matmul_ref(int n, const float *left, const float *right, float *out)
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {128, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernels' int indices */
-        fprintf(stderr, "3mm: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "3mm", 128);
     size_t nn = (size_t)n * n, bytes = nn * sizeof(float);
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes), *d = malloc(bytes);
-    float *e = malloc(bytes), *f = malloc(bytes), *g = malloc(bytes), *want = malloc(bytes);
-    if (!a || !b || !c || !d || !e || !f || !g || !want) {
-        fprintf(stderr, "3mm: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof(float)), *b = pb_alloc(nn, sizeof(float));
+    float *c = pb_alloc(nn, sizeof(float)), *d = pb_alloc(nn, sizeof(float));
+    float *e = pb_alloc(nn, sizeof(float)), *f = pb_alloc(nn, sizeof(float));
+    float *g = pb_alloc(nn, sizeof(float)), *want = pb_alloc(nn, sizeof(float));
     for (size_t x = 0; x < nn; x++) {
         a[x] = wl_randf();
         b[x] = wl_randf();
@@ -58,13 +48,12 @@ int main(int argc, char **argv)
     wl_zero(d_e, bytes); /* the kernels accumulate into their outputs */
     wl_zero(d_f, bytes);
     wl_zero(d_g, bytes);
-    unsigned gx = (unsigned)(n + 31) / 32, gy = (unsigned)(n + 7) / 8;
     void *args1[] = {&n, &n, &n, &d_a, &d_b, &d_e};
-    wl_launch(k1, gx, gy, 1, 32, 8, 1, 0, args1);
+    pb_launch_2d(k1, n, n, args1);
     void *args2[] = {&n, &n, &n, &d_c, &d_d, &d_f};
-    wl_launch(k2, gx, gy, 1, 32, 8, 1, 0, args2);
+    pb_launch_2d(k2, n, n, args2);
     void *args3[] = {&n, &n, &n, &d_e, &d_f, &d_g};
-    wl_launch(k3, gx, gy, 1, 32, 8, 1, 0, args3);
+    pb_launch_2d(k3, n, n, args3);
     wl_download(g, d_g, bytes);
 
     /* CPU reference: E and F rounded to float as the GPU holds them, then G */

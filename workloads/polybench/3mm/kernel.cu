@@ -6,33 +6,22 @@
  * warp and the right operand's row is read 32 floats at a time (coalesced), a
  * memory-coherent workload. */
 
-/* out (rows x cols) += left (rows x inner) * right (inner x cols); the three kernels differ
- * only in which matrices they get. */
-static __device__ void mm3_product(int rows, int cols, int inner, const float *left, const float *right,
-                                   float *out)
-{
-    int j = blockIdx.x * blockDim.x + threadIdx.x;
-    int i = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i < rows && j < cols) {
-        for (int k = 0; k < inner; k++)
-            out[i * cols + j] += left[i * inner + k] * right[k * cols + j];
-    }
-}
+#include "../common/polybench.cuh"
 
 /* E (ni x nj) = A (ni x nk) * B (nk x nj) */
 extern "C" __global__ void mm3_kernel1(int ni, int nj, int nk, float *a, float *b, float *e)
 {
-    mm3_product(ni, nj, nk, a, b, e);
+    pb_matmul_acc(ni, nj, nk, a, b, e);
 }
 
 /* F (nj x nl) = C (nj x nm) * D (nm x nl) */
 extern "C" __global__ void mm3_kernel2(int nj, int nl, int nm, float *c, float *d, float *f)
 {
-    mm3_product(nj, nl, nm, c, d, f);
+    pb_matmul_acc(nj, nl, nm, c, d, f);
 }
 
 /* G (ni x nl) = E (ni x nj) * F (nj x nl) */
 extern "C" __global__ void mm3_kernel3(int ni, int nl, int nj, float *e, float *f, float *g)
 {
-    mm3_product(ni, nl, nj, e, f, g);
+    pb_matmul_acc(ni, nl, nj, e, f, g);
 }

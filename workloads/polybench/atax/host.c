@@ -10,30 +10,18 @@
  *     two sets.
  *   paper n=8192 (thesis Tables 3.2, 4.2, 5.2; CIAO Table II uses 4096). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {1024, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernels' int indices */
-        fprintf(stderr, "atax: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "atax", 1024);
     size_t nn = (size_t)n * n;
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(nn * sizeof *a), *x = malloc(n * sizeof *x);
-    float *y = malloc(n * sizeof *y), *want = malloc(n * sizeof *want);
-    double *tmp = malloc(n * sizeof *tmp), *acc = malloc(n * sizeof *acc);
-    if (!a || !x || !y || !want || !tmp || !acc) {
-        fprintf(stderr, "atax: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof *a), *x = pb_alloc(n, sizeof *x);
+    float *y = pb_alloc(n, sizeof *y), *want = pb_alloc(n, sizeof *want);
+    double *tmp = pb_alloc(n, sizeof *tmp), *acc = pb_alloc(n, sizeof *acc);
     for (size_t e = 0; e < nn; e++)
         a[e] = wl_randf();
     for (int j = 0; j < n; j++)
@@ -43,11 +31,10 @@ int main(int argc, char **argv)
     CUfunction k1 = wl_kernel("atax_kernel1"), k2 = wl_kernel("atax_kernel2");
     CUdeviceptr d_a = wl_upload(a, nn * sizeof *a), d_x = wl_upload(x, n * sizeof *x);
     CUdeviceptr d_y = wl_alloc(n * sizeof *y), d_tmp = wl_alloc(n * sizeof(float));
-    unsigned blocks = (unsigned)(n + 255) / 256;
     void *args1[] = {&n, &n, &d_a, &d_x, &d_tmp};
-    wl_launch(k1, blocks, 1, 1, 256, 1, 1, 0, args1);
+    pb_launch_1d(k1, n, args1);
     void *args2[] = {&n, &n, &d_a, &d_y, &d_tmp};
-    wl_launch(k2, blocks, 1, 1, 256, 1, 1, 0, args2);
+    pb_launch_1d(k2, n, args2);
     wl_download(y, d_y, n * sizeof *y);
 
     /* CPU reference in double: tmp = A x, y = A^T tmp */

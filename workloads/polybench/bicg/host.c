@@ -10,30 +10,18 @@
  *     two sets.
  *   paper n=8192 (thesis Tables 3.2, 4.2, 5.2; CIAO Table II uses 4096). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {1024, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernels' int indices */
-        fprintf(stderr, "bicg: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "bicg", 1024);
     size_t nn = (size_t)n * n;
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(nn * sizeof *a), *r = malloc(n * sizeof *r), *p = malloc(n * sizeof *p);
-    float *got = malloc(2 * n * sizeof *got), *want = malloc(2 * n * sizeof *want); /* s then q */
-    double *acc = malloc(n * sizeof *acc);
-    if (!a || !r || !p || !got || !want || !acc) {
-        fprintf(stderr, "bicg: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof *a), *r = pb_alloc(n, sizeof *r), *p = pb_alloc(n, sizeof *p);
+    float *got = pb_alloc(2 * n, sizeof *got), *want = pb_alloc(2 * n, sizeof *want); /* s then q */
+    double *acc = pb_alloc(n, sizeof *acc);
     for (size_t e = 0; e < nn; e++)
         a[e] = wl_randf();
     for (int i = 0; i < n; i++) {
@@ -46,11 +34,10 @@ int main(int argc, char **argv)
     CUdeviceptr d_a = wl_upload(a, nn * sizeof *a);
     CUdeviceptr d_r = wl_upload(r, n * sizeof *r), d_p = wl_upload(p, n * sizeof *p);
     CUdeviceptr d_s = wl_alloc(n * sizeof(float)), d_q = wl_alloc(n * sizeof(float));
-    unsigned blocks = (unsigned)(n + 255) / 256;
     void *args1[] = {&n, &n, &d_a, &d_r, &d_s};
-    wl_launch(k1, blocks, 1, 1, 256, 1, 1, 0, args1);
+    pb_launch_1d(k1, n, args1);
     void *args2[] = {&n, &n, &d_a, &d_p, &d_q};
-    wl_launch(k2, blocks, 1, 1, 256, 1, 1, 0, args2);
+    pb_launch_1d(k2, n, args2);
     wl_download(got, d_s, n * sizeof(float));
     wl_download(got + n, d_q, n * sizeof(float));
 

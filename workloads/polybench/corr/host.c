@@ -19,10 +19,9 @@
  * the relative check below means something. Check: symmat indices 1..m against a CPU version
  * with the same operations and order. */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #define FLOAT_N 3214212.01f
@@ -31,12 +30,7 @@
 static void corr_cpu(float *symmat, float *data, float *mean, float *sd, int m, int n)
 {
     int w = m + 1;
-    for (int j = 1; j <= m; j++) {
-        mean[j] = 0.0f;
-        for (int i = 1; i <= n; i++)
-            mean[j] += data[i * w + j];
-        mean[j] /= FLOAT_N;
-    }
+    pb_column_means(mean, data, m, n, FLOAT_N);
     for (int j = 1; j <= m; j++) {
         sd[j] = 0.0f;
         for (int i = 1; i <= n; i++) {
@@ -66,24 +60,12 @@ static void corr_cpu(float *symmat, float *data, float *mean, float *sd, int m, 
 
 int main(int argc, char **argv)
 {
-    const char *const keys[] = {"m", "n", "seed"};
-    long val[] = {256, 64, 1};
-    wl_args(argc, argv, 3, keys, val);
-    int m = (int)val[0], n = (int)val[1];
-    if (val[0] < 1 || val[1] < 1 || (double)(val[0] + 1) * (val[0] + val[1] + 1) > INT_MAX) {
-        fprintf(stderr, "corr: m and n must be positive and (m+1) * (m+n+1) at most %d\n", INT_MAX);
-        return 2;
-    }
+    int m, n;
+    pb_args_mn(argc, argv, "corr", 256, 64, &m, &n);
     size_t data_n = (size_t)(n + 1) * (m + 1), sym_n = (size_t)(m + 1) * (m + 1);
-
-    wl_seed((uint64_t)val[2]);
-    float *data = calloc(data_n, sizeof *data), *mean = calloc(m + 1, sizeof *mean);
-    float *sd = calloc(m + 1, sizeof *sd);
-    float *sym = calloc(sym_n, sizeof *sym), *ref = calloc(sym_n, sizeof *ref);
-    if (!data || !mean || !sd || !sym || !ref) {
-        fprintf(stderr, "corr: out of memory\n");
-        return 1;
-    }
+    float *data = pb_alloc(data_n, sizeof(float)), *mean = pb_alloc(m + 1, sizeof(float));
+    float *sd = pb_alloc(m + 1, sizeof(float));
+    float *sym = pb_alloc(sym_n, sizeof(float)), *ref = pb_alloc(sym_n, sizeof(float));
     for (int i = 1; i <= n; i++)
         for (int j = 1; j <= m; j++)
             data[(size_t)i * (m + 1) + j] = 4.0f * wl_randf();
@@ -100,15 +82,14 @@ int main(int argc, char **argv)
     wl_zero(d_sym, sym_n * sizeof *sym);
 
     float float_n = FLOAT_N, eps = EPS;
-    unsigned cols = (unsigned)(m + 255) / 256;
     void *mean_args[] = {&d_mean, &d_data, &m, &n, &float_n};
-    wl_launch(k_mean, cols, 1, 1, 256, 1, 1, 0, mean_args);
+    pb_launch_1d(k_mean, m, mean_args);
     void *std_args[] = {&d_mean, &d_std, &d_data, &m, &n, &float_n, &eps};
-    wl_launch(k_std, cols, 1, 1, 256, 1, 1, 0, std_args);
+    pb_launch_1d(k_std, m, std_args);
     void *reduce_args[] = {&d_mean, &d_std, &d_data, &m, &n, &float_n};
-    wl_launch(k_reduce, (unsigned)(m + 31) / 32, (unsigned)(n + 7) / 8, 1, 32, 8, 1, 0, reduce_args);
+    pb_launch_2d(k_reduce, m, n, reduce_args);
     void *corr_args[] = {&d_sym, &d_data, &m, &n};
-    wl_launch(k_corr, cols, 1, 1, 256, 1, 1, 0, corr_args);
+    pb_launch_1d(k_corr, m, corr_args);
     wl_download(sym, d_sym, sym_n * sizeof *sym);
     sym[(size_t)m * (m + 1) + m] = 1.0f;
 

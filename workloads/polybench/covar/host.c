@@ -18,9 +18,8 @@
  * the covariances are sums of n positive products, about n/4. Check: the upper and lower
  * triangles (indices 1..m) against a CPU version with the same summation order. */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #define FLOAT_N 3214212.01f
@@ -28,12 +27,7 @@
 static void covar_cpu(float *symmat, float *data, float *mean, int m, int n)
 {
     int w = m + 1;
-    for (int j = 1; j <= m; j++) {
-        mean[j] = 0.0f;
-        for (int i = 1; i <= n; i++)
-            mean[j] += data[i * w + j];
-        mean[j] /= FLOAT_N;
-    }
+    pb_column_means(mean, data, m, n, FLOAT_N);
     for (int i = 1; i <= n; i++)
         for (int j = 1; j <= m; j++)
             data[i * w + j] -= mean[j];
@@ -48,23 +42,11 @@ static void covar_cpu(float *symmat, float *data, float *mean, int m, int n)
 
 int main(int argc, char **argv)
 {
-    const char *const keys[] = {"m", "n", "seed"};
-    long val[] = {256, 64, 1};
-    wl_args(argc, argv, 3, keys, val);
-    int m = (int)val[0], n = (int)val[1];
-    if (val[0] < 1 || val[1] < 1 || (double)(val[0] + 1) * (val[0] + val[1] + 1) > INT_MAX) {
-        fprintf(stderr, "covar: m and n must be positive and (m+1) * (m+n+1) at most %d\n", INT_MAX);
-        return 2;
-    }
+    int m, n;
+    pb_args_mn(argc, argv, "covar", 256, 64, &m, &n);
     size_t data_n = (size_t)(n + 1) * (m + 1), sym_n = (size_t)(m + 1) * (m + 1);
-
-    wl_seed((uint64_t)val[2]);
-    float *data = calloc(data_n, sizeof *data), *mean = calloc(m + 1, sizeof *mean);
-    float *sym = calloc(sym_n, sizeof *sym), *ref = calloc(sym_n, sizeof *ref);
-    if (!data || !mean || !sym || !ref) {
-        fprintf(stderr, "covar: out of memory\n");
-        return 1;
-    }
+    float *data = pb_alloc(data_n, sizeof(float)), *mean = pb_alloc(m + 1, sizeof(float));
+    float *sym = pb_alloc(sym_n, sizeof(float)), *ref = pb_alloc(sym_n, sizeof(float));
     for (int i = 1; i <= n; i++)
         for (int j = 1; j <= m; j++)
             data[(size_t)i * (m + 1) + j] = wl_randf();
@@ -80,11 +62,11 @@ int main(int argc, char **argv)
 
     float float_n = FLOAT_N;
     void *mean_args[] = {&d_mean, &d_data, &m, &n, &float_n};
-    wl_launch(k_mean, (unsigned)(m + 255) / 256, 1, 1, 256, 1, 1, 0, mean_args);
+    pb_launch_1d(k_mean, m, mean_args);
     void *reduce_args[] = {&d_mean, &d_data, &m, &n};
-    wl_launch(k_reduce, (unsigned)(m + 31) / 32, (unsigned)(n + 7) / 8, 1, 32, 8, 1, 0, reduce_args);
+    pb_launch_2d(k_reduce, m, n, reduce_args);
     void *covar_args[] = {&d_sym, &d_data, &m, &n};
-    wl_launch(k_covar, (unsigned)(m + 255) / 256, 1, 1, 256, 1, 1, 0, covar_args);
+    pb_launch_1d(k_covar, m, covar_args);
     wl_download(sym, d_sym, sym_n * sizeof *sym);
 
     covar_cpu(ref, data, mean, m, n);

@@ -4,17 +4,12 @@
  * length m+1), the original's layout. Three kernels: column means, centring, and the upper
  * triangle of the covariance matrix mirrored into the lower one. */
 
-/* One thread per column j: it walks down the column, so a warp reads one row segment per step. */
+#include "../common/polybench.cuh"
+
+/* The column means, one thread per column (see pb_column_mean). */
 extern "C" __global__ void covar_mean(float *mean, const float *data, int m, int n, float float_n)
 {
-    int j = blockIdx.x * blockDim.x + threadIdx.x + 1;
-    if (j > m)
-        return;
-    /* Accumulated in place in global memory, as the original does. */
-    mean[j] = 0.0f;
-    for (int i = 1; i <= n; i++)
-        mean[j] += data[i * (m + 1) + j];
-    mean[j] /= float_n;
+    pb_column_mean(mean, data, m, n, float_n);
 }
 
 /* One thread per element: subtract its column's mean. */

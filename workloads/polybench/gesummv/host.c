@@ -10,30 +10,18 @@
  *     instructions; n=1024 gives paper size's single-set pattern at 4x the run time.
  *   paper n=4096 (thesis Tables 3.2, 4.2, 5.2: "4K"; CIAO Table II: 128 MB, also 4096). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {512, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernel's int indices */
-        fprintf(stderr, "gesummv: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "gesummv", 512);
     size_t nn = (size_t)n * n;
     float alpha = 1.5f, beta = 1.2f;
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b), *x = malloc(n * sizeof *x);
-    float *y = malloc(n * sizeof *y), *want = malloc(n * sizeof *want);
-    if (!a || !b || !x || !y || !want) {
-        fprintf(stderr, "gesummv: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof *a), *b = pb_alloc(nn, sizeof *b), *x = pb_alloc(n, sizeof *x);
+    float *y = pb_alloc(n, sizeof *y), *want = pb_alloc(n, sizeof *want);
     for (size_t e = 0; e < nn; e++) {
         a[e] = wl_randf();
         b[e] = wl_randf();
@@ -49,7 +37,7 @@ int main(int argc, char **argv)
     wl_zero(d_y, n * sizeof(float)); /* the kernel adds onto both */
     wl_zero(d_tmp, n * sizeof(float));
     void *args[] = {&n, &alpha, &beta, &d_a, &d_b, &d_x, &d_y, &d_tmp};
-    wl_launch(k, (unsigned)(n + 255) / 256, 1, 1, 256, 1, 1, 0, args);
+    pb_launch_1d(k, n, args);
     wl_download(y, d_y, n * sizeof(float));
 
     /* CPU reference in double */

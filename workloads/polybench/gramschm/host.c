@@ -16,30 +16,19 @@
  *     any size.
  *   paper n=2048 (thesis Table 4.2: "default", PolyBench/GPU 1.0's 2048). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {128, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernels' int indices */
-        fprintf(stderr, "gramschm: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "gramschm", 128);
     size_t nn = (size_t)n * n, bytes = nn * sizeof(float);
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(bytes), *got = malloc(3 * bytes), *want = malloc(3 * bytes); /* A, Q, R */
-    double *ra = malloc(nn * sizeof *ra), *rq = malloc(nn * sizeof *rq), *rr = malloc(nn * sizeof *rr);
-    if (!a || !got || !want || !ra || !rq || !rr) {
-        fprintf(stderr, "gramschm: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof(float));
+    float *got = pb_alloc(3 * nn, sizeof(float)), *want = pb_alloc(3 * nn, sizeof(float)); /* A, Q, R */
+    double *ra = pb_alloc(nn, sizeof *ra), *rq = pb_alloc(nn, sizeof *rq), *rr = pb_alloc(nn, sizeof *rr);
     for (size_t x = 0; x < nn; x++)
         a[x] = wl_randf();
     for (int i = 0; i < n; i++)
@@ -49,12 +38,11 @@ int main(int argc, char **argv)
     CUfunction k1 = wl_kernel("gramschmidt_kernel1"), k2 = wl_kernel("gramschmidt_kernel2");
     CUfunction k3 = wl_kernel("gramschmidt_kernel3");
     CUdeviceptr d_a = wl_upload(a, bytes), d_r = wl_alloc(bytes), d_q = wl_alloc(bytes);
-    unsigned blocks = (unsigned)(n + 255) / 256;
     for (int k = 0; k < n; k++) {
         void *args[] = {&n, &n, &d_a, &d_r, &d_q, &k};
         wl_launch(k1, 1, 1, 1, 256, 1, 1, 0, args);
-        wl_launch(k2, blocks, 1, 1, 256, 1, 1, 0, args);
-        wl_launch(k3, blocks, 1, 1, 256, 1, 1, 0, args);
+        pb_launch_1d(k2, n, args);
+        pb_launch_1d(k3, n, args);
     }
     wl_download(got, d_a, bytes);
     wl_download(got + nn, d_q, bytes);

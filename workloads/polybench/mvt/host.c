@@ -10,32 +10,20 @@
  *     two sets.
  *   paper n=8192 (thesis Tables 3.2, 4.2, 5.2: "8K"; CIAO Table II uses 4096). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "seed"};
-    long val[] = {1024, 1};
-    wl_args(argc, argv, 2, keys, val);
-    if (val[0] < 1 || val[0] > 46340) { /* n * n must fit the kernels' int indices */
-        fprintf(stderr, "mvt: n must be in 1..46340\n");
-        return 2;
-    }
-    int n = (int)val[0];
+    int n = pb_args_n(argc, argv, "mvt", 1024);
     size_t nn = (size_t)n * n;
 
-    wl_seed((uint64_t)val[1]);
-    float *a = malloc(nn * sizeof *a);
-    float *x1 = malloc(n * sizeof *x1), *x2 = malloc(n * sizeof *x2);
-    float *y1 = malloc(n * sizeof *y1), *y2 = malloc(n * sizeof *y2);
-    float *got = malloc(2 * n * sizeof *got), *want = malloc(2 * n * sizeof *want); /* x1 then x2 */
-    double *acc = malloc(n * sizeof *acc);
-    if (!a || !x1 || !x2 || !y1 || !y2 || !got || !want || !acc) {
-        fprintf(stderr, "mvt: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nn, sizeof *a);
+    float *x1 = pb_alloc(n, sizeof *x1), *x2 = pb_alloc(n, sizeof *x2);
+    float *y1 = pb_alloc(n, sizeof *y1), *y2 = pb_alloc(n, sizeof *y2);
+    float *got = pb_alloc(2 * n, sizeof *got), *want = pb_alloc(2 * n, sizeof *want); /* x1 then x2 */
+    double *acc = pb_alloc(n, sizeof *acc);
     for (size_t e = 0; e < nn; e++)
         a[e] = wl_randf();
     for (int i = 0; i < n; i++) {
@@ -50,11 +38,10 @@ int main(int argc, char **argv)
     CUdeviceptr d_a = wl_upload(a, nn * sizeof *a);
     CUdeviceptr d_x1 = wl_upload(x1, n * sizeof *x1), d_x2 = wl_upload(x2, n * sizeof *x2);
     CUdeviceptr d_y1 = wl_upload(y1, n * sizeof *y1), d_y2 = wl_upload(y2, n * sizeof *y2);
-    unsigned blocks = (unsigned)(n + 255) / 256;
     void *args1[] = {&n, &d_a, &d_x1, &d_y1};
-    wl_launch(k1, blocks, 1, 1, 256, 1, 1, 0, args1);
+    pb_launch_1d(k1, n, args1);
     void *args2[] = {&n, &d_a, &d_x2, &d_y2};
-    wl_launch(k2, blocks, 1, 1, 256, 1, 1, 0, args2);
+    pb_launch_1d(k2, n, args2);
     wl_download(got, d_x1, n * sizeof(float));
     wl_download(got + n, d_x2, n * sizeof(float));
 

@@ -11,31 +11,20 @@
  *   paper n=256 m=256 (thesis Tables 3.2, 4.2, 5.2: 256 x 256; CIAO Table II's 48 MB is
  *     n=m=2048). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "m", "seed"};
-    long val[] = {64, 256, 1};
-    wl_args(argc, argv, 3, keys, val);
-    /* n * n and n * m must fit the kernel's int indices */
-    if (val[0] < 1 || val[1] < 1 || val[0] > 46340 || val[0] * val[1] > 0x7fffffffL) {
-        fprintf(stderr, "syr2k: need n >= 1, m >= 1, n * n and n * m below 2^31\n");
-        return 2;
-    }
-    int n = (int)val[0], m = (int)val[1];
+    int n, m;
+    pb_args_nm(argc, argv, "syr2k", 64, 256, &n, &m);
     size_t nn = (size_t)n * n, nm = (size_t)n * m;
     float alpha = 1.5f, beta = 1.2f;
 
-    wl_seed((uint64_t)val[2]);
-    float *a = malloc(nm * sizeof *a), *b = malloc(nm * sizeof *b), *c = malloc(nn * sizeof *c);
-    float *got = malloc(nn * sizeof *got), *want = malloc(nn * sizeof *want);
-    if (!a || !b || !c || !got || !want) {
-        fprintf(stderr, "syr2k: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nm, sizeof(float)), *b = pb_alloc(nm, sizeof(float));
+    float *c = pb_alloc(nn, sizeof(float));
+    float *got = pb_alloc(nn, sizeof(float)), *want = pb_alloc(nn, sizeof(float));
     for (size_t e = 0; e < nm; e++) {
         a[e] = wl_randf();
         b[e] = wl_randf();
@@ -48,18 +37,10 @@ int main(int argc, char **argv)
     CUdeviceptr d_a = wl_upload(a, nm * sizeof *a), d_b = wl_upload(b, nm * sizeof *b);
     CUdeviceptr d_c = wl_upload(c, nn * sizeof *c);
     void *args[] = {&n, &m, &alpha, &beta, &d_a, &d_b, &d_c};
-    wl_launch(k, (unsigned)(n + 31) / 32, (unsigned)(n + 7) / 8, 1, 32, 8, 1, 0, args);
+    pb_launch_2d(k, n, n, args);
     wl_download(got, d_c, nn * sizeof *got);
 
-    /* CPU reference in double */
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int k2 = 0; k2 < m; k2++)
-                s += (double)a[(size_t)i * m + k2] * b[(size_t)j * m + k2] +
-                     (double)b[(size_t)i * m + k2] * a[(size_t)j * m + k2];
-            want[(size_t)i * n + j] = (float)(beta * (double)c[(size_t)i * n + j] + alpha * s);
-        }
+    pb_syrk_ref(n, m, alpha, beta, a, b, c, want);
 
     double err = wl_max_err_f(got, want, nn);
     free(a), free(b), free(c), free(got), free(want);

@@ -10,31 +10,19 @@
  *     instructions; the run time grows with n * n * m (n=128: 64 blocks, 4x as long).
  *   paper n=512 m=512 (thesis Tables 3.2, 4.2, 5.2: 512 x 512). */
 #include "wl.h"
+#include "../common/polybench_host.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "m", "seed"};
-    long val[] = {64, 512, 1};
-    wl_args(argc, argv, 3, keys, val);
-    /* n * n and n * m must fit the kernel's int indices */
-    if (val[0] < 1 || val[1] < 1 || val[0] > 46340 || val[0] * val[1] > 0x7fffffffL) {
-        fprintf(stderr, "syrk: need n >= 1, m >= 1, n * n and n * m below 2^31\n");
-        return 2;
-    }
-    int n = (int)val[0], m = (int)val[1];
+    int n, m;
+    pb_args_nm(argc, argv, "syrk", 64, 512, &n, &m);
     size_t nn = (size_t)n * n, nm = (size_t)n * m;
     float alpha = 1.5f, beta = 1.2f;
 
-    wl_seed((uint64_t)val[2]);
-    float *a = malloc(nm * sizeof *a), *c = malloc(nn * sizeof *c);
-    float *got = malloc(nn * sizeof *got), *want = malloc(nn * sizeof *want);
-    if (!a || !c || !got || !want) {
-        fprintf(stderr, "syrk: out of memory\n");
-        return 1;
-    }
+    float *a = pb_alloc(nm, sizeof(float)), *c = pb_alloc(nn, sizeof(float));
+    float *got = pb_alloc(nn, sizeof(float)), *want = pb_alloc(nn, sizeof(float));
     for (size_t e = 0; e < nm; e++)
         a[e] = wl_randf();
     for (size_t e = 0; e < nn; e++)
@@ -44,17 +32,10 @@ int main(int argc, char **argv)
     CUfunction k = wl_kernel("syrk_kernel");
     CUdeviceptr d_a = wl_upload(a, nm * sizeof *a), d_c = wl_upload(c, nn * sizeof *c);
     void *args[] = {&n, &m, &alpha, &beta, &d_a, &d_c};
-    wl_launch(k, (unsigned)(n + 31) / 32, (unsigned)(n + 7) / 8, 1, 32, 8, 1, 0, args);
+    pb_launch_2d(k, n, n, args);
     wl_download(got, d_c, nn * sizeof *got);
 
-    /* CPU reference in double */
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int k2 = 0; k2 < m; k2++)
-                s += (double)a[(size_t)i * m + k2] * a[(size_t)j * m + k2];
-            want[(size_t)i * n + j] = (float)(beta * (double)c[(size_t)i * n + j] + alpha * s);
-        }
+    pb_syrk_ref(n, m, alpha, beta, a, NULL, c, want);
 
     double err = wl_max_err_f(got, want, nn);
     free(a), free(c), free(got), free(want);

@@ -17,6 +17,7 @@
  *     thesis's and Linebacker's "default"). That is only 2 blocks per launch, but the
  *     index search is quadratic in np, so more particles would not keep the run short. */
 #include "wl.h"
+#include "../common/rodinia_math.h" /* the kernel's generator and arithmetic */
 
 #include <math.h>
 #include <stdio.h>
@@ -24,44 +25,6 @@
 #include <string.h>
 
 enum { BLOCK = 512, RADIUS = 5 };
-
-/* The kernel's generator and arithmetic, for the reference. */
-static float uniform(unsigned *seed, int i)
-{
-    unsigned s = seed[i] * 1103515245u + 12345u;
-    seed[i] = s;
-    return (float)(s >> 8) * (1.0f / 16777216.0f);
-}
-
-static float normal(unsigned *seed, int i)
-{
-    float a = uniform(seed, i), b = uniform(seed, i), c = uniform(seed, i), d = uniform(seed, i);
-    return (((a + b) + (c + d)) - 2.0f) * 1.7320508f;
-}
-
-static float exp_exact(float x)
-{
-    float n = fminf(fmaxf(rintf(x * 1.44269504f), -126.0f), 127.0f);
-    float r = fmaf(n, -0.693145751953125f, x);
-    r = fmaf(n, -1.42860677e-6f, r);
-    float p = 1.0f / 5040.0f;
-    p = fmaf(p, r, 1.0f / 720.0f);
-    p = fmaf(p, r, 1.0f / 120.0f);
-    p = fmaf(p, r, 1.0f / 24.0f);
-    p = fmaf(p, r, 1.0f / 6.0f);
-    p = fmaf(p, r, 0.5f);
-    p = fmaf(p, r, 1.0f);
-    p = fmaf(p, r, 1.0f);
-    uint32_t bits = (uint32_t)((int)n + 127) << 23;
-    float scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return p * scale;
-}
-
-static int round_px(float v)
-{
-    return (int)floorf(v + 0.5f);
-}
 
 int main(int argc, char **argv)
 {
@@ -160,16 +123,16 @@ int main(int argc, char **argv)
     for (int k = 1; k < nframes; k++) {
         for (int i = 0; i < np; i++) {
             w[i] = 1.0f / (float)np;
-            ax[i] = fmaf(5.0f, normal(seed0, i), xj[i] + 1.0f);
-            ay[i] = fmaf(2.0f, normal(seed0, i), yj[i] - 2.0f);
-            int cx = round_px(ax[i]), cy = round_px(ay[i]);
+            ax[i] = fmaf(5.0f, pf_normal(seed0, i), xj[i] + 1.0f);
+            ay[i] = fmaf(2.0f, pf_normal(seed0, i), yj[i] - 2.0f);
+            int cx = pf_round(ax[i]), cy = pf_round(ay[i]);
             float sum = 0.0f;
             for (int j = 0; j < count; j++) {
                 int at = abs(((cx + objxy[2 * j]) * ny + cy + objxy[2 * j + 1]) * nframes + k);
                 float v = video[at < max_size ? at : 0];
                 sum += ((v - 100.0f) * (v - 100.0f) - (v - 228.0f) * (v - 228.0f)) / 2000.0f;
             }
-            w[i] = w[i] * exp_exact(sum / (float)count);
+            w[i] = w[i] * pf_exp(sum / (float)count);
         }
         for (int b = 0; b < blocks; b++) {
             for (int t = 0; t < BLOCK; t++)
@@ -186,7 +149,7 @@ int main(int argc, char **argv)
             acc += w[x] / total;
             cdf[x] = acc;
         }
-        float u0 = (1.0f / (float)np) * uniform(seed0, 0);
+        float u0 = (1.0f / (float)np) * pf_uniform(seed0, 0);
         for (int i = 0; i < np; i++) {
             w[i] = w[i] / total;
             u[i] = u0 + (float)i / (float)np;

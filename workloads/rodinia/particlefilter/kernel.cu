@@ -29,43 +29,8 @@
 #define NOISE_X 5.0f
 #define NOISE_Y 2.0f
 
-__device__ float pf_uniform(unsigned *seed, int i)
-{
-    unsigned s = seed[i] * 1103515245u + 12345u;
-    seed[i] = s;
-    return (float)(s >> 8) * (1.0f / 16777216.0f);
-}
-
-/* Sum of four uniforms, centred and scaled to unit variance. */
-__device__ float pf_normal(unsigned *seed, int i)
-{
-    float a = pf_uniform(seed, i), b = pf_uniform(seed, i), c = pf_uniform(seed, i), d = pf_uniform(seed, i);
-    return (((a + b) + (c + d)) - 2.0f) * 1.7320508f;
-}
-
-/* exp(x) from exactly rounded operations only, so the host can repeat it bit for bit (expf
- * uses the approximate ex2 instruction): x = n ln2 + r with |r| <= ln2 / 2, e^r by its
- * degree-7 Taylor polynomial (error below half an ulp), 2^n built from its exponent bits. */
-__device__ float pf_exp(float x)
-{
-    float n = fminf(fmaxf(rintf(x * 1.44269504f), -126.0f), 127.0f);
-    float r = fmaf(n, -0.693145751953125f, x); /* ln 2 split in two for an exact product */
-    r = fmaf(n, -1.42860677e-6f, r);
-    float p = 1.0f / 5040.0f;
-    p = fmaf(p, r, 1.0f / 720.0f);
-    p = fmaf(p, r, 1.0f / 120.0f);
-    p = fmaf(p, r, 1.0f / 24.0f);
-    p = fmaf(p, r, 1.0f / 6.0f);
-    p = fmaf(p, r, 0.5f);
-    p = fmaf(p, r, 1.0f);
-    p = fmaf(p, r, 1.0f);
-    return p * __int_as_float(((int)n + 127) << 23);
-}
-
-__device__ int pf_round(float v)
-{
-    return (int)floorf(v + 0.5f);
-}
+/* pf_uniform, pf_normal, pf_exp and pf_round, shared with the host's reference. */
+#include "../common/rodinia_math.h"
 
 extern "C" __global__ void pf_likelihood(float *arrayX, float *arrayY, const float *xj, const float *yj, int *ind,
                                          const int *objxy, float *likelihood, const unsigned char *I,

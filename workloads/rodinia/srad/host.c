@@ -12,6 +12,7 @@
  *     which is 2 iterations of 2 kernels over 128 x 128 blocks (Rodinia's 2048 x 2048 run).
  * Check: a CPU version doing the same float operations; tolerance 1e-4 relative. */
 #include "wl.h"
+#include "../common/rodinia_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,14 +49,7 @@ static void cpu_iteration(float *img, float *dn, float *ds, float *dw, float *de
             float s = img[(size_t)(i < rows - 1 ? i + 1 : i) * cols + j] - jc;
             float w = img[(size_t)i * cols + (j > 0 ? j - 1 : j)] - jc;
             float e = img[(size_t)i * cols + (j < cols - 1 ? j + 1 : j)] - jc;
-            float g2 = (n * n + s * s + w * w + e * e) / (jc * jc);
-            float l = (n + s + w + e) / jc;
-            float num = 0.5f * g2 - (1.0f / 16.0f) * (l * l);
-            float den = 1.0f + 0.25f * l;
-            float qsqr = num / (den * den);
-            den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
-            float cc = 1.0f / (1.0f + den);
-            c[k] = cc < 0.0f ? 0.0f : (cc > 1.0f ? 1.0f : cc);
+            c[k] = srad_coefficient(n, s, w, e, jc, q0sqr);
             dn[k] = n, ds[k] = s, dw[k] = w, de[k] = e;
         }
     for (int i = 0; i < rows; i++)

@@ -8,6 +8,8 @@
  * srad_update: loads C (plus the south and east neighbours' C through shared halos) and the
  * derivatives and moves J by lambda/4 times the divergence. Image borders reuse the edge pixel
  * (zero flux). rows and cols must be multiples of 16. */
+#include "../common/rodinia_math.h" /* srad_coefficient, shared with the host's reference */
+
 #define TILE 16
 
 extern "C" __global__ void srad_coef(float *d_n, float *d_s, float *d_w, float *d_e, const float *j_img,
@@ -39,16 +41,7 @@ extern "C" __global__ void srad_coef(float *d_n, float *d_s, float *d_w, float *
     float w = (tx == 0 ? halo_w[ty][tx] : pix[ty][tx - 1]) - jc;
     float e = (tx == TILE - 1 ? halo_e[ty][tx] : pix[ty][tx + 1]) - jc;
 
-    /* normalized gradient magnitude and Laplacian give the instantaneous coefficient of variation */
-    float g2 = (n * n + s * s + w * w + e * e) / (jc * jc);
-    float l = (n + s + w + e) / jc;
-    float num = 0.5f * g2 - (1.0f / 16.0f) * (l * l);
-    float den = 1.0f + 0.25f * l;
-    float qsqr = num / (den * den);
-    den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
-    float c = 1.0f / (1.0f + den);
-    c = c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
-    coef[ty][tx] = c;
+    coef[ty][tx] = srad_coefficient(n, s, w, e, jc, q0sqr);
     __syncthreads();
 
     c_out[idx] = coef[ty][tx];

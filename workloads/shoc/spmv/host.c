@@ -1,7 +1,8 @@
 /* host.c: sparse matrix-vector product, CSR scalar kernel (SHOC Spmv, "CSR-Scalar").
  *
- * A random n x n matrix in CSR form, every entry nonzero with probability 1% (SHOC's density,
- * about n/100 nonzeros per row at random columns), values and x uniform in [0, 10) as in SHOC.
+ * The program (a random 1%-dense CSR matrix as in SHOC, the launches, a CPU reference) is
+ * spmv_run in ../common/spmv_host.h, shared with the other CSR kernel.
+ *
  * Like SHOC, the host launches spmv_csr_scalar `iters` times back to back (one thread per row,
  * 128-thread blocks) and checks the last result.
  *
@@ -12,95 +13,9 @@
  *     1 (1024 rows, 1% dense), whose passes repeat the kernel 100 times.
  * Check: y against a CPU CSR product in double; tolerance 1e-4 relative. */
 #include "wl.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define DENSITY 0.01
-
-struct csr {
-    int rows, nnz;
-    int *row_start, *col;
-    float *val;
-};
-
-/* Every entry nonzero with probability DENSITY: walk each row with geometric gaps. Leaves a
- * NULL array when out of memory. */
-static void random_csr(struct csr *m, int n)
-{
-    size_t cap = (size_t)(DENSITY * n * n * 1.1) + 16, nnz = 0;
-    m->rows = n;
-    m->row_start = malloc((n + 1) * sizeof(int));
-    m->col = malloc(cap * sizeof(int));
-    m->val = malloc(cap * sizeof(float));
-    if (!m->row_start || !m->col || !m->val)
-        return;
-    double log_q = log(1.0 - DENSITY);
-    for (int i = 0; i < n; i++) {
-        m->row_start[i] = (int)nnz;
-        for (long j = -1;;) {
-            j += 1 + (long)floor(log(1.0 - wl_randf()) / log_q);
-            if (j >= n)
-                break;
-            if (nnz == cap) {
-                cap *= 2;
-                m->col = realloc(m->col, cap * sizeof(int));
-                m->val = realloc(m->val, cap * sizeof(float));
-                if (!m->col || !m->val)
-                    return;
-            }
-            m->col[nnz] = (int)j;
-            m->val[nnz] = 10.0f * wl_randf();
-            nnz++;
-        }
-    }
-    m->row_start[n] = (int)nnz;
-    m->nnz = (int)nnz;
-}
+#include "../common/spmv_host.h"
 
 int main(int argc, char **argv)
 {
-    static const char *const keys[] = {"n", "iters", "seed"};
-    long val[] = {8192, 1, 1};
-    wl_args(argc, argv, 3, keys, val);
-    if (val[0] < 1 || val[0] > 65536 || val[1] < 1) {
-        fprintf(stderr, "spmv: n must be in 1..65536, iters >= 1\n");
-        return 2;
-    }
-    int n = (int)val[0], iters = (int)val[1];
-
-    wl_seed((uint64_t)val[2]);
-    struct csr m = {0};
-    random_csr(&m, n);
-    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *want = malloc(n * sizeof *want);
-    if (!m.row_start || !m.col || !m.val || !x || !y || !want) {
-        fprintf(stderr, "spmv: out of memory\n");
-        return 1;
-    }
-    for (int i = 0; i < n; i++)
-        x[i] = 10.0f * wl_randf();
-
-    wl_init();
-    CUfunction kern = wl_kernel("spmv_csr_scalar");
-    CUdeviceptr d_val = wl_upload(m.val, (size_t)m.nnz * sizeof(float));
-    CUdeviceptr d_col = wl_upload(m.col, (size_t)m.nnz * sizeof(int));
-    CUdeviceptr d_start = wl_upload(m.row_start, (n + 1) * sizeof(int));
-    CUdeviceptr d_x = wl_upload(x, n * sizeof *x), d_y = wl_alloc(n * sizeof *y);
-    void *args[] = {&d_val, &d_col, &d_start, &n, &d_x, &d_y};
-    for (int it = 0; it < iters; it++)
-        wl_launch(kern, (unsigned)(n + 127) / 128, 1, 1, 128, 1, 1, 0, args);
-    wl_download(y, d_y, n * sizeof *y);
-
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (int j = m.row_start[i]; j < m.row_start[i + 1]; j++)
-            s += (double)m.val[j] * x[m.col[j]];
-        want[i] = (float)s;
-    }
-    printf("spmv: %d rows, %d nonzeros\n", n, m.nnz);
-
-    double err = wl_max_err_f(y, want, n);
-    free(m.row_start), free(m.col), free(m.val), free(x), free(y), free(want);
-    return wl_finish("spmv", err, 1e-4);
+    return spmv_run(argc, argv, "spmv", "spmv_csr_scalar", 128);
 }

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Build the runtime-API test programs of tests/unit/test_cudart.c with nvcc 13, as any CUDA
+# program is built (-cudart shared, nvcc's default fat-binary compression), into OUTDIR
+# (default: tests/cudart/bin, the prebuilt copies checked in for machines without nvcc).
+# vecadd_lz4 is vecadd with --compress-mode=speed (LZ4 instead of zstd).
+#   sh tests/cudart/build.sh [OUTDIR]
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/bin}
+case $out in /*) ;; *) out=$(pwd)/$out ;; esac
+cd "$here" # relative source names: no build paths end up in the binaries
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+mkdir -p "$out"
+# -s: no symbol table, to keep the checked-in binaries small
+flags="-cudart shared -O2 -Xlinker -s"
+for prog in vecadd symbols reduce texture devprops badlaunch; do
+    "$NVCC" $flags -o "$out/$prog" "$prog.cu"
+done
+"$NVCC" $flags --compress-mode=speed -o "$out/vecadd_lz4" "vecadd.cu"

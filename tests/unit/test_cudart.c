@@ -1,0 +1,628 @@
+/* test_cudart.c: warpsim's libcudart replacement (src/api/runtime.c) and the tex.1d fetches
+ * of the PTX interpreter it relies on.
+ *
+ * End to end: the runtime-API programs of tests/cudart/ (nvcc 13, -cudart shared; prebuilt in
+ * tests/cudart/bin, and rebuilt from source into a scratch folder when nvcc is installed) run
+ * under `warpsim exec`, functional and on the timing model, and check their own results;
+ * tests/cudart/corrupt.c, built here with cc, registers damaged fat binaries and must exit 1
+ * with a clear message. In-process: registration and launches through the library's entry
+ * points on the fat-binary fixtures of tests/fatbin, and the errors and last-error rules.
+ * The end-to-end tests need <build>/lib/libcudart.so.13 (the `all` target builds it). */
+#define _GNU_SOURCE /* dlvsym */
+#include "../test.h"
+
+#include "base/base.h"
+#include "front/fatbin/fatbin.h"
+#include "warpsim.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- end to end ---- */
+
+static const char *lib_dir(void)
+{
+    static char dir[1024];
+    snprintf(dir, sizeof dir, "%s", test_warpsim());
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        snprintf(slash, sizeof dir - (size_t)(slash - dir), "/lib");
+    else
+        snprintf(dir, sizeof dir, "lib");
+    return dir;
+}
+
+/* The library under test exists (make builds it with the `all` target). */
+static bool have_library(void)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/libcudart.so.13", lib_dir());
+    if (access(path, R_OK) == 0)
+        return true;
+    char msg[1200];
+    snprintf(msg, sizeof msg, "%s is missing: build it first (make BUILD=... all)", path);
+    test_fail(__FILE__, __LINE__, msg);
+    return false;
+}
+
+/* Under `make asan` the library is instrumented but the programs are not: they must load the
+ * sanitizer runtimes first (and their own leaks are none of our business). */
+static const char *sanitizer_env(void)
+{
+    static char env[1024];
+    static bool done;
+    if (!done) {
+        char cmd[1200], out[900];
+        snprintf(cmd, sizeof cmd, "ldd %s/libcudart.so.13 2>/dev/null | awk '/lib(a|ub)san/ {printf \"%%s:\", $3}'",
+                 lib_dir());
+        if (test_run_cmd(cmd, out, sizeof out) == 0 && out[0])
+            snprintf(env, sizeof env, "LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 ", out);
+        done = true;
+    }
+    return env;
+}
+
+/* Run dir/prog (prog alone when dir is NULL) under warpsim exec with the simulator arguments
+ * given; every import must resolve at load time (LD_BIND_NOW), with its symbol version. */
+static int run_prog(const char *dir, const char *prog, const char *sim_args, char *out, size_t cap)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%sLD_BIND_NOW=1 %s exec %s %s%s%s", sanitizer_env(), test_warpsim(), sim_args,
+             dir ? dir : "", dir ? "/" : "", prog);
+    return test_run_cmd(cmd, out, cap);
+}
+
+static const struct {
+    const char *prog, *expect, *kernel;
+} programs[] = {
+    {"vecadd", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
+    {"vecadd_lz4", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
+    {"symbols", "symbols: 84 values above 100 (expected 84), 0 mismatches", "_Z4polyPKfPfi"},
+    {"reduce", "sum 3990000 (static), 3990000 (dynamic), expected 3990000", "_Z11sum_dynamicPKiPii"},
+    {"texture", "texture: 3000 fetches per texture, 0 mismatches", "_Z5fetchyyPfi"},
+    {"devprops", "devprops: ok", "_Z5scalePffi"},
+};
+
+static void run_all_functional(const char *dir)
+{
+    static char out[16384];
+    for (size_t i = 0; i < ARRAY_LEN(programs); i++) {
+        int rc = run_prog(dir, programs[i].prog, "--functional --quiet", out, sizeof out);
+        EXPECT_EQ_I(rc, 0);
+        EXPECT_CONTAINS(out, programs[i].expect);
+    }
+}
+
+TEST(cudart_programs_functional)
+{
+    if (!have_library())
+        return;
+    run_all_functional("tests/cudart/bin");
+    static char out[16384];
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "reduce", "--functional --quiet", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "kernel times 0.000000 ms, 0.000000 ms"); /* no simulated time */
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "devprops", "--functional --quiet", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "devices: 1 (current 0), runtime 13000, driver 13000");
+    EXPECT_CONTAINS(out, "SMs: 30, warp size 32, max threads per block 1024, per SM 1536"); /* gtx480 */
+    EXPECT_CONTAINS(out, "scale: 8 registers"); /* ptxas's count, from the cubin */
+}
+
+TEST(cudart_programs_timing)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    for (size_t i = 0; i < ARRAY_LEN(programs); i++) {
+        char args[1100], json[512];
+        snprintf(json, sizeof json, "%s/%s.json", test_tmpdir(), programs[i].prog);
+        snprintf(args, sizeof args, "--quiet --json %s", json);
+        EXPECT_EQ_I(run_prog("tests/cudart/bin", programs[i].prog, args, out, sizeof out), 0);
+        EXPECT_CONTAINS(out, programs[i].expect);
+        char *text = read_file(json, NULL);
+        EXPECT_CONTAINS(text, programs[i].kernel); /* one stats block per launch */
+        EXPECT_CONTAINS(text, "\"sim.cycles\"");
+        free(text);
+        if (!strcmp(programs[i].prog, "reduce")) {
+            const char *t = strstr(out, "kernel times ");
+            double ms1 = 0, ms2 = 0;
+            EXPECT(t && sscanf(t, "kernel times %lf ms, %lf ms", &ms1, &ms2) == 2);
+            EXPECT(ms1 > 0 && ms2 > 0); /* events hold simulated time */
+        }
+    }
+}
+
+/* The prebuilt programs hold what the tests claim: PTX compressed with zstd (nvcc's default)
+ * or LZ4 (--compress-mode=speed), and a cubin for the register counts. A linked program holds
+ * one fat binary per object (nvlink adds a cubin-only one): look for the one with PTX. */
+TEST(cudart_prebuilt_fatbin_compression)
+{
+    const char *names[] = {"vecadd", "vecadd_lz4"};
+    for (int p = 0; p < 2; p++) {
+        char path[256], err[256];
+        snprintf(path, sizeof path, "tests/cudart/bin/%s", names[p]);
+        size_t len = 0;
+        uint8_t *bin = (uint8_t *)read_file(path, &len);
+        ASSERT(bin);
+        int found = 0;
+        for (size_t off = 0; off + 16 <= len; off += 8) { /* .nv_fatbin is 8-byte aligned */
+            Fatbin fb;
+            if (bin[off] != 0x50 || bin[off + 1] != 0xED || !fatbin_parse(bin + off, len - off, &fb, err, sizeof err))
+                continue;
+            int ptx = fatbin_best_entry(&fb, FATBIN_KIND_PTX);
+            if (ptx >= 0) {
+                found++;
+                EXPECT_EQ_I(fb.entries[ptx].compression, p == 0 ? FATBIN_ZSTD : FATBIN_LZ4);
+                EXPECT(fatbin_best_entry(&fb, FATBIN_KIND_ELF) >= 0);
+            }
+            fatbin_free(&fb);
+        }
+        EXPECT_EQ_I(found, 1);
+        free(bin);
+    }
+}
+
+TEST(cudart_bad_launch_configuration)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "badlaunch", "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, "2048 threads per block: cudaErrorInvalidConfiguration");
+    EXPECT_CONTAINS(out, "a block of 2048x1x1 threads exceeds the device's 1024 threads per block");
+    EXPECT_CONTAINS(out, "a valid launch after it: ok");
+    EXPECT_CONTAINS(out, "CUDA error: invalid configuration argument (cudaErrorInvalidConfiguration)");
+    EXPECT(!strstr(out, "not reached"));
+}
+
+/* The programs as nvcc builds them today, when nvcc is installed. */
+TEST(cudart_programs_rebuilt_with_nvcc)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    if (test_run_cmd("command -v nvcc || test -x /usr/local/cuda/bin/nvcc", out, sizeof out) != 0) {
+        printf("note: cudart_programs_rebuilt_with_nvcc: no nvcc, only the prebuilt programs were run\n");
+        return;
+    }
+    char dir[512], cmd[1024];
+    snprintf(dir, sizeof dir, "%s/nvcc", test_tmpdir());
+    snprintf(cmd, sizeof cmd, "sh tests/cudart/build.sh %s", dir);
+    int rc = test_run_cmd(cmd, out, sizeof out);
+    EXPECT_EQ_I(rc, 0);
+    if (rc != 0) {
+        printf("%s\n", out);
+        return;
+    }
+    run_all_functional(dir);
+    EXPECT_EQ_I(run_prog(dir, "texture", "--quiet", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "0 mismatches");
+    EXPECT_EQ_I(run_prog(dir, "badlaunch", "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, "(cudaErrorInvalidConfiguration)");
+}
+
+/* A damaged fat binary: a message naming what is wrong, then exit status 1, never a crash. */
+TEST(cudart_corrupt_fatbin_program)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    char prog[512], cmd[2048], path[512];
+    snprintf(prog, sizeof prog, "%s/corrupt", test_tmpdir());
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -o %s tests/cudart/corrupt.c -L%s -l:libcudart.so.13", prog, lib_dir());
+    ASSERT(test_run_cmd(cmd, out, sizeof out) == 0);
+    const char *fixture = "tests/fatbin/kernel.default.fatbin";
+    size_t len = 0;
+    uint8_t *fb = (uint8_t *)read_file(fixture, &len);
+    ASSERT(fb && len > 1000);
+
+    snprintf(cmd, sizeof cmd, "%s %s", prog, fixture);
+    EXPECT_EQ_I(run_prog(NULL, cmd, "--functional --quiet", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "corrupt: saxpy ran, 0 mismatches");
+
+    size_t cuts[] = {17, 80, 100, 3000, len / 2, len - 8};
+    for (size_t i = 0; i < ARRAY_LEN(cuts); i++) {
+        snprintf(cmd, sizeof cmd, "%s %s %zu", prog, fixture, cuts[i]);
+        EXPECT_EQ_I(run_prog(NULL, cmd, "--functional --quiet", out, sizeof out), 1);
+        EXPECT_CONTAINS(out, "warpsim: __cudaRegisterFatBinary: fatbin: entry");
+        EXPECT_CONTAINS(out, "failed: cudaErrorInvalidKernelImage");
+    }
+    /* The highest-arch PTX (what the simulator runs) is the last entry: garble its zstd frame. */
+    for (size_t i = len - 300; i < len - 40; i++)
+        fb[i] ^= 0x5A;
+    snprintf(path, sizeof path, "%s/garbled.fatbin", test_tmpdir());
+    FILE *f = fopen(path, "wb");
+    ASSERT(f && fwrite(fb, 1, len, f) == len);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s %s", prog, path);
+    EXPECT_EQ_I(run_prog(NULL, cmd, "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, "warpsim: cudaLaunchKernel: fat binary 1: fatbin: PTX entry 2");
+    EXPECT_CONTAINS(out, "failed: cudaErrorInvalidKernelImage");
+    /* Not a fat binary at all: the wrapper points at text. */
+    snprintf(cmd, sizeof cmd, "%s tests/cudart/corrupt.c", prog);
+    EXPECT_EQ_I(run_prog(NULL, cmd, "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, "bad magic");
+    free(fb);
+}
+
+/* Every entry point an nvcc 13 program imports resolves with the version it asks for. */
+TEST(cudart_library_exports_versioned_symbols)
+{
+    if (!have_library())
+        return;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/libcudart.so.13", lib_dir());
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    ASSERT(h);
+    static const char *const names[] = {
+        "__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+        "__cudaRegisterFunction", "__cudaRegisterVar", "__cudaInitModule", "__cudaPushCallConfiguration",
+        "__cudaPopCallConfiguration", "__cudaGetKernel", "__cudaLaunchKernel", "cudaLaunchKernel",
+        "cudaMalloc", "cudaFree", "cudaMemcpy", "cudaMemcpyAsync", "cudaMemset", "cudaMemsetAsync",
+        "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaGetSymbolAddress", "cudaHostAlloc",
+        "cudaMallocHost", "cudaFreeHost", "cudaGetDeviceCount", "cudaSetDevice", "cudaGetDevice",
+        "cudaGetDeviceProperties", "cudaDeviceGetAttribute", "cudaDeviceSynchronize", "cudaDeviceReset",
+        "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaGetErrorName",
+        "cudaRuntimeGetVersion", "cudaDriverGetVersion", "cudaStreamCreate", "cudaStreamDestroy",
+        "cudaStreamSynchronize", "cudaEventCreate", "cudaEventRecord", "cudaEventSynchronize",
+        "cudaEventElapsedTime", "cudaEventDestroy", "cudaFuncGetAttributes", "cudaCreateChannelDesc",
+        "cudaCreateTextureObject", "cudaDestroyTextureObject", "warpsim_create",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+        if (!dlvsym(h, names[i], "libcudart.so.13")) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "%s@libcudart.so.13 is not exported", names[i]);
+            test_fail(__FILE__, __LINE__, msg);
+        }
+    }
+    EXPECT(dlsym(h, "ptx_module_parse") == NULL); /* the simulator's own symbols stay inside */
+    EXPECT(dlsym(h, "xmalloc") == NULL);
+    dlclose(h);
+}
+
+/* ---- in-process: the library's entry points, linked into this test ---- */
+
+typedef struct {
+    unsigned x, y, z;
+} Dim3;
+
+void **__cudaRegisterFatBinary(void *wrapper);
+void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaUnregisterFatBinary(void **handle);
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
+                            int thread_limit, void *tid, void *bid, Dim3 *bDim, Dim3 *gDim, int *wSize);
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
+                       size_t size, int constant, int global);
+unsigned __cudaPushCallConfiguration(Dim3 grid, Dim3 block, size_t smem, void *stream);
+int __cudaPopCallConfiguration(Dim3 *grid, Dim3 *block, size_t *smem, void *stream);
+int __cudaGetKernel(void **kernel, const void *hostFun);
+int __cudaLaunchKernel(void *kernel, Dim3 grid, Dim3 block, void **args, size_t smem, void *stream);
+int cudaLaunchKernel(const void *func, Dim3 grid, Dim3 block, void **args, size_t smem, void *stream);
+int cudaMalloc(void **p, size_t n);
+int cudaFree(void *p);
+int cudaMemcpy(void *dst, const void *src, size_t n, int kind);
+int cudaGetLastError(void);
+int cudaPeekAtLastError(void);
+int cudaFuncGetAttributes(void *attr, const void *func);
+
+enum { H2D = 1, D2H = 2, DEFAULT = 4 };
+enum { E_INVALID_VALUE = 1, E_INVALID_CONFIGURATION = 9, E_INVALID_DEVICE_FUNCTION = 98, E_INVALID_IMAGE = 200 };
+
+/* Stand-ins for the host stubs nvcc generates: only their addresses matter. */
+static void stub_saxpy(void) {}
+static void stub_mat4(void) {}
+static void stub_bad(void) {}
+static void stub_none(void) {}
+#define FN(f) ((const void *)(uintptr_t)(f))
+
+/* stderr into a file while a call runs, to check its message. */
+static int saved_stderr = -1;
+static void capture_begin(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/stderr.txt", test_tmpdir());
+    fflush(stderr);
+    saved_stderr = dup(2);
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    dup2(fd, 2);
+    close(fd);
+}
+static char *capture_end(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/stderr.txt", test_tmpdir());
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    return read_file(path, NULL);
+}
+
+struct Wrapper {
+    int magic, version;
+    const void *data;
+    void *unused;
+};
+
+/* The runtime's simulator comes from WARPSIM_ARGS on its first use: functional and quiet here,
+ * without leaving the variable changed for other tests. */
+static void runtime_first_use(void)
+{
+    const char *old = getenv("WARPSIM_ARGS");
+    char *keep = old ? xstrdup(old) : NULL;
+    setenv("WARPSIM_ARGS", "--functional --quiet", 1);
+    void *p = NULL;
+    cudaMalloc(&p, 4);
+    cudaFree(p);
+    if (keep)
+        setenv("WARPSIM_ARGS", keep, 1);
+    else
+        unsetenv("WARPSIM_ARGS");
+    free(keep);
+}
+
+TEST(cudart_inprocess_registration_and_launch)
+{
+    runtime_first_use();
+    size_t len = 0;
+    char *file = read_file("tests/fatbin/kernel.default.fatbin", &len);
+    ASSERT(file);
+    uint64_t *image = xcalloc(len / 8 + 1, 8); /* 8-byte aligned, as in .nv_fatbin */
+    memcpy(image, file, len);
+    free(file);
+    struct Wrapper w = {0x466243b1, 1, image, NULL};
+    void **h = __cudaRegisterFatBinary(&w);
+    ASSERT(h);
+    char saxpy[] = "saxpy", mat4[] = "_Z4mat4iPK6float4S1_PS_";
+    __cudaRegisterFunction(h, FN(stub_saxpy), saxpy, saxpy, -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFunction(h, FN(stub_mat4), mat4, mat4, -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFatBinaryEnd(h);
+
+    /* register counts from the fixture's sm_75 cubin (tests/fatbin/kernel.ptxinfo) */
+    uint8_t attr[144];
+    EXPECT_EQ_I(cudaFuncGetAttributes(attr, FN(stub_saxpy)), 0);
+    int regs;
+    memcpy(&regs, attr + 28, sizeof regs); /* cudaFuncAttributes.numRegs */
+    EXPECT_EQ_I(regs, 10);
+    EXPECT_EQ_I(cudaFuncGetAttributes(attr, FN(stub_mat4)), 0);
+    memcpy(&regs, attr + 28, sizeof regs);
+    EXPECT_EQ_I(regs, 28);
+
+    enum { N = 700 };
+    static float x[N], y[N], got[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)i;
+        y[i] = 3.0f;
+    }
+    float *dx, *dy, a = 0.5f;
+    int n = N;
+    ASSERT(cudaMalloc((void **)&dx, sizeof x) == 0 && cudaMalloc((void **)&dy, sizeof y) == 0);
+    EXPECT_EQ_I(cudaMemcpy(dx, x, sizeof x, H2D), 0);
+    EXPECT_EQ_I(cudaMemcpy(dy, y, sizeof y, DEFAULT), 0); /* direction from the pointers */
+    void *args[] = {&n, &a, &dx, &dy};
+    Dim3 grid = {(N + 255) / 256, 1, 1}, block = {256, 1, 1};
+    /* the launch path of nvcc's code: push at <<<>>>, then the stub's get / pop / launch */
+    EXPECT_EQ_I(__cudaPushCallConfiguration(grid, block, 0, NULL), 0);
+    void *k = NULL, *stream = NULL;
+    Dim3 g2, b2;
+    size_t smem = 1;
+    EXPECT_EQ_I(__cudaGetKernel(&k, FN(stub_saxpy)), 0);
+    EXPECT_EQ_I(__cudaPopCallConfiguration(&g2, &b2, &smem, &stream), 0);
+    EXPECT(g2.x == grid.x && b2.x == 256 && smem == 0);
+    EXPECT_EQ_I(__cudaLaunchKernel(k, g2, b2, args, smem, stream), 0);
+    /* and the legacy one, by host function */
+    EXPECT_EQ_I(cudaLaunchKernel(FN(stub_saxpy), grid, block, args, 0, NULL), 0);
+    EXPECT_EQ_I(cudaMemcpy(got, dy, sizeof got, D2H), 0);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += got[i] != (float)i + 3.0f; /* two launches: y = 0.5 x + (0.5 x + 3), exact */
+    EXPECT_EQ_I(bad, 0);
+
+    /* errors: returned, recorded as the last error, read once */
+    capture_begin();
+    Dim3 huge = {2048, 1, 1};
+    int e1 = cudaLaunchKernel(FN(stub_saxpy), grid, huge, args, 0, NULL);
+    int e2 = cudaLaunchKernel(FN(stub_none), grid, block, args, 0, NULL);
+    int e3 = cudaMemcpy((void *)(uintptr_t)0x10, x, sizeof x, H2D);
+    char *msg = capture_end();
+    EXPECT_EQ_I(e1, E_INVALID_CONFIGURATION);
+    EXPECT_EQ_I(e2, E_INVALID_DEVICE_FUNCTION);
+    EXPECT_EQ_I(e3, E_INVALID_VALUE);
+    EXPECT_CONTAINS(msg, "a block of 2048x1x1 threads exceeds");
+    EXPECT_CONTAINS(msg, "warpsim: cudaLaunchKernel: not a registered kernel (cudaErrorInvalidDeviceFunction)");
+    EXPECT_CONTAINS(msg, "is not inside a device allocation");
+    free(msg);
+    EXPECT_EQ_I(cudaPeekAtLastError(), E_INVALID_VALUE);
+    EXPECT_EQ_I(cudaGetLastError(), E_INVALID_VALUE);
+    EXPECT_EQ_I(cudaGetLastError(), 0);
+    capture_begin();
+    EXPECT_EQ_I(__cudaPopCallConfiguration(&g2, &b2, &smem, &stream), 52); /* nothing pushed */
+    free(capture_end());
+    EXPECT_EQ_I(cudaGetLastError(), 52);
+
+    EXPECT_EQ_I(cudaFree(dx), 0);
+    EXPECT_EQ_I(cudaFree(dy), 0);
+    capture_begin();
+    EXPECT_EQ_I(cudaFree(dy), E_INVALID_VALUE); /* twice */
+    free(capture_end());
+    cudaGetLastError();
+    __cudaUnregisterFatBinary(h);
+    free(image);
+}
+
+TEST(cudart_inprocess_corrupt_fatbin)
+{
+    runtime_first_use();
+    size_t len = 0;
+    char *file = read_file("tests/fatbin/kernel.lz4.fatbin", &len);
+    ASSERT(file);
+    uint64_t *image = xcalloc(len / 8 + 1, 8);
+    memcpy(image, file, len);
+    free(file);
+    image[1] = len / 3; /* the header now ends the entries in the middle of one */
+    struct Wrapper truncated = {0x466243b1, 1, image, NULL}, bad_magic = {0x12345678, 1, image, NULL};
+    char saxpy[] = "saxpy";
+    capture_begin();
+    void **h1 = __cudaRegisterFatBinary(&truncated);
+    void **h2 = __cudaRegisterFatBinary(&bad_magic);
+    __cudaRegisterFunction(h1, FN(stub_bad), saxpy, saxpy, -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFunction(h2, FN(stub_none), saxpy, saxpy, -1, NULL, NULL, NULL, NULL, NULL);
+    float *d = NULL;
+    int n = 1;
+    float a = 1;
+    void *args[] = {&n, &a, &d, &d};
+    Dim3 one = {1, 1, 1};
+    int e1 = cudaLaunchKernel(FN(stub_bad), one, one, args, 0, NULL);
+    int e2 = cudaLaunchKernel(FN(stub_none), one, one, args, 0, NULL);
+    uint8_t attr[144];
+    int e3 = cudaFuncGetAttributes(attr, FN(stub_bad));
+    char *msg = capture_end();
+    EXPECT_EQ_I(e1, E_INVALID_IMAGE);
+    EXPECT_EQ_I(e2, E_INVALID_IMAGE);
+    EXPECT_EQ_I(e3, E_INVALID_IMAGE);
+    EXPECT_CONTAINS(msg, "warpsim: __cudaRegisterFatBinary: fatbin: entry");
+    EXPECT_CONTAINS(msg, "bad magic 0x12345678");
+    EXPECT_CONTAINS(msg, "(cudaErrorInvalidKernelImage)");
+    free(msg);
+    EXPECT_EQ_I(cudaGetLastError(), E_INVALID_IMAGE);
+    EXPECT_EQ_I(cudaGetLastError(), 0); /* not sticky: the device still works */
+    void *p = NULL;
+    EXPECT_EQ_I(cudaMalloc(&p, 64), 0);
+    EXPECT_EQ_I(cudaFree(p), 0);
+    __cudaUnregisterFatBinary(h1);
+    __cudaUnregisterFatBinary(h2);
+    free(image);
+}
+
+/* ---- tex.1d in the PTX interpreter, through the embedding API ---- */
+
+static const char tex_ptx[] =
+    ".version 7.5\n.target sm_75\n.address_size 64\n"
+    ".visible .entry fetchf(.param .u64 t, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>; .reg .f32 %f<5>; .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  sub.s32 %r2, %r1, 2;\n" /* indices -2 .. 5 */
+    "  tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r2}];\n"
+    "  mul.wide.u32 %rd3, %r1, 16;\n  add.s64 %rd4, %rd2, %rd3;\n"
+    "  st.global.v4.f32 [%rd4], {%f1, %f2, %f3, %f4};\n  ret;\n}\n"
+    ".visible .entry fetchi(.param .u64 t, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<6>; .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [t];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n  sub.s32 %r2, %r1, 2;\n"
+    "  tex.1d.v4.s32.s32 {%r3, %r4, _, _}, [%rd1, {%r2}];\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n  add.s64 %rd4, %rd2, %rd3;\n"
+    "  st.global.v2.u32 [%rd4], {%r3, %r4};\n  ret;\n}\n";
+
+/* Run kernel over 8 threads (indices -2 .. 5) on a texture of 4 elements; out gets 8 rows. */
+static bool tex_run(WarpsimSim *s, WarpsimModule *m, const char *kernel, const WarpsimTexture *t,
+                    const void *elems, size_t row_bytes, void *out)
+{
+    uint64_t buf = warpsim_malloc(s, 64), dout = warpsim_malloc(s, 8 * row_bytes), h = 0;
+    warpsim_memcpy_htod(s, buf, elems, t->channels * t->channel_bytes * 4);
+    WarpsimTexture tt = *t;
+    tt.base = buf;
+    tt.count = 4;
+    if (warpsim_texture_create(s, &tt, &h) != WARPSIM_OK || h == 0)
+        return false;
+    uint64_t params[2] = {h, dout};
+    const uint32_t grid[3] = {1, 1, 1}, block[3] = {8, 1, 1};
+    bool ok = warpsim_launch(s, m, kernel, grid, block, 0, params, sizeof params) == WARPSIM_OK;
+    warpsim_memcpy_dtoh(s, out, dout, 8 * row_bytes);
+    ok &= warpsim_texture_destroy(s, h) == WARPSIM_OK;
+    warpsim_free(s, buf);
+    warpsim_free(s, dout);
+    return ok;
+}
+
+static void tex_formats(bool timing)
+{
+    const char *argv[] = {"--quiet", "--functional"};
+    char err[512];
+    WarpsimSim *s = warpsim_create(timing ? 1 : 2, argv, err, sizeof err);
+    ASSERT(s);
+    WarpsimModule *m;
+    ASSERT(warpsim_module_load(s, tex_ptx, "tex.ptx", &m) == WARPSIM_OK);
+    float of[8][4];
+    int32_t oi[8][2];
+
+    const float f1[4] = {1.5f, -2.0f, 3.25f, 8.0f};
+    WarpsimTexture t = {.channels = 1, .channel_bytes = 4, .format = WARPSIM_TEX_FLOAT};
+    ASSERT(tex_run(s, m, "fetchf", &t, f1, 16, of));
+    for (int i = 0; i < 8; i++) {
+        int x = i - 2;
+        EXPECT_EQ_I(of[i][0] == (x >= 0 && x < 4 ? f1[x] : 0.0f), 1); /* out of range: 0 */
+        EXPECT(of[i][1] == 0.0f && of[i][2] == 0.0f && of[i][3] == 0.0f);  /* missing channels: 0 */
+    }
+    const float f4[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    t.channels = 4;
+    ASSERT(tex_run(s, m, "fetchf", &t, f4, 16, of));
+    EXPECT(of[2][0] == 1 && of[3][1] == 6 && of[5][3] == 16 && of[6][0] == 0 && of[1][3] == 0);
+
+    const uint16_t half[4] = {0x3C00, 0xC000, 0x3400, 0x0001}; /* 1, -2, 0.25, 2^-24 */
+    t = (WarpsimTexture){.channels = 1, .channel_bytes = 2, .format = WARPSIM_TEX_FLOAT};
+    ASSERT(tex_run(s, m, "fetchf", &t, half, 16, of));
+    EXPECT(of[2][0] == 1.0f && of[3][0] == -2.0f && of[4][0] == 0.25f && of[5][0] == 0x1p-24f);
+
+    const uint8_t rgba[16] = {0, 255, 51, 0, 10, 20, 30, 40, 0, 0, 0, 0, 0, 0, 0, 0};
+    t = (WarpsimTexture){.channels = 4, .channel_bytes = 1, .format = WARPSIM_TEX_UNSIGNED, .normalized = 1};
+    ASSERT(tex_run(s, m, "fetchf", &t, rgba, 16, of));
+    EXPECT(of[2][0] == 0.0f && of[2][1] == 1.0f && of[2][2] == 0.2f && of[3][3] == 40.0f / 255.0f);
+
+    const int16_t shorts[8] = {-5, 7, -32768, 1, 100, -100, 3, 4};
+    t = (WarpsimTexture){.channels = 2, .channel_bytes = 2, .format = WARPSIM_TEX_SIGNED};
+    ASSERT(tex_run(s, m, "fetchi", &t, shorts, 8, oi));
+    EXPECT(oi[2][0] == -5 && oi[2][1] == 7 && oi[3][0] == -32768 && oi[4][1] == -100 && oi[1][0] == 0 &&
+           oi[6][1] == 0);
+    const uint32_t words[4] = {0xFFFFFFFFu, 2, 3, 4};
+    t = (WarpsimTexture){.channels = 1, .channel_bytes = 4, .format = WARPSIM_TEX_UNSIGNED};
+    ASSERT(tex_run(s, m, "fetchi", &t, words, 8, oi));
+    EXPECT(oi[2][0] == -1 && oi[5][0] == 4 && oi[2][1] == 0);
+
+    /* a handle that is no texture object faults the launch (functional only: a fault on the
+     * timing model stops it with an internal error, see docs/cuda.md) */
+    if (!timing) {
+        uint64_t params[2] = {77, warpsim_malloc(s, 256)};
+        const uint32_t grid[3] = {1, 1, 1}, block[3] = {8, 1, 1};
+        capture_begin();
+        EXPECT_EQ_I(warpsim_launch(s, m, "fetchf", grid, block, 0, params, sizeof params), WARPSIM_E_FAULT);
+        EXPECT_EQ_I(warpsim_texture_destroy(s, 77), WARPSIM_E_INPUT);
+        free(capture_end());
+        EXPECT_CONTAINS(warpsim_error(s), "0x4d is not a texture object");
+    }
+    warpsim_destroy(s);
+}
+
+TEST(cudart_tex_fetch_formats)
+{
+    tex_formats(false);
+    tex_formats(true); /* the same on the timing model: a load in the texture space */
+}
+
+TEST(cudart_tex_unsupported_forms)
+{
+    const char *argv[] = {"--quiet", "--functional"};
+    char err[512];
+    WarpsimSim *s = warpsim_create(2, argv, err, sizeof err);
+    ASSERT(s);
+    static const struct {
+        const char *inst, *msg;
+    } cases[] = {
+        {"tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1}];", "unsupported modifier '.2d'"},
+        {"tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "only tex.1d.v4.{f32,s32,u32}.s32"},
+        {"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [texref, {%r1}];", "texture references are not supported"},
+        {"tex.1d.v4.f32.s32 {%f1, %f2}, [%rd1, {%r1}];", "expected 'tex.1d.v4 {d0, d1, d2, d3}, [handle, {x}]'"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char ptx[1024];
+        snprintf(ptx, sizeof ptx,
+                 ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 t)\n{\n"
+                 "  .reg .b32 %%r<2>; .reg .f32 %%f<5>; .reg .b64 %%rd<2>;\n  %s\n  ret;\n}\n", cases[i].inst);
+        WarpsimModule *m = NULL;
+        capture_begin();
+        WarpsimStatus st = warpsim_module_load(s, ptx, "bad.ptx", &m);
+        free(capture_end());
+        EXPECT_EQ_I(st, WARPSIM_E_PTX);
+        EXPECT_CONTAINS(warpsim_error(s), cases[i].msg);
+    }
+    warpsim_destroy(s);
+}
