@@ -16,7 +16,9 @@ static __device__ int max3(int a, int b, int c)
 }
 
 /* Fill tile (tile_x, tile_y) of the interior, given its top and left neighbours are done. */
-static __device__ void nw_tile(const int *subst, int *score, int cols, int penalty, int tile_x, int tile_y)
+/* Not static: a static function's shared arrays get a name hashed from the source path, which
+ * would make the PTX differ between checkouts. */
+__device__ void nw_tile(const int *subst, int *score, int cols, int penalty, int tile_x, int tile_y)
 {
     __shared__ int cell[TILE + 1][TILE + 1]; /* row/column 0: the neighbours' edge scores */
     __shared__ int sub[TILE][TILE];
