@@ -11,7 +11,7 @@
  * false if argv[*i] is not a configuration argument. Errors exit 1 naming the argument. */
 bool cli_config_arg(Config *c, int argc, char **argv, int *i);
 /* After the arguments: validate (ranges across options, policy names). */
-void cli_config_finish(const Config *c);
+void cli_config_finish(Config *c);
 
 int cli_run_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);

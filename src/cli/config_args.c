@@ -52,7 +52,7 @@ bool cli_config_arg(Config *c, int argc, char **argv, int *i)
     return false;
 }
 
-void cli_config_finish(const Config *c)
+void cli_config_finish(Config *c)
 {
     config_validate(c);
     policy_validate_config(c);

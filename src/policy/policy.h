@@ -145,9 +145,13 @@ const WarpSchedOps *policy_warp(const char *name);
 const CtaSchedOps *policy_cta(const char *name);
 const DramSchedOps *policy_dram(const char *name);
 
-/* Every POLICY option of the config names a registered policy of its kind; else exit 1 with
- * "<key>: unknown <kind> policy '<name>' (choose from: ...)". */
-void policy_validate_config(const Config *c);
+/* Every POLICY option of the config names a registered policy of its kind, and every policy
+ * option set is one the chosen policy declares, with a valid value; the options of the chosen
+ * policies that were not set get their defaults (the config becomes fully resolved). Returns 1,
+ * or 0 with a one-line message in err, e.g. "<key>: unknown <kind> policy '<name>' (choose
+ * from: ...)". policy_validate_config: the same, exiting 1 with the message (command line). */
+int policy_check_config(Config *c, char *err, size_t err_len);
+void policy_validate_config(Config *c);
 /* `warpsim --list-policies`. */
 void policy_list(FILE *f);
 /* Number registered of one kind, and the i-th name (for contract tests). */

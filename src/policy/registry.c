@@ -91,7 +91,7 @@ static void names_of(PolicyKind kind, char *buf, size_t len)
     }
 }
 
-void policy_validate_config(const Config *c)
+int policy_check_config(Config *c, char *err, size_t err_len)
 {
     for (size_t i = 0; i < config_n_modules; i++) {
         const OptModule *m = &config_modules[i];
@@ -106,11 +106,20 @@ void policy_validate_config(const Config *c)
                 while (kind < POLICY_KIND_COUNT && strcmp(kind_names[kind], d->choices))
                     kind++;
                 names_of((PolicyKind)kind, all, sizeof all);
-                fatal("%s.%s: unknown %s policy '%s' (choose from: %s)", m->prefix, d->name, d->choices,
-                      name, all);
+                snprintf(err, err_len, "%s.%s: unknown %s policy '%s' (choose from: %s)", m->prefix, d->name,
+                         d->choices, name, all);
+                return 0;
             }
         }
     }
+    return 1;
+}
+
+void policy_validate_config(Config *c)
+{
+    char err[1536];
+    if (!policy_check_config(c, err, sizeof err))
+        fatal("%s", err);
 }
 
 void policy_list(FILE *f)
