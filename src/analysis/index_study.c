@@ -31,28 +31,6 @@
 
 /* ---- metrics ---------------------------------------------------------------------------- */
 
-uint32_t index_study_sets_touched(const uint32_t *sets, uint32_t n_acc)
-{
-    uint32_t distinct = 0;
-    for (uint32_t i = 0; i < n_acc; i++) {
-        uint32_t j = 0;
-        while (j < i && sets[j] != sets[i])
-            j++;
-        distinct += j == i;
-    }
-    return distinct;
-}
-
-double index_study_concentration(uint32_t n_acc, uint32_t n_sets_touched)
-{
-    return n_acc && n_sets_touched ? (double)n_acc / n_sets_touched : 0.0;
-}
-
-double index_study_concentration_of_sets(const uint32_t *sets, uint32_t n_acc)
-{
-    return index_study_concentration(n_acc, index_study_sets_touched(sets, n_acc));
-}
-
 /* Distinct line addresses of a load, in first-seen order; returns their number. */
 static uint32_t study_lines(unsigned line_bits, const uint64_t *lane_addrs, uint32_t n_lanes, uint64_t *lines)
 {
@@ -77,12 +55,12 @@ double index_study_load_concentration(const IndexFn *fn, const uint64_t *lane_ad
     uint32_t n = study_lines(fn->line_bits, lane_addrs, n_lanes, lines);
     for (uint32_t i = 0; i < n; i++)
         sets[i] = index_fn_set(fn, lines[i] << fn->line_bits);
-    uint32_t touched = index_study_sets_touched(sets, n);
+    uint32_t touched = index_metric_sets_touched(sets, n);
     if (n_acc_out)
         *n_acc_out = n;
     if (n_touched_out)
         *n_touched_out = touched;
-    return index_study_concentration(n, touched);
+    return index_metric_concentration(n, touched);
 }
 
 double index_study_balance(const uint64_t *set_counts, uint32_t n_sets)
@@ -96,24 +74,6 @@ double index_study_balance(const uint64_t *set_counts, uint32_t n_sets)
     if (m == 0 || n_sets == 0)
         return 1.0;
     return weights / (m / (2.0 * n_sets) * (m + 2.0 * n_sets - 1));
-}
-
-unsigned index_study_conc_bucket(uint32_t n_acc, uint32_t n_sets_touched)
-{
-    unsigned b = 0;
-    uint64_t limit = n_sets_touched;
-    while ((uint64_t)n_acc > limit && b < INDEX_STUDY_CONC_BUCKETS - 1) {
-        b++;
-        limit <<= 1;
-    }
-    return b;
-}
-
-const char *index_study_conc_bucket_name(unsigned bucket)
-{
-    static const char *const names[INDEX_STUDY_CONC_BUCKETS] = {"1",      "(1,2]",   "(2,4]", "(4,8]",
-                                                                 "(8,16]", "(16,32]", ">32"};
-    return bucket < INDEX_STUDY_CONC_BUCKETS ? names[bucket] : "?";
 }
 
 /* ---- the `warpsim index` command -------------------------------------------------------- */
@@ -359,7 +319,7 @@ int index_study_main(int argc, char **argv)
                     }
                     for (uint32_t i = 0; i < n; i++)
                         load_counts[sets[i]] = 0;
-                    s->conc_sum += index_study_concentration(n, touched);
+                    s->conc_sum += index_metric_concentration(n, touched);
                     s->touched_sum += touched;
                     s->over_assoc += most > a.assoc;
                 }

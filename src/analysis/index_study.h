@@ -1,4 +1,5 @@
-/* index_study.h: metrics of set-index functions, and the `warpsim index` study command.
+/* index_study.h: balance and whole-stream metrics of set-index functions (the per-load ones are in
+ * policy/index_metrics.h), and the `warpsim index` study command.
  *
  * Intra-warp concentration (FUP paper eq. 1, thesis eq. 3.1): for one warp load, the number of
  * accesses it makes to the cache (its distinct lines after coalescing) divided by the number of
@@ -13,23 +14,11 @@
 
 #include <stdint.h>
 
+#include "policy/index_metrics.h"
 #include "policy/policy.h"
 
 /* Most distinct lines one warp load can make (64 lanes, each straddling two lines). */
 #define INDEX_STUDY_MAX_LINES 128
-
-/* Concentration histogram buckets: 1 | (1,2] | (2,4] | (4,8] | (8,16] | (16,32] | >32. */
-#define INDEX_STUDY_CONC_BUCKETS 7
-
-/* Distinct sets among the sets of one load's accesses (one entry per distinct line).
- * O(n^2) comparisons, no allocation: n is at most a few dozen. */
-uint32_t index_study_sets_touched(const uint32_t *sets, uint32_t n_acc);
-
-/* Eq. 1: n_acc / n_sets_touched; 0 for a load without accesses. */
-double index_study_concentration(uint32_t n_acc, uint32_t n_sets_touched);
-
-/* Eq. 1 for the sets of one load's accesses (one entry per distinct line). */
-double index_study_concentration_of_sets(const uint32_t *sets, uint32_t n_acc);
 
 /* Eq. 1 for one warp load given by its lanes' byte addresses: lanes in the same line make one
  * access. n_lanes <= INDEX_STUDY_MAX_LINES. *n_acc_out and *n_touched_out (either may be
@@ -41,13 +30,6 @@ double index_study_load_concentration(const IndexFn *fn, const uint64_t *lane_ad
  *   sum_j b_j (b_j + 1) / 2  /  ( m / (2 n_sets) * (m + 2 n_sets - 1) ),  m = sum_j b_j.
  * 1.0 when m == 0. */
 double index_study_balance(const uint64_t *set_counts, uint32_t n_sets);
-
-/* Histogram bucket (0 .. INDEX_STUDY_CONC_BUCKETS-1) of a load's concentration, computed
- * exactly from the two counts: bucket 0 is concentration 1 (or no access), bucket k >= 1 is
- * (2^(k-1), 2^k], the last bucket everything above 32. */
-unsigned index_study_conc_bucket(uint32_t n_acc, uint32_t n_sets_touched);
-/* "1", "(1,2]", ..., ">32"; "?" out of range. */
-const char *index_study_conc_bucket_name(unsigned bucket);
 
 /* `warpsim index ...` (argv[0] is "index"): prints, for every registered index function, the
  * line "<name> concentration <x> balance <y> sets <s> over_assoc <z>" for a synthetic strided

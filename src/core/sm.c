@@ -7,7 +7,6 @@
  * whose warps all wait sleeps (next_wake) until a reply or a timed event. */
 #include "core/sm.h"
 
-#include "analysis/index_study.h"
 #include "base/base.h"
 #include "core/gpu.h"
 
@@ -133,11 +132,11 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
     C(ldst_replay, "ldst.replay", "cycles the LD/ST unit replayed an access after a reservation failure");
     C(ctas_done, "ctas_done", "CTAs completed");
 #undef C
-    for (unsigned b = 0; b < INDEX_STUDY_CONC_BUCKETS; b++)
-        sm->conc_labels[b] = index_study_conc_bucket_name(b);
+    for (unsigned b = 0; b < INDEX_METRIC_CONC_BUCKETS; b++)
+        sm->conc_labels[b] = index_metric_conc_bucket_name(b);
     char name[64];
     snprintf(name, sizeof name, "sm[%u].l1d.concentration", id);
-    stats_histogram(st, sm->conc_hist, INDEX_STUDY_CONC_BUCKETS, sm->conc_labels, name,
+    stats_histogram(st, sm->conc_hist, INDEX_METRIC_CONC_BUCKETS, sm->conc_labels, name,
                     "divergent loads by intra-warp concentration (accesses per set touched)");
 }
 
@@ -489,10 +488,10 @@ static void note_divergent_load(Sm *sm, const Ldst *u)
     uint32_t sets[COAL_MAX_ACCESSES];
     for (uint32_t i = 0; i < u->n; i++)
         sets[i] = tags_set_of(&sm->l1d.tags, u->acc[i].line_addr);
-    uint32_t touched = index_study_sets_touched(sets, u->n);
+    uint32_t touched = index_metric_sets_touched(sets, u->n);
     sm->load_insts_divergent++;
-    sm->conc_sum_micro += (uint64_t)(1e6 * index_study_concentration(u->n, touched) + 0.5);
-    sm->conc_hist[index_study_conc_bucket(u->n, touched)]++;
+    sm->conc_sum_micro += (uint64_t)(1e6 * index_metric_concentration(u->n, touched) + 0.5);
+    sm->conc_hist[index_metric_conc_bucket(u->n, touched)]++;
 }
 
 static void issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/index_study.h"
+#include "policy/index_metrics.h"
 #include "core/coalescer.h"
 #include "front/front.h"
 #include "mem/l1d.h"
@@ -124,8 +124,8 @@ typedef struct Sm {
     uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
     uint64_t issued, idle_no_ready, stall_ldst, ldst_busy, ldst_replay, ctas_done;
     uint64_t load_lines, load_insts_divergent, conc_sum_micro;
-    uint64_t conc_hist[INDEX_STUDY_CONC_BUCKETS];
-    const char *conc_labels[INDEX_STUDY_CONC_BUCKETS];
+    uint64_t conc_hist[INDEX_METRIC_CONC_BUCKETS];
+    const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];
 } Sm;
 
 void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, Stats *st);

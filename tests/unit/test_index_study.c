@@ -5,24 +5,25 @@
 #include "../test.h"
 
 #include "analysis/index_study.h"
+#include "policy/index_metrics.h"
 #include "base/base.h"
 #include "policy/policy.h"
 
 #include <stdlib.h>
 #include <unistd.h>
 
-TEST(index_study_sets_touched_and_concentration)
+TEST(index_metric_sets_touched_and_concentration)
 {
     const uint32_t sets[] = {1, 1, 2, 3, 1, 2};
-    EXPECT_EQ_U(index_study_sets_touched(sets, 6), 3);
-    EXPECT_EQ_U(index_study_sets_touched(sets, 2), 1);
-    EXPECT_EQ_U(index_study_sets_touched(sets, 0), 0);
-    EXPECT_NEAR(index_study_concentration_of_sets(sets, 6), 2.0, 1e-12);
-    EXPECT_NEAR(index_study_concentration_of_sets(sets, 4), 4.0 / 3, 1e-12);
-    EXPECT_NEAR(index_study_concentration(32, 31), 32.0 / 31, 1e-12);
-    EXPECT_NEAR(index_study_concentration(0, 0), 0.0, 1e-12);
+    EXPECT_EQ_U(index_metric_sets_touched(sets, 6), 3);
+    EXPECT_EQ_U(index_metric_sets_touched(sets, 2), 1);
+    EXPECT_EQ_U(index_metric_sets_touched(sets, 0), 0);
+    EXPECT_NEAR(index_metric_concentration_of_sets(sets, 6), 2.0, 1e-12);
+    EXPECT_NEAR(index_metric_concentration_of_sets(sets, 4), 4.0 / 3, 1e-12);
+    EXPECT_NEAR(index_metric_concentration(32, 31), 32.0 / 31, 1e-12);
+    EXPECT_NEAR(index_metric_concentration(0, 0), 0.0, 1e-12);
     uint32_t same[32] = {0};
-    EXPECT_NEAR(index_study_concentration_of_sets(same, 32), 32.0, 1e-12);
+    EXPECT_NEAR(index_metric_concentration_of_sets(same, 32), 32.0, 1e-12);
 }
 
 TEST(index_study_load_concentration_coalesces_lanes)
@@ -65,26 +66,26 @@ TEST(index_study_balance_hand_computed)
     EXPECT_NEAR(index_study_balance(b31, 32) / index_study_balance(b32, 32), 32.0 / 31, 1e-4);
 }
 
-TEST(index_study_conc_buckets)
+TEST(index_metric_conc_buckets)
 {
-    EXPECT_EQ_U(index_study_conc_bucket(1, 1), 0);
-    EXPECT_EQ_U(index_study_conc_bucket(32, 32), 0);
-    EXPECT_EQ_U(index_study_conc_bucket(0, 0), 0);
-    EXPECT_EQ_U(index_study_conc_bucket(32, 31), 1);
-    EXPECT_EQ_U(index_study_conc_bucket(2, 1), 1);
-    EXPECT_EQ_U(index_study_conc_bucket(3, 1), 2);
-    EXPECT_EQ_U(index_study_conc_bucket(4, 1), 2);
-    EXPECT_EQ_U(index_study_conc_bucket(5, 1), 3);
-    EXPECT_EQ_U(index_study_conc_bucket(16, 1), 4);
-    EXPECT_EQ_U(index_study_conc_bucket(17, 1), 5);
-    EXPECT_EQ_U(index_study_conc_bucket(32, 1), 5);
-    EXPECT_EQ_U(index_study_conc_bucket(33, 1), 6);
-    EXPECT_EQ_U(index_study_conc_bucket(128, 1), 6);
-    EXPECT_EQ_U(index_study_conc_bucket(32, 2), 4);
-    EXPECT_STR(index_study_conc_bucket_name(0), "1");
-    EXPECT_STR(index_study_conc_bucket_name(5), "(16,32]");
-    EXPECT_STR(index_study_conc_bucket_name(6), ">32");
-    EXPECT_STR(index_study_conc_bucket_name(7), "?");
+    EXPECT_EQ_U(index_metric_conc_bucket(1, 1), 0);
+    EXPECT_EQ_U(index_metric_conc_bucket(32, 32), 0);
+    EXPECT_EQ_U(index_metric_conc_bucket(0, 0), 0);
+    EXPECT_EQ_U(index_metric_conc_bucket(32, 31), 1);
+    EXPECT_EQ_U(index_metric_conc_bucket(2, 1), 1);
+    EXPECT_EQ_U(index_metric_conc_bucket(3, 1), 2);
+    EXPECT_EQ_U(index_metric_conc_bucket(4, 1), 2);
+    EXPECT_EQ_U(index_metric_conc_bucket(5, 1), 3);
+    EXPECT_EQ_U(index_metric_conc_bucket(16, 1), 4);
+    EXPECT_EQ_U(index_metric_conc_bucket(17, 1), 5);
+    EXPECT_EQ_U(index_metric_conc_bucket(32, 1), 5);
+    EXPECT_EQ_U(index_metric_conc_bucket(33, 1), 6);
+    EXPECT_EQ_U(index_metric_conc_bucket(128, 1), 6);
+    EXPECT_EQ_U(index_metric_conc_bucket(32, 2), 4);
+    EXPECT_STR(index_metric_conc_bucket_name(0), "1");
+    EXPECT_STR(index_metric_conc_bucket_name(5), "(16,32]");
+    EXPECT_STR(index_metric_conc_bucket_name(6), ">32");
+    EXPECT_STR(index_metric_conc_bucket_name(7), "?");
 }
 
 /* Run index_study_main on a NULL-terminated argument list, capturing stdout and stderr. */
