@@ -329,7 +329,7 @@ int index_study_main(int argc, char **argv)
 
     for (uint32_t f = 0; f < n_fns; f++) {
         StudyAcc *s = &acc[f];
-        printf("%s concentration %.4f balance %.4f sets %.2f over_assoc %.4f\n", s->fn.ops->name,
+        printf("%s concentration %.4f balance %.4f sets %.2f over_assoc %.4f\n", s->fn.ops->meta.name,
                s->conc_sum / n_loads, index_study_balance(s->set_counts, (uint32_t)a.sets),
                (double)s->touched_sum / n_loads, (double)s->over_assoc / n_loads);
         free(s->set_counts);

@@ -40,6 +40,7 @@ static inline unsigned log2_u64(uint64_t x)
 }
 
 static inline unsigned popcount_u32(uint32_t x) { return (unsigned)__builtin_popcount(x); }
+static inline unsigned popcount_u64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
 /* splitmix64: the one deterministic PRNG; state lives in the owner's struct. */
 static inline uint64_t rng_next(uint64_t *state)

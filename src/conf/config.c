@@ -79,16 +79,6 @@ static const struct { const char *key, *value; } l2_defaults[] = {
     {"l2.mshr_entries", "256"}, {"l2.mshr_max_merge", "4"}, {"l2.miss_queue", "8"},
 };
 
-static void *field_of(Config *c, const OptModule *m, const OptDesc *d)
-{
-    return (char *)c + m->offset + d->offset;
-}
-
-static const void *field_of_const(const Config *c, const OptModule *m, const OptDesc *d)
-{
-    return (const char *)c + m->offset + d->offset;
-}
-
 const OptDesc *config_find(const char *key, const OptModule **mod_out)
 {
     const char *dot = strchr(key, '.');
@@ -146,10 +136,10 @@ static const char *choice_name(const char *choices, uint32_t idx, char *buf, siz
     return buf;
 }
 
-static int set_desc(Config *c, const OptModule *m, const OptDesc *d, const char *key, const char *value,
-                    char *err, size_t err_len)
+int config_parse_option(void *base, const OptDesc *d, const char *key, const char *value, char *err,
+                        size_t err_len)
 {
-    void *f = field_of(c, m, d);
+    void *f = (char *)base + d->offset;
     uint64_t u;
     double x;
     switch (d->type) {
@@ -214,10 +204,78 @@ static int set_desc(Config *c, const OptModule *m, const OptDesc *d, const char 
     return 0;
 }
 
+static int set_desc(Config *c, const OptModule *m, const OptDesc *d, const char *key, const char *value,
+                    char *err, size_t err_len)
+{
+    return config_parse_option((char *)c + m->offset, d, key, value, err, err_len);
+}
+
+/* `<module>.<option>.<rest>` with a known `<module>.<option>`: an owned option (see config.h). */
+static int is_ext_key(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+    if (!dot2 || !dot2[1] || dot2 - key >= 96)
+        return 0;
+    char owner[96];
+    memcpy(owner, key, (size_t)(dot2 - key));
+    owner[dot2 - key] = 0;
+    return config_find(owner, NULL) != NULL;
+}
+
+static int ext_index(const Config *c, const char *key)
+{
+    for (uint32_t i = 0; i < c->n_ext; i++)
+        if (!strcmp(c->ext[i].key, key))
+            return (int)i;
+    return -1;
+}
+
+static ConfigExt *ext_find(Config *c, const char *key)
+{
+    int i = ext_index(c, key);
+    return i < 0 ? NULL : &c->ext[i];
+}
+
+const ConfigExt *config_ext_find(const Config *c, const char *key)
+{
+    int i = ext_index(c, key);
+    return i < 0 ? NULL : &c->ext[i];
+}
+
+int config_ext_put(Config *c, const char *key, const char *value, const char *where, char *err, size_t err_len)
+{
+    ConfigExt *e = ext_find(c, key);
+    if (strlen(key) >= CONF_KEY_LEN || strlen(value) >= CONF_STR_LEN) {
+        snprintf(err, err_len, "%s: key or value too long", key);
+        return 0;
+    }
+    if (!e) {
+        if (c->n_ext == CONF_EXT_MAX) {
+            snprintf(err, err_len, "%s: more than %d policy options set", key, CONF_EXT_MAX);
+            return 0;
+        }
+        e = &c->ext[c->n_ext++];
+        snprintf(e->key, sizeof e->key, "%s", key);
+    }
+    snprintf(e->value, sizeof e->value, "%s", value);
+    snprintf(e->where, sizeof e->where, "%s", where ? where : "");
+    return 1;
+}
+
+static int ext_cmp(const void *a, const void *b)
+{
+    return strcmp(((const ConfigExt *)a)->key, ((const ConfigExt *)b)->key);
+}
+
+void config_ext_sort(Config *c) { qsort(c->ext, c->n_ext, sizeof c->ext[0], ext_cmp); }
+
 int config_set(Config *c, const char *key, const char *value, char *err, size_t err_len)
 {
     const OptModule *m;
     const OptDesc *d = config_find(key, &m);
+    if (!d && is_ext_key(key))
+        return config_ext_put(c, key, value, NULL, err, err_len);
     if (!d) {
         snprintf(err, err_len, "unknown key '%s' (warpsim --help-config lists them)", key);
         return 0;
@@ -230,6 +288,9 @@ void config_set_or_die(Config *c, const char *key, const char *value, const char
     char err[512];
     if (!config_set(c, key, value, err, sizeof err))
         fatal("%s: %s", where, err);
+    ConfigExt *e = ext_find(c, key);
+    if (e) /* so that the registry's later check can name the file and line */
+        snprintf(e->where, sizeof e->where, "%s", where);
 }
 
 void config_init(Config *c)
@@ -345,7 +406,12 @@ void config_validate(const Config *c)
 
 void config_format_value(const Config *c, const OptModule *m, const OptDesc *d, char *buf, size_t len)
 {
-    const void *f = field_of_const(c, m, d);
+    config_format_option((const char *)c + m->offset, d, buf, len);
+}
+
+void config_format_option(const void *base, const OptDesc *d, char *buf, size_t len)
+{
+    const void *f = (const char *)base + d->offset;
     char tmp[64];
     switch (d->type) {
     case OPT_U32: snprintf(buf, len, "%u", *(const uint32_t *)f); break;
@@ -368,6 +434,8 @@ void config_dump(FILE *f, const Config *c)
             fprintf(f, "%s.%s = %s\n", m->prefix, m->opts[j].name, val);
         }
     }
+    for (uint32_t i = 0; i < c->n_ext; i++)
+        fprintf(f, "%s = %s\n", c->ext[i].key, c->ext[i].value);
 }
 
 void config_dump_json(FILE *f, const Config *c, const char *indent)
@@ -384,6 +452,16 @@ void config_dump_json(FILE *f, const Config *c, const char *indent)
                     quoted ? "\"" : "", val, quoted ? "\"" : "");
             first = 0;
         }
+    }
+    /* Owned options are kept as text: numbers are written as JSON numbers when they are. */
+    for (uint32_t i = 0; i < c->n_ext; i++) {
+        char *end;
+        const char *v = c->ext[i].value;
+        (void)strtod(v, &end);
+        int quoted = !*v || *end;
+        fprintf(f, "%s%s\"%s\": %s%s%s", first ? "" : ",\n", indent, c->ext[i].key, quoted ? "\"" : "", v,
+                quoted ? "\"" : "");
+        first = 0;
     }
     fputc('\n', f);
 }

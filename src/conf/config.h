@@ -53,6 +53,16 @@ typedef struct DramConfig {
 enum { CACHE_ALLOC_MISS, CACHE_ALLOC_FILL };
 enum { CACHE_WRITE_EVICT, CACHE_WRITE_BACK };
 
+/* An option owned by a policy or component (`sm.sched.swl.limit`): the config keeps its text;
+ * the policy registry validates it against the owner's declaration and parses it. */
+#define CONF_EXT_MAX 48
+#define CONF_KEY_LEN 64
+typedef struct ConfigExt {
+    char key[CONF_KEY_LEN];
+    char value[CONF_STR_LEN];
+    char where[96]; /* file:line or -o that set it ("" for a resolved default) */
+} ConfigExt;
+
 typedef struct Config {
     GpuConfig gpu;
     SmConfig sm;
@@ -63,6 +73,8 @@ typedef struct Config {
     IcntConfig icnt;
     MemConfig mem;
     DramConfig dram;
+    uint32_t n_ext;
+    ConfigExt ext[CONF_EXT_MAX]; /* sorted by key once resolved */
 } Config;
 
 typedef enum OptType { OPT_U32, OPT_U64, OPT_F64, OPT_BOOL, OPT_ENUM, OPT_STR, OPT_POLICY } OptType;
@@ -99,6 +111,21 @@ const OptDesc *config_find(const char *key, const OptModule **mod_out);
 /* Set one key from text. On error returns 0 and writes a one-line message (naming the key and
  * what was expected) into err. */
 int config_set(Config *c, const char *key, const char *value, char *err, size_t err_len);
+
+/* Policy- and component-owned options: a key `<module>.<option>.<rest>` whose
+ * `<module>.<option>` is a known option is kept as text for the policy registry to check.
+ * config_ext_find: the entry of a key, or NULL. config_ext_put: set (or replace) one; 0 with a
+ * message when the table is full or the key too long. */
+const ConfigExt *config_ext_find(const Config *c, const char *key);
+int config_ext_put(Config *c, const char *key, const char *value, const char *where, char *err, size_t err_len);
+void config_ext_sort(Config *c);
+
+/* Parse `value` for option d into the struct at base (d->offset within it); 0 with a message
+ * naming `key` on error. What config_set does for the module options. */
+int config_parse_option(void *base, const OptDesc *d, const char *key, const char *value, char *err,
+                        size_t err_len);
+/* Format an option's value from the struct at base. */
+void config_format_option(const void *base, const OptDesc *d, char *buf, size_t len);
 
 /* Same, but exits with "warpsim: <where>: <message>" on error. */
 void config_set_or_die(Config *c, const char *key, const char *value, const char *where);

@@ -48,7 +48,7 @@ Gpu *gpu_create(const Config *cfg)
     }
     g->sms = xcalloc(g->n_sms, sizeof *g->sms);
     for (uint32_t i = 0; i < g->n_sms; i++) {
-        sm_init(&g->sms[i], i, g, cfg, &g->pool, &g->stats);
+        sm_init(&g->sms[i], i, cfg, &g->pool, &g->stats);
         g->sms[i].l1d.queued_total = &g->missq_total;
     }
     g->slices = xcalloc(g->n_slices, sizeof *g->slices);
@@ -65,6 +65,7 @@ Gpu *gpu_create(const Config *cfg)
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
+    g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
     /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
     g->dram_delay_cycles = (uint64_t)llround(cfg->mem.dram_lat * cfg->gpu.dram_mhz / cfg->gpu.core_mhz);
     icnt_init(&g->req_net, g->n_clusters, g->n_slices, &cfg->icnt);
@@ -94,6 +95,7 @@ void gpu_destroy(Gpu *g)
     free(g->dram_wake);
     free(g->cluster_rr);
     free(g->launched);
+    free(g->cta_sm);
     mempool_free(&g->pool);
     stats_free(&g->stats);
     free(g);
@@ -101,35 +103,69 @@ void gpu_destroy(Gpu *g)
 
 void gpu_set_progress(Gpu *g, bool on) { g->progress_line = on; }
 
-void gpu_cta_done(Gpu *g, uint32_t sm, uint32_t cta_id, uint64_t now)
+/* The CTA scheduler's view; per-SM entries are refreshed by sm_info before each use. */
+static void sm_info(Gpu *g, uint32_t s)
 {
-    g->n_done++;
-    g->dispatch_pending = true;
-    (void)sm;
-    (void)cta_id;
-    (void)now;
+    const Sm *sm = &g->sms[s];
+    const SmConfig *c = &g->cfg.sm;
+    g->cta_sm[s] = (CtaSmInfo){.live_ctas = sm->n_live_ctas,
+                               .room = sm_cta_room(sm, g->kernel, false),
+                               .room_empty = g->cta_room_empty,
+                               .free_threads = c->max_threads - sm->threads_used,
+                               .free_warps = sm->max_warps - sm->warps_used,
+                               .free_regs = c->n_regs - sm->regs_used,
+                               .free_smem_bytes = c->smem_bytes - sm->smem_used,
+                               .free_cta_slots = c->max_ctas - sm->n_live_ctas};
 }
 
-/* Place at most one CTA on each SM that has room, visiting SMs round-robin. */
+static CtaSchedView cta_view(const Gpu *g, uint64_t now)
+{
+    return (CtaSchedView){.n_ctas = g->n_ctas, .launched = g->launched, .next_unlaunched = g->next_unlaunched,
+                          .n_unlaunched = g->n_ctas - g->n_launched, .n_sms = g->n_sms, .sm = g->cta_sm,
+                          .kernel = g->kernel, .cycle = now};
+}
+
+/* Collect the CTAs SM s completed; the CTA scheduler hears of each. */
+static void collect_done(Gpu *g, uint32_t s, uint64_t now)
+{
+    uint32_t cta;
+    while (sm_take_done_cta(&g->sms[s], &cta)) {
+        g->n_done++;
+        g->dispatch_pending = true;
+        if (g->cta_ops->on_cta_done) {
+            sm_info(g, s);
+            CtaSchedView v = cta_view(g, now);
+            g->cta_ops->on_cta_done(g->cta_sched, s, cta, &v);
+        }
+    }
+}
+
+/* Visit the SMs round-robin, asking the CTA scheduler once per SM with room. */
 static bool dispatch(Gpu *g, uint64_t now)
 {
     bool any = false;
-    CtaSchedView v = {.n_ctas = g->n_ctas, .launched = g->launched, .n_sms = g->n_sms, .cycle = now};
-    for (uint32_t i = 0; i < g->n_sms && g->next_unlaunched < g->n_ctas; i++) {
+    for (uint32_t i = 0; i < g->n_sms && g->n_launched < g->n_ctas; i++) {
         uint32_t s = (g->sm_rr + i) % g->n_sms;
         if (!sm_can_take(&g->sms[s], g->kernel))
             continue;
-        v.next_unlaunched = g->next_unlaunched;
-        int cta = g->cta_ops->pick(g->cta_sched, s, &v);
-        if (cta < 0)
-            continue;
-        CHECK((uint32_t)cta < g->n_ctas && !g->launched[cta]);
-        g->launched[cta] = 1;
-        while (g->next_unlaunched < g->n_ctas && g->launched[g->next_unlaunched])
-            g->next_unlaunched++;
-        sm_launch_cta(&g->sms[s], g->kernel, (uint32_t)cta, now);
-        g->sm_rr = s + 1;
-        any = true;
+        sm_info(g, s);
+        CtaSchedView v = cta_view(g, now);
+        uint32_t ctas[64];
+        uint32_t n = g->cta_ops->pick(g->cta_sched, s, &v, ctas);
+        CHECK(n <= g->cta_sm[s].room);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t cta = ctas[k];
+            CHECK(cta < g->n_ctas && !g->launched[cta]);
+            g->launched[cta] = 1;
+            g->n_launched++;
+            while (g->next_unlaunched < g->n_ctas && g->launched[g->next_unlaunched])
+                g->next_unlaunched++;
+            sm_launch_cta(&g->sms[s], g->kernel, cta, now);
+        }
+        if (n) {
+            g->sm_rr = s + 1;
+            any = true;
+        }
     }
     g->dispatch_pending = any;
     return any;
@@ -141,8 +177,11 @@ static bool core_tick(Gpu *g, uint64_t now)
     if (g->dispatch_pending)
         progress |= dispatch(g, now);
     for (uint32_t i = 0; i < g->n_sms; i++)
-        if (g->sms[i].next_wake <= now) /* asleep SMs cost one compare */
+        if (g->sms[i].next_wake <= now) { /* asleep SMs cost one compare */
             progress |= sm_cycle(&g->sms[i], now);
+            if (g->sms[i].n_done_ctas)
+                collect_done(g, i, now);
+        }
     return progress;
 }
 
@@ -373,16 +412,18 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     g->n_ctas = front_kernel_n_ctas(k);
     free(g->launched);
     g->launched = xcalloc(g->n_ctas ? g->n_ctas : 1, 1);
-    g->next_unlaunched = g->n_done = 0;
+    g->next_unlaunched = g->n_done = g->n_launched = 0;
     g->sm_rr = 0;
     g->dispatch_pending = g->n_ctas > 0;
+    g->cta_room_empty = sm_cta_room(&g->sms[0], k, true);
     g->cta_ops = policy_cta(g->cfg.gpu.cta_sched);
     CHECK(g->cta_ops);
-    g->cta_sched = g->cta_ops->create ? g->cta_ops->create(g->n_sms, &g->cfg) : NULL;
+    policy_ctx_init(&g->cta_ctx, &g->cta_ops->meta, "gpu.cta_sched", &g->cfg, NULL, "gpu.cta_sched", 0, 0);
+    g->cta_sched = g->cta_ops->create ? g->cta_ops->create(&g->cta_ctx, g->n_sms) : NULL;
     ops->kernel_begin(front, k, g->n_sms * g->cfg.sm.max_warps);
     for (uint32_t i = 0; i < g->n_sms; i++) {
         sm_set_front(&g->sms[i], ops, front);
-        l1d_kernel_begin(&g->sms[i].l1d);
+        sm_kernel_begin(&g->sms[i], k);
         g->sms[i].next_wake = g->cycle[DOMAIN_CORE];
     }
     stats_kernel_begin(&g->stats);
@@ -455,7 +496,10 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     sum_sm_stats(g);
     stats_kernel_end(&g->stats, k->name);
     ops->kernel_end(front);
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        sm_kernel_end(&g->sms[i]);
     if (g->cta_ops->destroy)
         g->cta_ops->destroy(g->cta_sched);
+    policy_ctx_free(&g->cta_ctx);
     return status;
 }

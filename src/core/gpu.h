@@ -44,8 +44,11 @@ struct Gpu {
     const FrontKernel *kernel;
     const CtaSchedOps *cta_ops;
     void *cta_sched;
+    PolicyCtx cta_ctx;
+    CtaSmInfo *cta_sm;       /* per SM, what the CTA scheduler sees */
+    uint32_t cta_room_empty; /* CTAs of the kernel an empty SM holds */
     uint8_t *launched;
-    uint32_t n_ctas, next_unlaunched, n_done, sm_rr;
+    uint32_t n_ctas, next_unlaunched, n_launched, n_done, sm_rr;
     bool dispatch_pending;
     uint64_t last_progress;
     /* progress line */
@@ -67,7 +70,5 @@ void gpu_destroy(Gpu *g);
 GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const FrontKernel *k, FILE *report);
 /* Print a progress line on stderr during long runs. */
 void gpu_set_progress(Gpu *g, bool on);
-/* Called by an SM when one of its CTAs completes. */
-void gpu_cta_done(Gpu *g, uint32_t sm, uint32_t cta_id, uint64_t now);
 
 #endif

@@ -1,55 +1,16 @@
-/* sm.c: one streaming multiprocessor (see sm.h).
+/* sm.c: one streaming multiprocessor (see sm.h): CTAs, warps, barriers and the cycle.
  *
  * Per cycle, in this order: one interconnect reply fills the L1D and wakes its loads; timed
  * returns (L1D hits, shared, constant) that are due complete; the LD/ST unit presents one
- * access; each scheduler issues at most one instruction. A warp's earliest issue cycle is
- * cached in ready_at and recomputed only when something about the warp changes, so an SM
- * whose warps all wait sleeps (next_wake) until a reply or a timed event. */
-#include "core/sm.h"
+ * access (sm_ldst.c); each scheduler issues at most one instruction (sm_issue.c). A warp's
+ * earliest issue cycle is cached (sm_scoreboard.c), so an SM whose warps all wait sleeps
+ * (next_wake) until a reply or a timed event. Completed CTAs are queued for the GPU. */
+#include "core/sm_internal.h"
 
 #include "base/base.h"
-#include "core/gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TOKEN(warp, rec) ((uint32_t)(warp) << 16 | (rec))
-#define TOKEN_REC(t) ((t) & 0xFFFFu)
-#define NO_REC 0xFFFFu
-
-static void warp_update(Sm *sm, Warp *w, uint64_t now);
-
-static void ring_init(TimedRing *r, uint32_t cap)
-{
-    r->ready = xcalloc(cap, sizeof *r->ready);
-    r->rec = xcalloc(cap, sizeof *r->rec);
-    r->head = r->n = 0;
-    r->cap = cap;
-}
-
-static void ring_free(TimedRing *r)
-{
-    free(r->ready);
-    free(r->rec);
-}
-
-static void ring_push(TimedRing *r, uint64_t ready, uint32_t rec)
-{
-    CHECK(r->n < r->cap);
-    uint32_t i = (r->head + r->n++) % r->cap;
-    r->ready[i] = ready;
-    r->rec[i] = rec;
-}
-
-static uint64_t ring_next(const TimedRing *r) { return r->n ? r->ready[r->head] : UINT64_MAX; }
-
-static uint32_t ring_pop(TimedRing *r)
-{
-    uint32_t rec = r->rec[r->head];
-    r->head = (r->head + 1) % r->cap;
-    r->n--;
-    return rec;
-}
 
 static void unit_timing(Sm *sm, const AluConfig *a)
 {
@@ -72,18 +33,31 @@ static void unit_timing(Sm *sm, const AluConfig *a)
     }
 }
 
-/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). */
-static bool on_sfu(uint8_t op)
+/* The scheduler policy: the SM-wide state first, then one instance per scheduler. */
+static void sched_create(Sm *sm, const Config *cfg, Stats *st)
 {
-    return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
+    const WarpSchedOps *ops = sm->sched_ops;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "sm[%u].sched.%s", sm->id, ops->meta.name);
+    policy_ctx_init(&sm->shared_ctx, &ops->meta, "sm.sched", cfg, st, prefix, sm->id, 0);
+    sm->shared_ctx.count = sm->n_sched;
+    sm->sched_shared = ops->create_shared ? ops->create_shared(&sm->shared_ctx) : NULL;
+    for (uint32_t i = 0; i < sm->n_sched; i++) {
+        PolicyCtx *ctx = &sm->sched_ctx[i];
+        snprintf(prefix, sizeof prefix, "sm[%u].sched[%u].%s", sm->id, i, ops->meta.name);
+        /* Scheduler instances register no stats of their own: per-SM state does that. */
+        policy_ctx_init(ctx, &ops->meta, "sm.sched", cfg, NULL, prefix, sm->id, i);
+        ctx->count = sm->n_sched;
+        ctx->shared = sm->sched_shared;
+        sm->sched[i] = ops->create ? ops->create(ctx) : NULL;
+    }
 }
 
-void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, Stats *st)
+void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
 {
     memset(sm, 0, sizeof *sm);
     sm->id = id;
     sm->cfg = cfg;
-    sm->gpu = gpu;
     sm->max_warps = cfg->sm.max_warps;
     sm->n_sched = cfg->sm.n_sched;
     CHECK(sm->max_warps <= 64 && sm->n_sched <= 8);
@@ -96,23 +70,17 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
     sm->ctas = xcalloc(cfg->sm.max_ctas, sizeof *sm->ctas);
     sm->age = xcalloc(sm->max_warps, sizeof *sm->age);
     sm->ready_at = xcalloc(sm->max_warps, sizeof *sm->ready_at);
+    sm->slot_info = xcalloc(sm->max_warps, sizeof *sm->slot_info);
+    sm->view = (SmView){.id = id, .max_warps = sm->max_warps, .n_sched = sm->n_sched,
+                        .miss_queue_cap = cfg->l1d.miss_queue, .slot = sm->slot_info};
     sm->sched_ops = policy_warp(cfg->sm.sched);
     CHECK(sm->sched_ops);
-    for (uint32_t i = 0; i < sm->n_sched; i++)
-        sm->sched[i] = sm->sched_ops->create ? sm->sched_ops->create(sm->max_warps, cfg) : NULL;
+    sched_create(sm, cfg, st);
     sm->sp_busy = xcalloc(cfg->sm.n_sp_units, sizeof *sm->sp_busy);
     sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
-    sm->n_recs = sm->max_warps * cfg->sm.max_pending_regs;
-    CHECK(sm->n_recs < 0x10000);
-    sm->recs = xcalloc(sm->n_recs, sizeof *sm->recs);
-    for (uint32_t i = 0; i < sm->n_recs; i++)
-        sm->recs[i].next_free = i + 1;
-    sm->rec_free = 0;
-    ring_init(&sm->hit_ring, COAL_MAX_ACCESSES * 4);
-    ring_init(&sm->smem_ring, sm->max_warps + 4);
-    ring_init(&sm->const_ring, sm->max_warps + 4);
+    sm_ldst_init(sm, st);
 #define C(field, name, help) stats_counter(st, &sm->field, "sm[%u]." name, help, id)
     C(cycles_active, "cycles_active", "cycles with at least one CTA resident");
     C(warp_insts, "warp_insts", "warp instructions issued");
@@ -128,6 +96,7 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
     C(issued, "sched.issued", "scheduler-cycles that issued an instruction");
     C(idle_no_ready, "sched.no_ready", "scheduler-cycles with live warps but none ready");
     C(stall_ldst, "sched.ldst_stall", "scheduler-cycles whose only ready warps wanted the busy LD/ST unit");
+    C(held, "sched.held", "scheduler-cycles whose ready warps the policy all held back (may_issue)");
     C(ldst_busy, "ldst.busy", "cycles the LD/ST unit held an instruction");
     C(ldst_replay, "ldst.replay", "cycles the LD/ST unit replayed an access after a reservation failure");
     C(ctas_done, "ctas_done", "CTAs completed");
@@ -142,21 +111,24 @@ void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, St
 
 void sm_free(Sm *sm)
 {
-    for (uint32_t i = 0; i < sm->n_sched; i++)
+    for (uint32_t i = 0; i < sm->n_sched; i++) {
         if (sm->sched_ops->destroy)
             sm->sched_ops->destroy(sm->sched[i]);
+        policy_ctx_free(&sm->sched_ctx[i]);
+    }
+    if (sm->sched_ops->destroy_shared)
+        sm->sched_ops->destroy_shared(sm->sched_shared);
+    policy_ctx_free(&sm->shared_ctx);
     l1d_free(&sm->l1d);
-    ring_free(&sm->hit_ring);
-    ring_free(&sm->smem_ring);
-    ring_free(&sm->const_ring);
+    sm_ldst_free(sm);
     free(sm->warps);
     free(sm->sb_store);
     free(sm->ctas);
     free(sm->age);
     free(sm->ready_at);
+    free(sm->slot_info);
     free(sm->sp_busy);
     free(sm->sfu_busy);
-    free(sm->recs);
 }
 
 void sm_set_front(Sm *sm, const FrontOps *ops, void *self)
@@ -172,12 +144,43 @@ static uint32_t regs_of_cta(const Sm *sm, const FrontKernel *k)
     return per_warp * front_kernel_warps_per_cta(k);
 }
 
-bool sm_can_take(const Sm *sm, const FrontKernel *k)
+/* How many of `need` fit in `free_units` (need 0: no limit from this resource). */
+static uint32_t fits(uint64_t free_units, uint64_t need) { return need ? (uint32_t)MIN(free_units / need, 64) : 64; }
+
+uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty)
 {
     const SmConfig *c = &sm->cfg->sm;
-    return sm->n_live_ctas < c->max_ctas && sm->threads_used + front_kernel_threads_per_cta(k) <= c->max_threads &&
-           sm->warps_used + front_kernel_warps_per_cta(k) <= sm->max_warps &&
-           sm->regs_used + regs_of_cta(sm, k) <= c->n_regs && sm->smem_used + k->smem_bytes_per_cta <= c->smem_bytes;
+    uint32_t ctas = empty ? 0 : sm->n_live_ctas, threads = empty ? 0 : sm->threads_used;
+    uint32_t warps = empty ? 0 : sm->warps_used, regs = empty ? 0 : sm->regs_used, smem = empty ? 0 : sm->smem_used;
+    uint32_t room = c->max_ctas - ctas;
+    room = MIN(room, fits(c->max_threads - threads, front_kernel_threads_per_cta(k)));
+    room = MIN(room, fits(sm->max_warps - warps, front_kernel_warps_per_cta(k)));
+    room = MIN(room, fits(c->n_regs - regs, regs_of_cta(sm, k)));
+    room = MIN(room, fits(c->smem_bytes - smem, k->smem_bytes_per_cta));
+    return room;
+}
+
+bool sm_can_take(const Sm *sm, const FrontKernel *k) { return sm_cta_room(sm, k, false) > 0; }
+
+void sm_kernel_begin(Sm *sm, const FrontKernel *k)
+{
+    l1d_kernel_begin(&sm->l1d);
+    for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_start; i++)
+        sm->sched_ops->on_kernel_start(sm->sched[i], k);
+}
+
+void sm_kernel_end(Sm *sm)
+{
+    for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_end; i++)
+        sm->sched_ops->on_kernel_end(sm->sched[i]);
+}
+
+bool sm_take_done_cta(Sm *sm, uint32_t *cta_id)
+{
+    if (!sm->n_done_ctas)
+        return false;
+    *cta_id = sm->done_ctas[--sm->n_done_ctas];
+    return true;
 }
 
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
@@ -221,69 +224,13 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
         w->n_sb = 0;
         w->loads_pending = 0;
-        warp_update(sm, w, now);
+        sm->slot_info[first + i] = (WarpSlotInfo){.cta_id = cta_id, .cta_slot = slot, .age = w->age};
+        sm_warp_update(sm, w, now);
         sm->sched_mask[(first + i) % sm->n_sched] |= 1ull << (first + i);
     }
+    for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_launch; i++)
+        sm->sched_ops->on_cta_launch(sm->sched[i], cta_id, first, nw);
     sm->next_wake = MIN(sm->next_wake, now);
-}
-
-static bool sb_mentions(const WinstStatic *s, uint16_t reg)
-{
-    for (uint32_t i = 0; i < s->n_src; i++)
-        if (s->src[i] == reg)
-            return true;
-    for (uint32_t i = 0; i < s->n_dst; i++)
-        if (s->dst[i] == reg)
-            return true;
-    return false;
-}
-
-static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now);
-
-/* Recompute the warp's earliest issue cycle after something about it changed, and keep the
- * SM's masks of waiting warps in step (the schedulers skip those without looking). */
-static void warp_update(Sm *sm, Warp *w, uint64_t now)
-{
-    warp_compute_ready(sm, w, now);
-    uint32_t slot = w->id - sm->id * sm->max_warps;
-    uint64_t bit = 1ull << slot;
-    sm->waiting_mask = w->ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
-    bool mem_next = w->live && w->next && winst_is_mem(w->next);
-    sm->mem_next_mask = mem_next ? sm->mem_next_mask | bit : sm->mem_next_mask & ~bit;
-    sm->ready_at[slot] = w->ready_at;
-    sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
-}
-
-static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
-{
-    if (!w->live || w->exited || w->at_barrier) {
-        w->ready_at = UINT64_MAX;
-        return;
-    }
-    if (!w->next) {
-        w->next = sm->front->peek(sm->front_self, w->id);
-        CHECK(w->next); /* every stream ends with an exit, which retires the warp */
-    }
-    /* Drop scoreboard entries already written. */
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < w->n_sb; i++)
-        if (w->sb[i].release > now)
-            w->sb[k++] = w->sb[i];
-    w->n_sb = k;
-    uint64_t t = w->ibuf_ready;
-    const WinstStatic *s = w->next;
-    for (uint32_t i = 0; i < w->n_sb && t != UINT64_MAX; i++)
-        if (sb_mentions(s, w->sb[i].reg) && w->sb[i].release > t)
-            t = w->sb[i].release;
-    if (s->op == WOP_EXIT && w->loads_pending)
-        t = UINT64_MAX; /* retire only when every load is back */
-    if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs) {
-        uint64_t first_free = UINT64_MAX;
-        for (uint32_t i = 0; i < w->n_sb; i++)
-            first_free = MIN(first_free, w->sb[i].release);
-        t = MAX(t, first_free);
-    }
-    w->ready_at = t;
 }
 
 static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
@@ -297,7 +244,10 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->regs_used -= c->regs;
     sm->smem_used -= c->smem_bytes;
     sm->ctas_done++;
-    gpu_cta_done(sm->gpu, sm->id, c->cta_id, now);
+    CHECK(sm->n_done_ctas < ARRAY_LEN(sm->done_ctas));
+    sm->done_ctas[sm->n_done_ctas++] = c->cta_id;
+    for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_done; i++)
+        sm->sched_ops->on_cta_done(sm->sched[i], c->cta_id);
 }
 
 static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
@@ -308,19 +258,27 @@ static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
         Warp *w = &sm->warps[c->first_slot + i];
         if (w->live && w->at_barrier) {
             w->at_barrier = false;
-            warp_update(sm, w, now);
+            sm_warp_update(sm, w, now);
         }
     }
     c->n_at_barrier = 0;
     sm->next_wake = MIN(sm->next_wake, now + 1);
 }
 
-static void warp_retire(Sm *sm, uint32_t slot, uint64_t now)
+void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now)
+{
+    SmCta *c = &sm->ctas[w->cta_slot];
+    w->at_barrier = true;
+    c->n_at_barrier++;
+    barrier_check(sm, c, now);
+}
+
+void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now)
 {
     Warp *w = &sm->warps[slot];
     SmCta *c = &sm->ctas[w->cta_slot];
     w->live = false;
-    warp_update(sm, w, now);
+    sm_warp_update(sm, w, now);
     sm->sched_mask[slot % sm->n_sched] &= ~(1ull << slot);
     if (sm->sched_ops->on_warp_exit)
         sm->sched_ops->on_warp_exit(sm->sched[slot % sm->n_sched], slot);
@@ -330,359 +288,16 @@ static void warp_retire(Sm *sm, uint32_t slot, uint64_t now)
         barrier_check(sm, c, now);
 }
 
-static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
-{
-    CHECK(sm->rec_free < sm->n_recs);
-    uint32_t i = sm->rec_free;
-    LoadRec *r = &sm->recs[i];
-    sm->rec_free = r->next_free;
-    r->warp = (uint16_t)slot;
-    r->n_dst = s->n_dst;
-    memcpy(r->dst, s->dst, sizeof r->dst);
-    r->outstanding = 0;
-    r->all_sent = false;
-    return i;
-}
-
-/* A load's accesses are all back: write its registers and wake its warp. */
-static void rec_check_done(Sm *sm, uint32_t i, uint64_t now)
-{
-    LoadRec *r = &sm->recs[i];
-    if (!r->all_sent || r->outstanding)
-        return;
-    Warp *w = &sm->warps[r->warp];
-    for (uint32_t d = 0; d < r->n_dst; d++)
-        for (uint32_t e = 0; e < w->n_sb; e++)
-            if (w->sb[e].reg == r->dst[d] && w->sb[e].release == UINT64_MAX) {
-                w->sb[e].release = now;
-                break;
-            }
-    w->loads_pending--;
-    r->next_free = sm->rec_free;
-    sm->rec_free = i;
-    warp_update(sm, w, now);
-    sm->next_wake = MIN(sm->next_wake, now + 1);
-}
-
-static void rec_return(Sm *sm, uint32_t i, uint64_t now)
-{
-    CHECK(sm->recs[i].outstanding > 0);
-    sm->recs[i].outstanding--;
-    rec_check_done(sm, i, now);
-}
-
-void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
-{
-    memreq_queue_push(&sm->replies, r);
-    sm->next_wake = MIN(sm->next_wake, now);
-}
-
-void sm_miss_queue_drained(Sm *sm, uint64_t now)
-{
-    if (sm->ldst.blocked) {
-        sm->ldst.wake = true;
-        sm->next_wake = MIN(sm->next_wake, now);
-    }
-}
-
-/* Account the replays the blocked LD/ST unit skipped, and let it retry this cycle. */
-static void ldst_unblock(Sm *sm, uint64_t now)
-{
-    Ldst *u = &sm->ldst;
-    if (!u->blocked || now <= u->blocked_since)
-        return;
-    uint64_t skipped = now - u->blocked_since - 1;
-    sm->ldst_replay += skipped;
-    L1d *c = &sm->l1d;
-    switch ((L1dResult)u->block_cause) {
-    case L1D_FAIL_MSHR: c->fail_mshr += skipped; break;
-    case L1D_FAIL_MERGE: c->fail_merge += skipped; break;
-    case L1D_FAIL_LINE: c->fail_line += skipped; break;
-    case L1D_FAIL_MISSQ: c->fail_missq += skipped; break;
-    case L1D_FAIL_ICNT: c->fail_icnt += skipped; break;
-    default: break;
-    }
-    u->blocked = false;
-    u->wake = false;
-}
-
-static void process_reply(Sm *sm, uint64_t now)
-{
-    MemReq *r = memreq_queue_pop(&sm->replies);
-    if (r->kind == MREQ_ATOMIC) {
-        uint32_t rec = TOKEN_REC(r->token);
-        mempool_put(sm->l1d.pool, r);
-        if (rec != NO_REC)
-            rec_return(sm, rec, now);
-        return;
-    }
-    uint32_t tokens[1024];
-    CHECK(sm->cfg->l1d.mshr_max_merge <= 1024);
-    uint32_t n = l1d_fill(&sm->l1d, r, tokens, now);
-    for (uint32_t i = 0; i < n; i++)
-        rec_return(sm, TOKEN_REC(tokens[i]), now);
-}
-
-/* The LD/ST unit has presented every access of its instruction. */
-static void ldst_finish(Sm *sm, uint64_t now)
-{
-    Ldst *u = &sm->ldst;
-    u->active = false;
-    sm->ldst_busy += now - u->start + 1;
-    bool timed = u->space == WSPACE_SHARED || u->space == WSPACE_CONST || u->space == WSPACE_PARAM;
-    if (u->rec != NO_REC && !timed) {
-        sm->recs[u->rec].all_sent = true;
-        rec_check_done(sm, u->rec, now);
-    }
-}
-
-/* Present the LD/ST unit's next access to the L1D; true if it made progress. */
-static bool ldst_step(Sm *sm, uint64_t now)
-{
-    Ldst *u = &sm->ldst;
-    if (u->space == WSPACE_SHARED || u->space == WSPACE_CONST || u->space == WSPACE_PARAM) {
-        if (now < u->busy_until)
-            return false;
-        ldst_finish(sm, now);
-        return true;
-    }
-    const CoalAccess *a = &u->acc[u->pos];
-    ReplAccess ra = {.warp_id = u->warp, .warp_uid = (uint32_t)sm->warps[u->warp].age, .pc = u->pc,
-                     .n_lines = u->n_lines, .cycle = now};
-    L1dResult res;
-    if (u->op == WOP_LOAD && u->rec == NO_REC) {
-        res = L1D_HIT; /* a load whose result nobody reads (no destination) costs a cycle only */
-    } else if (u->op == WOP_LOAD) {
-        res = l1d_load(&sm->l1d, a->line_addr, TOKEN(ra.warp_id, u->rec), &ra, now);
-        if (res == L1D_HIT) {
-            sm->recs[u->rec].outstanding++;
-            ring_push(&sm->hit_ring, now + sm->cfg->l1d.hit_lat, u->rec);
-        } else if (!l1d_failed(res)) {
-            sm->recs[u->rec].outstanding++;
-        }
-    } else if (u->op == WOP_ATOMIC) {
-        res = l1d_atomic(&sm->l1d, a->line_addr, u->bytes, TOKEN(ra.warp_id, u->rec), &ra, now);
-        if (!l1d_failed(res) && u->rec != NO_REC)
-            sm->recs[u->rec].outstanding++;
-    } else {
-        uint32_t bytes = 32u * (uint32_t)popcount_u32(a->segments);
-        res = l1d_store(&sm->l1d, a->line_addr, bytes, &ra, now);
-    }
-    if (l1d_failed(res)) {
-        sm->ldst_replay++;
-        u->blocked = true;
-        u->wake = false;
-        u->block_cause = (uint8_t)res;
-        u->blocked_since = now;
-        return false;
-    }
-    if (++u->pos == u->n)
-        ldst_finish(sm, now);
-    return true;
-}
-
-/* Intra-warp concentration (FUP paper eq. 1) of a divergent load (more than 2 line accesses,
- * thesis 1.1.2) under the L1D's own index function. */
-static void note_divergent_load(Sm *sm, const Ldst *u)
-{
-    uint32_t sets[COAL_MAX_ACCESSES];
-    for (uint32_t i = 0; i < u->n; i++)
-        sets[i] = tags_set_of(&sm->l1d.tags, u->acc[i].line_addr);
-    uint32_t touched = index_metric_sets_touched(sets, u->n);
-    sm->load_insts_divergent++;
-    sm->conc_sum_micro += (uint64_t)(1e6 * index_metric_concentration(u->n, touched) + 0.5);
-    sm->conc_hist[index_metric_conc_bucket(u->n, touched)]++;
-}
-
-static void issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
-{
-    Ldst *u = &sm->ldst;
-    Warp *w = &sm->warps[slot];
-    const WinstStatic *s = &wi->s;
-    u->active = true;
-    u->op = s->op;
-    u->space = s->space;
-    u->pc = s->pc;
-    u->warp = (uint16_t)slot;
-    u->pos = 0;
-    u->bytes = s->access_bytes;
-    u->rec = NO_REC;
-    u->start = now;
-    u->blocked = false;
-    if (s->op != WOP_STORE && s->n_dst > 0) {
-        u->rec = rec_alloc(sm, slot, s);
-        w->loads_pending++;
-        for (uint32_t d = 0; d < s->n_dst; d++)
-            w->sb[w->n_sb++] = (ScoreboardEntry){s->dst[d], UINT64_MAX};
-    }
-    if (s->space == WSPACE_SHARED || s->space == WSPACE_CONST || s->space == WSPACE_PARAM) {
-        bool shared = s->space == WSPACE_SHARED;
-        u->n = 0;
-        uint32_t passes = shared ? coalesce_bank_conflicts(wi, sm->cfg->smem.n_banks) : 1;
-        u->busy_until = now + passes;
-        sm->shared_accesses += shared;
-        if (u->rec != NO_REC) {
-            sm->recs[u->rec].outstanding = 1;
-            sm->recs[u->rec].all_sent = true;
-            if (shared)
-                ring_push(&sm->smem_ring, now + sm->cfg->smem.lat + passes - 1, u->rec);
-            else
-                ring_push(&sm->const_ring, now + sm->cfg->sm.const_lat, u->rec);
-        }
-        return;
-    }
-    u->n = coalesce(wi, sm->cfg->l1d.line_bytes, u->acc);
-    u->n_lines = u->n;
-    if (s->op == WOP_LOAD) {
-        sm->loads++;
-        sm->load_lines += u->n;
-        if (u->n > 2)
-            note_divergent_load(sm, u);
-    } else if (s->op == WOP_STORE) {
-        sm->stores++;
-    } else {
-        sm->atomics++;
-    }
-    if (u->n == 0) /* no active lane */
-        ldst_finish(sm, now);
-}
-
-/* Whether the functional unit the instruction needs can accept it this cycle. */
-static bool unit_free(const Sm *sm, const WinstStatic *s, uint64_t now)
-{
-    if (winst_is_mem(s))
-        return !sm->ldst.active;
-    const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
-    uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
-    for (uint32_t i = 0; i < n; i++)
-        if (busy[i] <= now)
-            return true;
-    return false;
-}
-
-static void issue(Sm *sm, uint32_t slot, uint64_t now)
-{
-    Warp *w = &sm->warps[slot];
-    const WinstStatic *s = w->next;
-    Winst *wi = &sm->scratch;
-    sm->front->exec(sm->front_self, w->id, wi);
-    w->next = NULL;
-    w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
-    sm->warp_insts++;
-    sm->thread_insts += popcount_u32(wi->active_mask);
-    uint8_t op = wi->s.op;
-    if (winst_is_mem(&wi->s)) {
-        issue_memory(sm, slot, wi, now);
-    } else if (op == WOP_BARRIER) {
-        SmCta *c = &sm->ctas[w->cta_slot];
-        w->at_barrier = true;
-        c->n_at_barrier++;
-        barrier_check(sm, c, now);
-    } else if (op == WOP_EXIT) {
-        w->exited = true;
-        warp_retire(sm, slot, now);
-        return;
-    } else {
-        uint64_t *busy = on_sfu(op) ? sm->sfu_busy : sm->sp_busy;
-        uint32_t n = on_sfu(op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
-        for (uint32_t i = 0; i < n; i++)
-            if (busy[i] <= now) {
-                busy[i] = now + sm->ii[op];
-                break;
-            }
-        for (uint32_t d = 0; d < wi->s.n_dst; d++)
-            w->sb[w->n_sb++] = (ScoreboardEntry){wi->s.dst[d], now + sm->lat[op]};
-    }
-    (void)s;
-    warp_update(sm, w, now);
-}
-
-static bool schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
-{
-    bool any = false;
-    for (uint32_t k = 0; k < sm->n_sched; k++) {
-        uint64_t live = sm->sched_mask[k], ready = 0, mem_wait = sm->mem_wait_mask & live;
-        uint64_t cand = live & ~sm->waiting_mask, blocked_mem = 0;
-        bool wanted_ldst = false;
-        if (sm->ldst.active) { /* memory instructions cannot issue: look at them only for stats */
-            blocked_mem = cand & sm->mem_next_mask;
-            cand &= ~blocked_mem;
-        }
-        for (uint64_t m = cand; m; m &= m - 1) {
-            uint32_t slot = (uint32_t)__builtin_ctzll(m);
-            if (sm->ready_at[slot] > now) {
-                *next_ready = MIN(*next_ready, sm->ready_at[slot]);
-                continue;
-            }
-            if (unit_free(sm, sm->warps[slot].next, now))
-                ready |= 1ull << slot;
-            else
-                *next_ready = MIN(*next_ready, now + 1);
-        }
-        for (uint64_t m = blocked_mem; m; m &= m - 1) {
-            uint32_t slot = (uint32_t)__builtin_ctzll(m);
-            if (sm->ready_at[slot] <= now) {
-                wanted_ldst = true; /* one is enough: the SM stays awake for it */
-                *next_ready = MIN(*next_ready, now + 1);
-                break;
-            }
-            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
-        }
-        if (!ready) {
-            if (wanted_ldst)
-                sm->stall_ldst++;
-            else if (live)
-                sm->idle_no_ready++;
-            continue;
-        }
-        WarpSchedView v = {.ready = ready, .valid = live, .mem_wait = mem_wait, .age = sm->age, .cycle = now};
-        int slot = sm->sched_ops->pick(sm->sched[k], &v);
-        if (slot < 0) {
-            sm->idle_no_ready++;
-            *next_ready = MIN(*next_ready, now + 1);
-            continue;
-        }
-        CHECK(ready >> slot & 1);
-        if (sm->sched_ops->on_issue)
-            sm->sched_ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
-        issue(sm, (uint32_t)slot, now);
-        sm->issued++;
-        any = true;
-        *next_ready = MIN(*next_ready, now + 1);
-    }
-    return any;
-}
-
 bool sm_cycle(Sm *sm, uint64_t now)
 {
     if (sm->next_wake > now)
         return false;
-    bool progress = false;
     if (sm->n_live_ctas)
         sm->cycles_active++;
-    if (sm->replies.head) {
-        process_reply(sm, now);
-        sm->ldst.wake = sm->ldst.blocked;
-        progress = true;
-    }
-    if (sm->ldst.wake)
-        ldst_unblock(sm, now);
-    TimedRing *rings[3] = {&sm->hit_ring, &sm->smem_ring, &sm->const_ring};
-    for (int i = 0; i < 3; i++)
-        while (ring_next(rings[i]) <= now) {
-            rec_return(sm, ring_pop(rings[i]), now);
-            progress = true;
-        }
-    if (sm->ldst.active && !sm->ldst.blocked)
-        progress |= ldst_step(sm, now);
+    bool progress = sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
-    progress |= schedule(sm, now, &next);
-    if (sm->ldst.active && !sm->ldst.blocked)
-        next = MIN(next, MAX(now + 1, sm->ldst.busy_until));
-    if (sm->replies.head)
-        next = now + 1;
-    for (int i = 0; i < 3; i++)
-        next = MIN(next, ring_next(rings[i]));
+    progress |= sm_schedule(sm, now, &next);
+    next = MIN(next, sm_ldst_next_event(sm, now));
     sm->next_wake = MAX(next, now + 1);
     return progress;
 }

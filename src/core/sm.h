@@ -1,4 +1,6 @@
-/* sm.h: one streaming multiprocessor (thesis 1.1, Fig. 1.2).
+/* sm.h: one streaming multiprocessor (thesis 1.1, Fig. 1.2). sm.c: CTAs, warps and the cycle;
+ * sm_scoreboard.c: when a warp can issue; sm_issue.c: the warp schedulers and issue;
+ * sm_ldst.c: the LD/ST unit, load records and timed returns.
  *
  * Warp slots with a one-entry I-buffer each, a per-warp scoreboard, sm.n_sched warp
  * schedulers (slot w belongs to scheduler w mod n) choosing among ready warps through the
@@ -7,17 +9,21 @@
  * coalesced accesses to the L1D one per cycle, replaying an access that meets a reservation
  * failure (the instruction keeps the unit: memory occlusion, thesis 1.2.3). Shared-memory
  * accesses take one pass per bank-conflict degree. Loads release their destination registers
- * when the last access's data is back. */
+ * when the last access's data is back.
+ *
+ * Warp schedulers see the SM through SmView and per-slot WarpSlotInfo (policy.h), kept up to
+ * date as warps change rather than rebuilt per cycle. The SM never calls up into the GPU: CTAs
+ * that complete are queued for the GPU to collect (sm_take_done_cta). */
 #ifndef WARPSIM_SM_H
 #define WARPSIM_SM_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "policy/index_metrics.h"
 #include "core/coalescer.h"
 #include "front/front.h"
 #include "mem/l1d.h"
+#include "policy/index_metrics.h"
 #include "policy/policy.h"
 #include "stats/stats.h"
 
@@ -54,6 +60,9 @@ typedef struct LoadRec {
     uint16_t warp;
     uint8_t n_dst;
     bool all_sent;
+    bool global;        /* a global/local load: the scheduler hears when it is done */
+    uint32_t pc;
+    uint32_t n_access, n_miss; /* line accesses, and how many of them missed (merges included) */
     uint16_t dst[WINST_MAX_DST];
     uint32_t outstanding;
     uint32_t next_free;
@@ -76,6 +85,7 @@ typedef struct Ldst {
     uint32_t bytes;
     uint32_t n_lines;
     uint32_t pc;
+    uint32_t sched_rank; /* the issuing warp's GTO priority, for the replacement policy */
     uint64_t busy_until; /* shared/const: cycles of passes */
     uint64_t start;      /* cycle the instruction entered the unit */
     /* After a reservation failure nothing can change until a fill or a miss-queue drain, so
@@ -87,12 +97,9 @@ typedef struct Ldst {
     CoalAccess acc[COAL_MAX_ACCESSES];
 } Ldst;
 
-typedef struct Gpu Gpu;
-
 typedef struct Sm {
     uint32_t id;
     const Config *cfg;
-    Gpu *gpu;
     const FrontOps *front;
     void *front_self;
     uint32_t max_warps, n_sched;
@@ -109,6 +116,11 @@ typedef struct Sm {
     uint64_t *ready_at;     /* per slot, a dense copy of Warp.ready_at for the schedulers */
     const WarpSchedOps *sched_ops;
     void *sched[8];
+    PolicyCtx sched_ctx[8];
+    PolicyCtx shared_ctx;
+    void *sched_shared;       /* SM-wide state of the scheduler policy (create_shared) */
+    WarpSlotInfo *slot_info;  /* per slot, what the schedulers see */
+    SmView view;
     uint64_t *age;
     uint64_t *sp_busy, *sfu_busy;
     uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
@@ -120,20 +132,28 @@ typedef struct Sm {
     MemReqQueue replies; /* from the interconnect */
     Winst scratch;
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
+    uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
     /* stats */
     uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
-    uint64_t issued, idle_no_ready, stall_ldst, ldst_busy, ldst_replay, ctas_done;
+    uint64_t issued, idle_no_ready, stall_ldst, held, ldst_busy, ldst_replay, ctas_done;
     uint64_t load_lines, load_insts_divergent, conc_sum_micro;
     uint64_t conc_hist[INDEX_METRIC_CONC_BUCKETS];
     const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];
 } Sm;
 
-void sm_init(Sm *sm, uint32_t id, Gpu *gpu, const Config *cfg, MemPool *pool, Stats *st);
+void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);
 void sm_free(Sm *sm);
 void sm_set_front(Sm *sm, const FrontOps *ops, void *self);
 /* Room for one more CTA of kernel k? */
 bool sm_can_take(const Sm *sm, const FrontKernel *k);
+/* How many more CTAs of kernel k fit now (room), and on the empty SM (room_empty). */
+uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty);
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
+/* A kernel starts / ends: the schedulers hear it. */
+void sm_kernel_begin(Sm *sm, const FrontKernel *k);
+void sm_kernel_end(Sm *sm);
+/* A completed CTA not yet collected: true and its id in *cta_id. */
+bool sm_take_done_cta(Sm *sm, uint32_t *cta_id);
 /* One core cycle; returns true if anything happened. */
 bool sm_cycle(Sm *sm, uint64_t now);
 /* A reply from the interconnect. */

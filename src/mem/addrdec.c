@@ -55,7 +55,6 @@ static uint64_t pack_bits(uint64_t mask, uint64_t v)
     return out;
 }
 
-static unsigned popcount_u64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
 #define ADDR_MAP_FORM "'dramid@<bit>;' then 64 mask characters of R B C S 0 (dots ignored)"
 

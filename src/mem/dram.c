@@ -351,7 +351,7 @@ static const char *const cmd_names[] = {"ACT", "PRE", "COL"};
 void dram_dump(const Dram *d, FILE *f)
 {
     fprintf(f, "dram[%u]: sched %s, queue %u/%u, return %u/%u, bus free at %" PRIu64 ", next bank %u\n", d->id,
-            d->sched->name, d->q_n, d->t.queue, d->ret_n, d->t.return_queue, d->bus_free, d->rr);
+            d->sched->meta.name, d->q_n, d->t.queue, d->ret_n, d->t.return_queue, d->bus_free, d->rr);
     for (uint32_t i = 0; i < d->q_n; i++) {
         const MemReq *r = d->q_req[i];
         fprintf(f, "  queue[%u] %s addr=0x%" PRIx64 " bank=%u row=%u arrived=%" PRIu64 "\n", i,

@@ -12,9 +12,13 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     c->sm = sm;
     c->alloc = cfg->l1d.alloc;
     c->miss_queue_cap = cfg->l1d.miss_queue;
+    c->hit_lat = cfg->l1d.hit_lat;
     c->pool = pool;
-    tags_init(&c->tags, &cfg->l1d, cfg);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "sm[%u].l1d", sm);
+    tags_init(&c->tags, &cfg->l1d, cfg, "l1d", st, prefix, sm);
     mshr_init(&c->mshr, cfg->l1d.mshr_entries, cfg->l1d.mshr_max_merge);
+    c->miss_rec = xcalloc(cfg->l1d.mshr_entries, sizeof *c->miss_rec);
 #define C(field, name, help) stats_counter(st, &c->field, "sm[%u].l1d." name, help, sm)
     C(access, "access", "L1D load accesses (coalesced lines) accepted");
     C(hit, "hit", "L1D load hits");
@@ -25,6 +29,10 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(fail_line, "resfail_line", "reservation failures: no replaceable line in the set");
     C(fail_missq, "resfail_missq", "reservation failures: miss queue full");
     C(fail_icnt, "resfail_icnt", "reservation failures: interconnect full");
+    C(fail_mpath, "resfail_mpath", "reservation failures: a miss-path component had no free port");
+    C(bypass, "bypass", "load misses that filled no line (the replacement policy bypassed them)");
+    C(fill_stall, "fill_stall", "cycles a fill waited because the replacement policy said stall");
+    C(mpath_hit, "mpath_hit", "load misses served by a miss-path component (victim cache, ...)");
     C(store, "store", "global store accesses (coalesced lines)");
     C(store_hit_evict, "store_evict", "stores that evicted a line (write-evict on hit)");
     C(atomic, "atomic", "atomic accesses sent to the L2");
@@ -37,22 +45,45 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
 #undef C
     c->set_count = xcalloc(c->tags.n_sets, sizeof *c->set_count);
     linemap_init(&c->evicted_by);
-    c->mshr_uid = xcalloc(cfg->l1d.mshr_entries, sizeof *c->mshr_uid);
+    for (uint32_t i = 0; i < policy_count(POLICY_MPATH); i++) {
+        const MpathOps *ops = policy_mpath(policy_name_at(POLICY_MPATH, i));
+        if (!ops->enabled(cfg))
+            continue;
+        CHECK(c->n_mpath < L1D_MAX_MPATH);
+        uint32_t k = c->n_mpath++;
+        snprintf(prefix, sizeof prefix, "sm[%u].l1d.%s", sm, ops->meta.name);
+        policy_ctx_init(&c->mpath_ctx[k], &ops->meta, "l1d", cfg, st, prefix, sm, 0);
+        c->mpath_ops[k] = ops;
+        c->mpath[k] = ops->create(&c->mpath_ctx[k], c->tags.line_bytes);
+    }
 }
 
 void l1d_free(L1d *c)
 {
     free(c->set_count);
     linemap_free(&c->evicted_by);
-    free(c->mshr_uid);
+    free(c->miss_rec);
+    for (uint32_t k = 0; k < c->n_mpath; k++) {
+        if (c->mpath_ops[k]->destroy)
+            c->mpath_ops[k]->destroy(c->mpath[k]);
+        policy_ctx_free(&c->mpath_ctx[k]);
+    }
     tags_free(&c->tags);
     mshr_free_all(&c->mshr);
 }
 
-/* A valid line leaves the cache because of warp uid's access. */
-static void note_eviction(L1d *c, uint64_t line_addr, uint32_t uid)
+/* A valid line of (set, way) leaves because of warp uid's access (or its store): the miss
+ * classifier remembers who, the policy hears it, and a replaced line is offered to the
+ * miss-path components. */
+static void evict_line(L1d *c, uint32_t set, uint32_t way, uint32_t uid, uint64_t now, bool by_write)
 {
-    linemap_put(&c->evicted_by, line_addr, uid + 1);
+    const TagLine *l = tags_line(&c->tags, set, way);
+    MpathAccess ma = {.line_addr = l->line_addr, .warp_uid = uid, .inserted_by = l->inserted_by, .cycle = now};
+    linemap_put(&c->evicted_by, l->line_addr, uid + 1);
+    tags_evict(&c->tags, set, way, uid, now, by_write);
+    for (uint32_t k = 0; k < c->n_mpath && !by_write; k++)
+        if (c->mpath_ops[k]->on_evict)
+            c->mpath_ops[k]->on_evict(c->mpath[k], &ma);
 }
 
 static void classify_miss(L1d *c, uint64_t line_addr, uint32_t uid)
@@ -109,19 +140,65 @@ static void count_access(L1d *c, uint32_t set)
     c->balance_ideal_micro += (c->kernel_accesses++ + n) * 1000000 / n;
 }
 
-L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now)
+/* Take a way of `set` for a new line: an invalid one, or the policy's victim (evicted now).
+ * Returns the way, REPL_BYPASS or REPL_STALL. */
+static int take_way(L1d *c, uint32_t set, const ReplAccess *ra, uint64_t now)
+{
+    TagLine victim;
+    int w = tags_choose_victim(&c->tags, set, ra, &victim);
+    if (w >= 0 && victim.state == LINE_VALID)
+        evict_line(c, set, (uint32_t)w, ra->warp_uid, now, false);
+    return w;
+}
+
+/* Probe the miss-path components. MPATH_HIT: the line is moved into the L1D when a way can be
+ * taken (else it goes back to the component that had it, as if evicted) and *lat_cycles is
+ * when the data is ready. */
+static MpathResult probe_mpath(L1d *c, uint64_t la, const ReplAccess *ra, uint64_t now, uint32_t *lat_cycles)
+{
+    MpathAccess ma = {.line_addr = la, .warp_uid = ra->warp_uid, .inserted_by = ra->warp_uid, .pc = ra->pc, .cycle = now};
+    for (uint32_t k = 0; k < c->n_mpath; k++) {
+        uint32_t lat = 0;
+        MpathResult res = c->mpath_ops[k]->probe(c->mpath[k], &ma, &lat);
+        if (res == MPATH_BUSY) {
+            c->fail_mpath++;
+            return res;
+        }
+        if (res != MPATH_HIT)
+            continue;
+        int w = take_way(c, ra->set, ra, now);
+        if (w >= 0) {
+            ReplAccess ia = *ra;
+            ia.way = (uint32_t)w;
+            tags_install(&c->tags, ra->set, (uint32_t)w, la << c->tags.line_bits, LINE_RESERVED, &ia);
+            tags_fill(&c->tags, ra->set, (uint32_t)w, &ia);
+        } else if (c->mpath_ops[k]->on_evict) {
+            c->mpath_ops[k]->on_evict(c->mpath[k], &ma);
+        }
+        *lat_cycles = c->hit_lat + lat;
+        c->mpath_hit++;
+        return MPATH_HIT;
+    }
+    return MPATH_MISS;
+}
+
+L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *lat_cycles)
 {
     uint32_t set = tags_set_of(&c->tags, addr), way;
     ReplAccess ra = *a;
     ra.set = set;
+    ra.cycle = now;
     TagsProbe p = tags_probe(&c->tags, addr, set, &way);
     if (p == TAGS_HIT) {
         ra.way = way;
+        ra.hit = true;
         tags_hit(&c->tags, &ra);
         count_access(c, set);
         c->hit++;
+        *lat_cycles = c->hit_lat;
         return L1D_HIT;
     }
+    ra.hit = false;
     uint64_t la = tags_line_addr(&c->tags, addr);
     int e = mshr_find(&c->mshr, la);
     if (e >= 0) {
@@ -135,29 +212,44 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         return L1D_MERGED;
     }
     CHECK(p == TAGS_MISS);
+    if (c->n_mpath) {
+        MpathResult mr = probe_mpath(c, la, &ra, now, lat_cycles);
+        if (mr == MPATH_BUSY)
+            return L1D_FAIL_MPATH;
+        if (mr == MPATH_HIT) {
+            count_access(c, set);
+            return L1D_HIT;
+        }
+    }
     if (mshr_full(&c->mshr)) {
         c->fail_mshr++;
         return L1D_FAIL_MSHR;
     }
     if (c->miss_q.n >= c->miss_queue_cap)
         return queue_full(c);
-    if (c->alloc == CACHE_ALLOC_MISS) {
-        TagLine victim;
-        int w = tags_choose_victim(&c->tags, set, &ra, &victim);
-        if (w < 0) {
+    const ReplOps *ro = c->tags.repl;
+    uint32_t bytes = ro->bypass ? ro->bypass(c->tags.repl_state, &ra) : 0;
+    CHECK(bytes % 32 == 0 && bytes <= c->tags.line_bytes);
+    bool bypass = bytes > 0;
+    if (!bypass && c->alloc == CACHE_ALLOC_MISS) {
+        int w = take_way(c, set, &ra, now);
+        if (w == REPL_STALL) {
             c->fail_line++;
             return L1D_FAIL_LINE;
         }
-        if (victim.state == LINE_VALID)
-            note_eviction(c, victim.line_addr, a->warp_uid);
-        tags_install(&c->tags, set, (uint32_t)w, addr, LINE_RESERVED, &ra);
+        bypass = w == REPL_BYPASS;
+        if (!bypass) {
+            ra.way = (uint32_t)w;
+            tags_install(&c->tags, set, (uint32_t)w, addr, LINE_RESERVED, &ra);
+        }
     }
     classify_miss(c, la, a->warp_uid);
     e = mshr_alloc(&c->mshr, la, token);
-    c->mshr_uid[e] = a->warp_uid;
-    new_request(c, la << c->tags.line_bits, MREQ_READ, c->tags.line_bytes, (uint32_t)e, now);
+    c->miss_rec[e] = (L1dMiss){.rec = ra, .bypass = bypass};
+    new_request(c, la << c->tags.line_bits, MREQ_READ, bytes ? bytes : c->tags.line_bytes, (uint32_t)e, now);
     count_access(c, set);
     c->miss++;
+    c->bypass += bypass;
     return L1D_MISS;
 }
 
@@ -167,13 +259,13 @@ L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, 
         return queue_full(c);
     uint32_t set = tags_set_of(&c->tags, addr), way;
     if (tags_probe(&c->tags, addr, set, &way) == TAGS_HIT) {
-        ReplAccess ra = *a;
-        ra.set = set;
-        ra.way = way;
-        tags_invalidate(&c->tags, set, way, &ra);
-        note_eviction(c, tags_line_addr(&c->tags, addr), a->warp_uid);
+        evict_line(c, set, way, a->warp_uid, now, true);
         c->store_hit_evict++;
     }
+    uint64_t la = tags_line_addr(&c->tags, addr);
+    for (uint32_t k = 0; k < c->n_mpath; k++)
+        if (c->mpath_ops[k]->on_write)
+            c->mpath_ops[k]->on_write(c->mpath[k], la);
     new_request(c, addr, MREQ_WRITE, bytes, 0, now);
     c->store++;
     return L1D_SENT;
@@ -189,32 +281,56 @@ L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, cons
     return L1D_SENT;
 }
 
-uint32_t l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
+int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
 {
     int e = (int)r->token;
     CHECK((uint32_t)e < c->mshr.n_entries);
     uint64_t la = tags_line_addr(&c->tags, r->addr);
     CHECK(c->mshr.entries[e].line_addr == la);
-    uint32_t set = tags_set_of(&c->tags, r->addr), way, n;
-    const uint32_t *w = mshr_waiters(&c->mshr, e, &n);
-    memcpy(tokens, w, n * sizeof *tokens);
-    ReplAccess ra = {.set = set, .warp_id = tokens[0] >> 16, .cycle = now};
-    if (c->alloc == CACHE_ALLOC_MISS) {
+    L1dMiss *m = &c->miss_rec[e];
+    ReplAccess ra = m->rec;
+    ra.cycle = now;
+    ra.at_fill = true;
+    uint32_t set = ra.set, way;
+    if (m->bypass) {
+        /* fills no line */
+    } else if (c->alloc == CACHE_ALLOC_MISS) {
         TagsProbe p = tags_probe(&c->tags, r->addr, set, &way);
         CHECK(p == TAGS_HIT_RESERVED);
-        tags_mark_valid(&c->tags, set, way);
+        ra.way = way;
+        tags_fill(&c->tags, set, way, &ra);
     } else {
-        TagLine victim;
-        ra.warp_uid = c->mshr_uid[e];
-        int v = tags_choose_victim(&c->tags, set, &ra, &victim);
-        if (v >= 0) {
-            if (victim.state == LINE_VALID)
-                note_eviction(c, victim.line_addr, ra.warp_uid);
-            tags_install(&c->tags, set, (uint32_t)v, r->addr, LINE_VALID, &ra);
+        int w = take_way(c, set, &ra, now);
+        if (w == REPL_STALL) {
+            c->fill_stall++;
+            return -1;
+        }
+        if (w == REPL_BYPASS) {
+            c->bypass++;
+        } else {
+            ra.way = (uint32_t)w;
+            tags_install(&c->tags, set, (uint32_t)w, r->addr, LINE_RESERVED, &ra);
+            tags_fill(&c->tags, set, (uint32_t)w, &ra);
         }
     }
+    uint32_t n;
+    const uint32_t *w = mshr_waiters(&c->mshr, e, &n);
+    memcpy(tokens, w, n * sizeof *tokens);
     mshr_release(&c->mshr, e);
     mempool_put(c->pool, r);
     c->fill++;
-    return n;
+    return (int)n;
+}
+
+void l1d_count_replays(L1d *c, L1dResult cause, uint64_t n)
+{
+    switch (cause) {
+    case L1D_FAIL_MSHR: c->fail_mshr += n; break;
+    case L1D_FAIL_MERGE: c->fail_merge += n; break;
+    case L1D_FAIL_LINE: c->fail_line += n; break;
+    case L1D_FAIL_MISSQ: c->fail_missq += n; break;
+    case L1D_FAIL_ICNT: c->fail_icnt += n; break;
+    case L1D_FAIL_MPATH: c->fail_mpath += n; break;
+    default: break;
+    }
 }

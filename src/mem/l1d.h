@@ -12,7 +12,18 @@
  * Misses are classified as in thesis 2.1.1 / FUP paper sec. II: cold (the line was never in
  * this L1D), intra-warp (it was last evicted by an access of the requesting warp itself) or
  * inter-warp (evicted by another warp). A map remembers, for every line ever cached, the warp
- * whose access evicted it (a store's write-evict counts as an eviction by the storing warp). */
+ * whose access evicted it (a store's write-evict counts as an eviction by the storing warp).
+ *
+ * Replacement contract (policy.h): every hook of one access sees the same ReplAccess record;
+ * a miss keeps its record in its MSHR entry, so the fill reports who missed. REPL_BYPASS fills
+ * no line in either allocation mode (the request still returns its data to every waiter);
+ * REPL_STALL waits in either mode (a reservation failure at the miss, or a fill retried from
+ * the reply queue). A policy's bypass() hook may size a bypassing request (e.g. one sector).
+ *
+ * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
+ * and no MSHR entry tracks its line; a component hit moves the line into the L1D and returns
+ * its data after l1d.hit_lat plus the component's latency. Every valid line the L1D replaces
+ * is offered to them, and every store tells them to drop their copy. */
 #ifndef WARPSIM_L1D_H
 #define WARPSIM_L1D_H
 
@@ -26,31 +37,48 @@
 #include "stats/stats.h"
 
 typedef enum L1dResult {
-    L1D_HIT,
+    L1D_HIT,    /* data ready after the latency l1d_load reports */
     L1D_MISS,   /* sent (token will come back from l1d_fill) */
     L1D_MERGED, /* joined a miss in flight (token will come back from l1d_fill) */
     L1D_SENT,   /* store or atomic put into the miss queue */
     L1D_FAIL_MSHR,
     L1D_FAIL_MERGE, /* the line's MSHR entry has no merge room */
-    L1D_FAIL_LINE,
+    L1D_FAIL_LINE,  /* no replaceable line in the set, or the policy said stall */
     L1D_FAIL_MISSQ,
     L1D_FAIL_ICNT,
+    L1D_FAIL_MPATH, /* a miss-path component had no free port */
+    L1D_RESULT_COUNT
 } L1dResult;
 
 static inline bool l1d_failed(L1dResult r) { return r >= L1D_FAIL_MSHR; }
+
+#define L1D_MAX_MPATH 4
+
+/* Per MSHR entry: the record of the miss that allocated it, and how it fills. */
+typedef struct L1dMiss {
+    ReplAccess rec;
+    bool bypass; /* fills no line */
+} L1dMiss;
 
 typedef struct L1d {
     uint16_t sm;
     uint32_t alloc; /* CACHE_ALLOC_MISS or CACHE_ALLOC_FILL */
     uint32_t miss_queue_cap;
+    uint32_t hit_lat;
     Tags tags;
     Mshr mshr;
+    L1dMiss *miss_rec; /* per MSHR entry */
     MemPool *pool;
     MemReqQueue miss_q;
     bool icnt_refused; /* the interconnect refused the miss queue's head last cycle */
     uint32_t *queued_total; /* optional: the owner's count of requests in all miss queues */
-    uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt;
-    uint64_t store, store_hit_evict, atomic, fill;
+    /* miss-path components, in registry order */
+    uint32_t n_mpath;
+    const MpathOps *mpath_ops[L1D_MAX_MPATH];
+    void *mpath[L1D_MAX_MPATH];
+    PolicyCtx mpath_ctx[L1D_MAX_MPATH];
+    uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
+    uint64_t store, store_hit_evict, atomic, fill, bypass, fill_stall, mpath_hit;
     uint64_t miss_cold, miss_intra, miss_inter;
     /* Balance (FUP eq. 2) of this kernel's load accesses over the sets, kept as its two sums so
      * the stats stay counters: balance_sum = sum_j b_j (b_j + 1) / 2 and balance_ideal_micro =
@@ -59,7 +87,6 @@ typedef struct L1d {
     uint64_t *set_count; /* b_j of this kernel */
     uint64_t kernel_accesses; /* m of this kernel */
     LineMap evicted_by; /* line -> 1 + uid of the warp that evicted it; 0: cached, never evicted */
-    uint32_t *mshr_uid; /* per MSHR entry: uid of the warp whose miss allocated it */
 } L1d;
 
 void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st);
@@ -67,14 +94,20 @@ void l1d_free(L1d *c);
 /* A kernel starts: balance is measured per kernel. */
 void l1d_kernel_begin(L1d *c);
 
-/* addr: any byte of the line. a: who is asking (warp slot, pc, divergence). */
-L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now);
+/* addr: any byte of the line. a: who is asking (warp, pc, divergence, sectors); token: the
+ * caller's, handed back by l1d_fill. On L1D_HIT, *lat_cycles is when the data is ready. */
+L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *lat_cycles);
 L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, uint64_t now);
 /* Atomics bypass the L1D and are performed at the L2; the reply carries the token back. */
 L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, const ReplAccess *a, uint64_t now);
 
 /* A read reply arrived: install the line and return its waiting tokens (at most
- * l1d.mshr_max_merge) in tokens[]; recycles r. */
-uint32_t l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now);
+ * l1d.mshr_max_merge) in tokens[]; recycles r. Returns -1 when the fill must wait (the policy
+ * said stall under allocate-on-fill): r is untouched, retry it later. */
+int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now);
+
+/* A requester that slept through n replays of an access that failed with `cause` (instead of
+ * retrying every cycle) accounts them, so the stats equal cycle-by-cycle replay. */
+void l1d_count_replays(L1d *c, L1dResult cause, uint64_t n);
 
 #endif

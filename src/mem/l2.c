@@ -15,7 +15,9 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     s->miss_queue_cap = cfg->l2.miss_queue;
     s->reply_cap = cfg->icnt.in_buffer;
     s->pool = pool;
-    tags_init(&s->tags, &cfg->l2, cfg);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "l2[%u]", id);
+    tags_init(&s->tags, &cfg->l2, cfg, "l2", st, prefix, id);
     mshr_init(&s->mshr, cfg->l2.mshr_entries, cfg->l2.mshr_max_merge);
     stats_counter(st, &s->access, "l2[%u].access", "L2 reads and atomics looked up", id);
     stats_counter(st, &s->hit, "l2[%u].hit", "L2 reads and atomics that hit", id);
@@ -117,10 +119,14 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
     TagLine victim;
     int w = tags_choose_victim(&s->tags, set, &a, &victim);
     if (w < 0) {
-        s->stall_line++; /* every way reserved: wait for a fill */
+        /* every way reserved, or the policy said stall: wait for a fill. The L2 has no bypass
+         * path, so REPL_BYPASS waits too. */
+        s->stall_line++;
         return false;
     }
     queue_writeback(s, &victim);
+    if (victim.state == LINE_VALID)
+        tags_evict(&s->tags, set, (uint32_t)w, a.warp_uid, now, false);
     tags_install(&s->tags, set, (uint32_t)w, r->local_addr, LINE_RESERVED, &a);
     mshr_alloc(&s->mshr, tags_line_addr(&s->tags, r->local_addr), r->pool_id);
     MemReq *f = mempool_get(s->pool);
@@ -152,6 +158,8 @@ static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
             return false;
         }
         queue_writeback(s, &victim);
+        if (victim.state == LINE_VALID)
+            tags_evict(&s->tags, set, (uint32_t)w, a.warp_uid, now, false);
         tags_install(&s->tags, set, (uint32_t)w, r->local_addr, LINE_VALID, &a);
         way = (uint32_t)w;
     } else {
@@ -185,7 +193,8 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     uint32_t set = tags_set_of(&s->tags, f->local_addr), way;
     TagsProbe p = tags_probe(&s->tags, f->local_addr, set, &way);
     CHECK(p == TAGS_HIT_RESERVED);
-    tags_mark_valid(&s->tags, set, way);
+    ReplAccess a = {.set = set, .way = way, .cycle = now};
+    tags_fill(&s->tags, set, way, &a);
     int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, f->local_addr));
     CHECK(e >= 0);
     uint32_t n;
@@ -198,5 +207,4 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     }
     mshr_release(&s->mshr, e);
     mempool_put(s->pool, f);
-    (void)now;
 }

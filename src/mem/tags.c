@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg)
+void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *owner, Stats *st,
+               const char *stat_prefix, uint32_t instance)
 {
     memset(t, 0, sizeof *t);
     t->n_sets = cc->n_sets;
@@ -22,7 +23,11 @@ void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg)
     CHECK(io && ro); /* names were validated with the config */
     index_fn_init(&t->index, io, cc->n_sets, cc->line_bytes);
     t->repl = ro;
-    t->repl_state = ro->create ? ro->create(cc->n_sets, cc->assoc, cfg) : NULL;
+    char key[CONF_KEY_LEN], prefix[64];
+    snprintf(key, sizeof key, "%s.repl", owner);
+    snprintf(prefix, sizeof prefix, "%s.repl.%s", stat_prefix, ro->meta.name);
+    policy_ctx_init(&t->repl_ctx, &ro->meta, key, cfg, st, prefix, instance, 0);
+    t->repl_state = ro->create ? ro->create(&t->repl_ctx, cc->n_sets, cc->assoc) : NULL;
     t->lines = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->lines);
 }
 
@@ -30,6 +35,7 @@ void tags_free(Tags *t)
 {
     if (t->repl && t->repl->destroy)
         t->repl->destroy(t->repl_state);
+    policy_ctx_free(&t->repl_ctx);
     free(t->lines);
     t->lines = NULL;
 }
@@ -73,10 +79,12 @@ int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evic
 void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t state, const ReplAccess *a)
 {
     TagLine *l = tags_line(t, set, way);
+    CHECK(l->state == LINE_INVALID);
     l->line_addr = addr >> t->line_bits;
     l->state = state;
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;
+    l->inserted_by = a->warp_uid;
     if (t->repl->on_insert) {
         ReplAccess ia = *a;
         ia.set = set;
@@ -85,11 +93,17 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     }
 }
 
-void tags_mark_valid(Tags *t, uint32_t set, uint32_t way)
+void tags_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
 {
     TagLine *l = tags_line(t, set, way);
-    CHECK(l->state == LINE_RESERVED);
+    CHECK(l->state != LINE_INVALID);
     l->state = LINE_VALID;
+    if (t->repl->on_fill) {
+        ReplAccess fa = *a;
+        fa.set = set;
+        fa.way = way;
+        t->repl->on_fill(t->repl_state, &fa);
+    }
 }
 
 void tags_hit(Tags *t, const ReplAccess *a)
@@ -98,15 +112,15 @@ void tags_hit(Tags *t, const ReplAccess *a)
         t->repl->on_hit(t->repl_state, a);
 }
 
-void tags_invalidate(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
+void tags_evict(Tags *t, uint32_t set, uint32_t way, uint32_t by_uid, uint64_t now, bool by_write)
 {
     TagLine *l = tags_line(t, set, way);
+    CHECK(l->state == LINE_VALID);
+    if (t->repl->on_evict) {
+        ReplEvict e = {.set = set, .way = way, .line_addr = l->line_addr, .inserted_by = l->inserted_by,
+                       .evicted_by = by_uid, .cycle = now, .by_write = by_write};
+        t->repl->on_evict(t->repl_state, &e);
+    }
     l->state = LINE_INVALID;
     l->dirty = 0;
-    if (t->repl->on_invalidate) {
-        ReplAccess ia = *a;
-        ia.set = set;
-        ia.way = way;
-        t->repl->on_invalidate(t->repl_state, &ia);
-    }
 }

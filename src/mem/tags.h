@@ -19,6 +19,7 @@ typedef struct TagLine {
     uint8_t state;
     uint8_t dirty;
     uint16_t warp;      /* warp (SM slot) that allocated it */
+    uint32_t inserted_by; /* uid of that warp (ReplAccess.warp_uid) */
 } TagLine;
 
 typedef struct Tags {
@@ -27,12 +28,16 @@ typedef struct Tags {
     IndexFn index;
     const ReplOps *repl;
     void *repl_state;
+    PolicyCtx repl_ctx;
     TagLine *lines; /* n_sets * assoc, set-major */
 } Tags;
 
 typedef enum TagsProbe { TAGS_MISS, TAGS_HIT, TAGS_HIT_RESERVED } TagsProbe;
 
-void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg);
+/* owner: the cache's config prefix ("l1d", "l2"), whose .repl policy is created with its
+ * options; its stats are registered as "<stat_prefix>.repl.<name>" (st may be NULL). */
+void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *owner, Stats *st,
+               const char *stat_prefix, uint32_t instance);
 void tags_free(Tags *t);
 
 static inline uint64_t tags_line_addr(const Tags *t, uint64_t addr) { return addr >> t->line_bits; }
@@ -48,11 +53,14 @@ TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_o
  * when a valid line is displaced, else its state is LINE_INVALID. Does not change the line. */
 int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted);
 
-/* Install addr in (set, way) as RESERVED (allocate-on-miss) or VALID (fill); tells the policy. */
+/* Install addr in (set, way) as RESERVED (allocate-on-miss) or VALID (fill); tells the policy
+ * (on_insert). The way must be invalid: tags_evict a valid victim first. */
 void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t state, const ReplAccess *a);
-/* Reserved -> valid when the data arrives. */
-void tags_mark_valid(Tags *t, uint32_t set, uint32_t way);
+/* The data of (set, way) arrived: reserved -> valid; tells the policy (on_fill). */
+void tags_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a);
 void tags_hit(Tags *t, const ReplAccess *a);
-void tags_invalidate(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a);
+/* A valid line leaves: replaced by warp by_uid's access, or written by its store (by_write);
+ * tells the policy (on_evict) and makes the way invalid. */
+void tags_evict(Tags *t, uint32_t set, uint32_t way, uint32_t by_uid, uint64_t now, bool by_write);
 
 #endif

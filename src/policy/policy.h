@@ -1,10 +1,17 @@
-/* policy.h: the policy families and their registry.
+/* policy.h: the policy families, the miss-path components, and their registry.
  *
  * Every policy is one file under index/, repl/, warp/, cta/ or dram/ that defines one ops
- * struct, plus one POLICY(kind, name) line in policies.def. The machine talks to a policy
- * only through these ops, with small const context structs; a policy never reaches into
- * another module's structs. A NULL hook means "default behaviour". Policies are chosen by
- * name from the config (`l1d.index = fup`, `sm.sched = gto`). */
+ * struct, plus one POLICY(kind, name) line in policies.def; miss-path components (structures
+ * that hold data: a victim cache, a shared-memory or register-file cache) are files under
+ * mpath/ registered the same way. The machine talks to a policy only through these ops, with
+ * small const context structs; a policy never reaches into another module's structs. A NULL
+ * hook means "default behaviour". Policies are chosen by name from the config
+ * (`l1d.index = fup`, `sm.sched = gto`).
+ *
+ * Options and stats belong to the policy: its PolicyMeta lists its options (an OptDesc table
+ * with offsets into its own options struct), whose keys are `<owner key>.<policy>.<option>`
+ * (`sm.sched.swl.limit`, `l1d.repl.rrip.rrpv_bits`); create() receives a PolicyCtx with the
+ * parsed options struct, a stats handle and prefix, its SM / scheduler index and a seed. */
 #ifndef WARPSIM_POLICY_H
 #define WARPSIM_POLICY_H
 
@@ -13,6 +20,37 @@
 #include <stdio.h>
 
 #include "conf/config.h"
+#include "front/front.h"
+#include "stats/stats.h"
+
+/* ---- what every policy and component declares ------------------------------------------ */
+
+typedef struct PolicyMeta {
+    const char *name;
+    const char *help;
+    const OptDesc *opts; /* its options: offsets into a struct of opts_size bytes */
+    uint32_t n_opts;
+    uint32_t opts_size;
+} PolicyMeta;
+
+#define POLICY_OPTS(table, type) .opts = table, .n_opts = sizeof table / sizeof table[0], .opts_size = sizeof(type)
+
+/* What create() receives. */
+typedef struct PolicyCtx {
+    const Config *cfg;
+    const void *opts;     /* the policy's options struct, resolved (defaults, then the config) */
+    Stats *stats;         /* where to register stats (NULL in unit tests: then none are kept) */
+    char stat_prefix[64]; /* e.g. "sm[3].sched.swl" or "sm[3].l1d.victim" */
+    uint32_t sm;          /* SM index (0 for GPU-wide policies) */
+    uint32_t index;       /* scheduler within the SM, cache slice, ... */
+    uint32_t count;       /* how many instances share `index` space (schedulers per SM, ...) */
+    uint64_t seed;        /* gpu.seed mixed with sm and index */
+    void *shared;         /* warp schedulers: the SM-wide state of create_shared, else NULL */
+    void *opts_storage;   /* the registry's: what opts points to */
+} PolicyCtx;
+
+/* Register a policy-owned counter as "<stat_prefix>.<name>" (nothing when ctx->stats is NULL). */
+void policy_stat_counter(const PolicyCtx *ctx, uint64_t *counter, const char *name, const char *help);
 
 /* ---- set-index functions ---------------------------------------------------------------- */
 
@@ -27,8 +65,7 @@ typedef struct IndexFn {
 } IndexFn;
 
 typedef struct IndexOps {
-    const char *name;
-    const char *help;
+    PolicyMeta meta;
     /* Precompute param[] from the geometry; NULL if nothing to precompute. */
     void (*init)(IndexFn *fn);
     /* Set of a byte address, in [0, n_sets). */
@@ -43,35 +80,91 @@ static inline uint32_t index_fn_set(const IndexFn *fn, uint64_t addr) { return f
 
 /* ---- insertion / replacement ------------------------------------------------------------ */
 
-/* What the cache tells a replacement policy about one access. */
+/* What the cache tells a replacement policy about one access. The same record reaches every
+ * hook of one access: the L1D keeps the record of a miss in its MSHR entry, so the fill of an
+ * allocate-on-fill cache reports the warp, pc and divergence of the load that missed. */
 typedef struct ReplAccess {
     uint32_t set;
-    uint32_t way;      /* the line hit or filled; for victim(): unused */
-    uint32_t warp_id;  /* issuing warp (SM-local slot) */
-    uint32_t warp_uid; /* that warp's launch number on its SM: unique, unlike slots, which are reused */
+    uint32_t way;        /* the line hit or filled; for victim(): unused */
+    uint32_t warp_id;    /* issuing warp (SM-local slot) */
+    uint32_t warp_uid;   /* that warp's launch number on its SM: unique, unlike slots, which are reused */
     uint32_t pc;
-    uint32_t n_lines;  /* lines the issuing warp instruction touches (its divergence) */
+    uint32_t n_lines;    /* lines the issuing warp instruction touches (its divergence) */
+    uint32_t sched_rank; /* the warp's priority in GTO order among its scheduler's warps (0: oldest) */
+    uint32_t sectors;    /* 32-byte sectors of the line the access touches (bit i: bytes 32i..32i+31) */
     uint64_t cycle;
     bool is_write;
+    bool hit;            /* the access hit (on_hit) or missed (victim, on_insert, on_fill) */
+    bool at_fill;        /* called when the data arrives (allocate-on-fill), not at the miss */
 } ReplAccess;
 
+/* A valid line leaves the cache. */
+typedef struct ReplEvict {
+    uint32_t set, way;
+    uint64_t line_addr;     /* the victim's line address (byte address >> line bits) */
+    uint32_t inserted_by;   /* uid of the warp whose miss brought it in */
+    uint32_t evicted_by;    /* uid of the warp whose access evicted it */
+    uint64_t cycle;
+    bool by_write;          /* a store's write-evict, not a replacement */
+} ReplEvict;
+
+/* victim() answers: a way among the candidates, or
+ *   REPL_BYPASS: no line is allocated for this miss; its data goes to the waiting accesses and
+ *                fills nothing (under allocate-on-miss and allocate-on-fill alike);
+ *   REPL_STALL:  wait; under allocate-on-miss the access is a reservation failure and replays,
+ *                under allocate-on-fill the fill waits in the reply queue and is retried. */
 enum { REPL_BYPASS = -1, REPL_STALL = -2 };
 
 typedef struct ReplOps {
-    const char *name;
-    const char *help;
-    void *(*create)(uint32_t n_sets, uint32_t assoc, const Config *cfg);
+    PolicyMeta meta;
+    void *(*create)(const PolicyCtx *ctx, uint32_t n_sets, uint32_t assoc);
     void (*destroy)(void *self);
     /* Victim among the ways set in `candidates` (valid, not reserved; the cache fills invalid
      * ways first without asking). Returns a way, REPL_BYPASS or REPL_STALL. */
     int (*victim)(void *self, const ReplAccess *a, uint64_t candidates);
+    /* Asked once per new miss, before anything is allocated: bytes of a bypassing request (a
+     * multiple of 32, at most the line: e.g. the sectors the access needs), or 0 to handle the
+     * miss normally. A bypassed miss fills no line; NULL: never bypass up front. */
+    uint32_t (*bypass)(void *self, const ReplAccess *a);
     void (*on_hit)(void *self, const ReplAccess *a);
     /* A line was inserted (on miss for allocate-on-miss, on fill for allocate-on-fill). */
     void (*on_insert)(void *self, const ReplAccess *a);
-    void (*on_invalidate)(void *self, const ReplAccess *a);
+    /* The data of an inserted line arrived (both modes; a.way is the line). */
+    void (*on_fill)(void *self, const ReplAccess *a);
+    void (*on_evict)(void *self, const ReplEvict *e);
 } ReplOps;
 
 /* ---- warp schedulers -------------------------------------------------------------------- */
+
+/* Per warp slot, maintained by the SM when it changes (not rebuilt per cycle). */
+typedef struct WarpSlotInfo {
+    bool live;
+    bool has_next;        /* the next instruction is known (in the I-buffer) */
+    bool next_global_load; /* it is a load from global or local memory */
+    uint8_t next_op;      /* WinstOp of the next instruction */
+    uint8_t next_space;   /* WinstSpace of the next instruction */
+    uint32_t next_pc;
+    uint32_t cta_id;      /* the kernel's CTA (linear id) */
+    uint32_t cta_slot;    /* the SM's CTA slot */
+    uint64_t age;         /* launch order on the SM: smaller is older */
+    uint32_t loads_pending;
+    uint32_t last_load_lines; /* line accesses of its most recent global load (0: none yet) */
+} WarpSlotInfo;
+
+/* The SM as every scheduler sees it at one cycle. */
+typedef struct SmView {
+    uint32_t id;
+    uint32_t max_warps, n_sched;
+    uint32_t mshr_used, mshr_free;        /* L1D MSHR entries */
+    uint32_t miss_queue_used, miss_queue_cap;
+    bool ldst_busy;                       /* the LD/ST unit holds an instruction */
+    bool ldst_blocked;                    /* ... and its last access met a reservation failure */
+    uint32_t ldst_warp, ldst_pc;          /* the instruction it holds */
+    uint32_t ldst_pending;                /* accesses of it not yet accepted by the L1D */
+    uint32_t live_ctas, live_warps;
+    uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
+    const WarpSlotInfo *slot;             /* [max_warps] */
+} SmView;
 
 /* One scheduler's view of its warps at one cycle; bit w stands for warp slot w of the SM. */
 typedef struct WarpSchedView {
@@ -80,36 +173,75 @@ typedef struct WarpSchedView {
     uint64_t mem_wait;   /* blocked on an outstanding global/local load */
     const uint64_t *age; /* launch order per slot: smaller is older */
     uint64_t cycle;
+    uint32_t sched;      /* this scheduler's index in its SM */
+    const SmView *sm;
 } WarpSchedView;
 
+/* A global/local load's data is all back. */
+typedef struct WarpLoadDone {
+    uint32_t slot, pc;
+    uint32_t accesses;   /* line accesses of the instruction */
+    uint32_t misses;     /* of them, missed in the L1D (merged ones included) */
+    bool fully_cached;   /* every access hit */
+    uint64_t cycle;
+} WarpLoadDone;
+
 typedef struct WarpSchedOps {
-    const char *name;
-    const char *help;
-    void *(*create)(uint32_t n_slots, const Config *cfg);
+    PolicyMeta meta;
+    /* State shared by the schedulers of one SM (made before them, freed after); NULL: none. */
+    void *(*create_shared)(const PolicyCtx *ctx);
+    void (*destroy_shared)(void *shared);
+    void *(*create)(const PolicyCtx *ctx); /* ctx->index: the scheduler, ctx->shared: as above */
     void (*destroy)(void *self);
     /* The slot to issue from, among v->ready (non-zero); -1 to issue nothing. */
     int (*pick)(void *self, const WarpSchedView *v);
+    /* A qualification check before pick: false holds the ready warp back this cycle (counted
+     * as sched.held, apart from no_ready and ldst_stall). */
+    bool (*may_issue)(void *self, uint32_t slot, const WarpSlotInfo *w, const WarpSchedView *v);
     void (*on_issue)(void *self, uint32_t slot, const WarpSchedView *v);
     void (*on_warp_exit)(void *self, uint32_t slot);
+    void (*on_load_done)(void *self, const WarpLoadDone *e);
+    /* Every scheduler of the SM hears these. */
+    void (*on_kernel_start)(void *self, const FrontKernel *k);
+    void (*on_kernel_end)(void *self);
+    void (*on_cta_launch)(void *self, uint32_t cta_id, uint32_t first_slot, uint32_t n_warps);
+    void (*on_cta_done)(void *self, uint32_t cta_id);
 } WarpSchedOps;
+
+/* The oldest slot of a mask (smallest age), -1 for an empty mask: GTO's order, for every
+ * scheduler that builds on it. */
+int warp_sched_oldest(uint64_t mask, const uint64_t *age);
 
 /* ---- CTA schedulers --------------------------------------------------------------------- */
 
+/* One SM as the CTA scheduler sees it. */
+typedef struct CtaSmInfo {
+    uint32_t live_ctas;
+    uint32_t room;    /* more CTAs of this kernel that fit now */
+    uint32_t room_empty; /* CTAs of this kernel that fit the SM when empty */
+    uint32_t free_threads, free_warps, free_regs, free_smem_bytes, free_cta_slots;
+} CtaSmInfo;
+
 typedef struct CtaSchedView {
-    uint32_t n_ctas;         /* CTAs of the kernel */
-    const uint8_t *launched; /* per CTA: already dispatched */
+    uint32_t n_ctas;          /* CTAs of the kernel */
+    const uint8_t *launched;  /* per CTA: already dispatched */
     uint32_t next_unlaunched; /* lowest CTA id not yet dispatched (n_ctas when none) */
+    uint32_t n_unlaunched;
     uint32_t n_sms;
+    const CtaSmInfo *sm;      /* [n_sms] */
+    const FrontKernel *kernel;
     uint64_t cycle;
 } CtaSchedView;
 
 typedef struct CtaSchedOps {
-    const char *name;
-    const char *help;
-    void *(*create)(uint32_t n_sms, const Config *cfg);
+    PolicyMeta meta;
+    void *(*create)(const PolicyCtx *ctx, uint32_t n_sms); /* once per kernel */
     void (*destroy)(void *self);
-    /* An SM has room for one more CTA: which CTA to place there (< n_ctas), or -1 for none. */
-    int (*pick)(void *self, uint32_t sm, const CtaSchedView *v);
+    /* SM `sm` has room for v->sm[sm].room (> 0) more CTAs: which to place there now, at most
+     * that many, any not yet launched, written to ctas[]; returns how many (0: none now). The
+     * dispatcher visits SMs round-robin, asking each at most once per round. */
+    uint32_t (*pick)(void *self, uint32_t sm, const CtaSchedView *v, uint32_t *ctas);
+    void (*on_cta_done)(void *self, uint32_t sm, uint32_t cta_id, const CtaSchedView *v);
 } CtaSchedOps;
 
 /* ---- DRAM request schedulers ------------------------------------------------------------ */
@@ -123,27 +255,62 @@ typedef struct DramSchedEntry {
 } DramSchedEntry;
 
 typedef struct DramSchedOps {
-    const char *name;
-    const char *help;
+    PolicyMeta meta;
     /* Index into q[0..n) of the request to serve next for `bank`, whose open row is open_row
      * (UINT32_MAX when closed); -1 if no request targets that bank. q is in arrival order. */
     int (*pick)(const DramSchedEntry *q, uint32_t n, uint32_t bank, uint32_t open_row);
 } DramSchedOps;
 
+/* ---- L1D miss-path components ----------------------------------------------------------- */
+
+/* A per-SM chain of structures probed, in registry order, when an L1D load misses and no MSHR
+ * entry tracks its line yet (before an MSHR entry is taken), and fed by the L1D's evictions.
+ * Each has its own latency, port limit, options (`l1d.<name>.*`) and stats (`sm[i].l1d.<name>.*`). */
+typedef struct MpathAccess {
+    uint64_t line_addr;  /* byte address >> line bits */
+    uint32_t warp_uid;   /* the asking (probe) or evicting (on_evict) warp */
+    uint32_t inserted_by; /* on_evict: uid of the warp that brought the line into the L1D */
+    uint32_t pc;
+    uint64_t cycle;
+} MpathAccess;
+
+typedef enum MpathResult {
+    MPATH_MISS, /* not here: the L1D goes on with its miss */
+    MPATH_HIT,  /* here: the line moves to the L1D; its data is ready after *lat_cycles */
+    MPATH_BUSY, /* no port free this cycle: the access replays (reservation failure) */
+} MpathResult;
+
+typedef struct MpathOps {
+    PolicyMeta meta;
+    /* Is it part of this machine? (e.g. l1d.victim > 0) */
+    bool (*enabled)(const Config *cfg);
+    void *(*create)(const PolicyCtx *ctx, uint32_t line_bytes);
+    void (*destroy)(void *self);
+    MpathResult (*probe)(void *self, const MpathAccess *a, uint32_t *lat_cycles);
+    /* A valid line was replaced in the L1D: keep it or not. */
+    void (*on_evict)(void *self, const MpathAccess *a);
+    /* A store wrote the line: drop any copy (it is stale). */
+    void (*on_write)(void *self, uint64_t line_addr);
+} MpathOps;
+
 /* ---- registry --------------------------------------------------------------------------- */
 
-typedef enum PolicyKind { POLICY_INDEX, POLICY_REPL, POLICY_WARP, POLICY_CTA, POLICY_DRAM, POLICY_KIND_COUNT } PolicyKind;
+typedef enum PolicyKind {
+    POLICY_INDEX, POLICY_REPL, POLICY_WARP, POLICY_CTA, POLICY_DRAM, POLICY_MPATH, POLICY_KIND_COUNT
+} PolicyKind;
 
 const char *policy_kind_name(PolicyKind k);
 /* The ops of a policy (an IndexOps*, ReplOps*, ...), or NULL if no such name. */
 const void *policy_find(PolicyKind kind, const char *name);
 const void *policy_find_by_kind_name(const char *kind, const char *name);
+const PolicyMeta *policy_meta(PolicyKind kind, const char *name);
 
 const IndexOps *policy_index(const char *name);
 const ReplOps *policy_repl(const char *name);
 const WarpSchedOps *policy_warp(const char *name);
 const CtaSchedOps *policy_cta(const char *name);
 const DramSchedOps *policy_dram(const char *name);
+const MpathOps *policy_mpath(const char *name);
 
 /* Every POLICY option of the config names a registered policy of its kind, and every policy
  * option set is one the chosen policy declares, with a valid value; the options of the chosen
@@ -152,8 +319,18 @@ const DramSchedOps *policy_dram(const char *name);
  * from: ...)". policy_validate_config: the same, exiting 1 with the message (command line). */
 int policy_check_config(Config *c, char *err, size_t err_len);
 void policy_validate_config(Config *c);
-/* `warpsim --list-policies`. */
+
+/* A context for creating one instance of a policy: options parsed from cfg (the config was
+ * checked, so they parse) into storage owned by the context; free with policy_ctx_free.
+ * owner_key: the config key that chose it ("sm.sched", "l1d.repl", "l1d" for components). */
+void policy_ctx_init(PolicyCtx *ctx, const PolicyMeta *meta, const char *owner_key, const Config *cfg,
+                     Stats *st, const char *stat_prefix, uint32_t sm, uint32_t index);
+void policy_ctx_free(PolicyCtx *ctx);
+
+/* `warpsim --list-policies`: every policy with its help and its options. */
 void policy_list(FILE *f);
+/* Every policy option for `warpsim --help-config`. */
+void policy_help_options(FILE *f);
 /* Number registered of one kind, and the i-th name (for contract tests). */
 uint32_t policy_count(PolicyKind kind);
 const char *policy_name_at(PolicyKind kind, uint32_t i);

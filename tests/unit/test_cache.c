@@ -23,7 +23,7 @@ TEST(cache_lru_victim_order)
     Config c;
     small_l1d(&c, 1, 4, 8, 8, 8);
     Tags t;
-    tags_init(&t, &c.l1d, &c);
+    tags_init(&t, &c.l1d, &c, "l1d", NULL, "l1d", 0);
     ReplAccess a = {0};
     for (uint32_t i = 0; i < 4; i++) {
         TagLine ev;
@@ -49,7 +49,7 @@ TEST(cache_fifo_ignores_hits)
     small_l1d(&c, 1, 2, 8, 8, 8);
     snprintf(c.l1d.repl, sizeof c.l1d.repl, "fifo");
     Tags t;
-    tags_init(&t, &c.l1d, &c);
+    tags_init(&t, &c.l1d, &c, "l1d", NULL, "l1d", 0);
     ReplAccess a = {0};
     tags_install(&t, 0, 0, 0, LINE_VALID, &a);
     tags_install(&t, 0, 1, 128, LINE_VALID, &a);
@@ -65,13 +65,13 @@ TEST(cache_reserved_lines_are_never_victims)
     Config c;
     small_l1d(&c, 1, 2, 8, 8, 8);
     Tags t;
-    tags_init(&t, &c.l1d, &c);
+    tags_init(&t, &c.l1d, &c, "l1d", NULL, "l1d", 0);
     ReplAccess a = {0};
     tags_install(&t, 0, 0, 0, LINE_RESERVED, &a);
     tags_install(&t, 0, 1, 128, LINE_RESERVED, &a);
     TagLine ev;
     EXPECT_EQ_I(tags_choose_victim(&t, 0, &a, &ev), REPL_STALL);
-    tags_mark_valid(&t, 0, 1);
+    tags_fill(&t, 0, 1, &a);
     EXPECT_EQ_I(tags_choose_victim(&t, 0, &a, &ev), 1);
     tags_free(&t);
 }
@@ -112,7 +112,8 @@ static uint32_t drain_and_fill(L1d *l1, uint64_t now)
             continue;
         }
         r->is_reply = true;
-        woken += l1d_fill(l1, r, tokens, now);
+        int n = l1d_fill(l1, r, tokens, now);
+        woken += n > 0 ? (uint32_t)n : 0;
     }
     return woken;
 }
@@ -128,22 +129,23 @@ TEST(cache_l1d_hit_miss_merge_and_failures)
     L1d l1;
     l1d_init(&l1, 0, &c, &pool, &st);
     ReplAccess a = {0};
-    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 1, &a, 0), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x1004, 2, &a, 1), L1D_MERGED);  /* same line in flight */
-    EXPECT_EQ_U(l1d_load(&l1, 0x1008, 3, &a, 2), L1D_FAIL_MERGE); /* merge room (2) used up */
-    EXPECT_EQ_U(l1d_load(&l1, 0x2000, 4, &a, 3), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x3000, 5, &a, 4), L1D_FAIL_MSHR); /* both entries busy */
+    uint32_t lat;
+    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 1, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x1004, 2, &a, 1, &lat), L1D_MERGED);  /* same line in flight */
+    EXPECT_EQ_U(l1d_load(&l1, 0x1008, 3, &a, 2, &lat), L1D_FAIL_MERGE); /* merge room (2) used up */
+    EXPECT_EQ_U(l1d_load(&l1, 0x2000, 4, &a, 3, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x3000, 5, &a, 4, &lat), L1D_FAIL_MSHR); /* both entries busy */
     EXPECT_EQ_U(l1.fail_mshr, 1);
     EXPECT_EQ_U(l1.fail_merge, 1);
     EXPECT_EQ_U(drain_and_fill(&l1, 10), 3);
-    EXPECT_EQ_U(l1d_load(&l1, 0x1010, 6, &a, 11), L1D_HIT);
+    EXPECT_EQ_U(l1d_load(&l1, 0x1010, 6, &a, 11, &lat), L1D_HIT);
     EXPECT_EQ_U(l1.hit, 1);
     EXPECT_EQ_U(l1.miss, 2);
     EXPECT_EQ_U(l1.merge, 1);
     /* Write-evict on hit: the store removes the line and goes to the miss queue. */
     EXPECT_EQ_U(l1d_store(&l1, 0x1000, 4, &a, 12), L1D_SENT);
     EXPECT_EQ_U(l1.store_hit_evict, 1);
-    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 7, &a, 13), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 7, &a, 13, &lat), L1D_MISS);
     drain_and_fill(&l1, 20);
     l1d_free(&l1);
     mempool_free(&pool);
@@ -163,14 +165,15 @@ TEST(cache_l1d_no_replaceable_line)
     L1d l1;
     l1d_init(&l1, 0, &c, &pool, &st);
     ReplAccess a = {0};
+    uint32_t lat;
     uint64_t set_stride = 4 * 128;
-    EXPECT_EQ_U(l1d_load(&l1, 0 * set_stride, 1, &a, 0), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 2, &a, 0), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 0), L1D_FAIL_LINE);
+    EXPECT_EQ_U(l1d_load(&l1, 0 * set_stride, 1, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 2, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 0, &lat), L1D_FAIL_LINE);
     EXPECT_EQ_U(l1.fail_line, 1);
     drain_and_fill(&l1, 5);
-    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 6), L1D_MISS); /* evicts the LRU line */
-    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 4, &a, 7), L1D_HIT);
+    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 6, &lat), L1D_MISS); /* evicts the LRU line */
+    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 4, &a, 7, &lat), L1D_HIT);
     drain_and_fill(&l1, 8);
     l1d_free(&l1);
     mempool_free(&pool);
@@ -188,9 +191,10 @@ TEST(cache_l1d_miss_queue_full)
     L1d l1;
     l1d_init(&l1, 0, &c, &pool, &st);
     ReplAccess a = {0};
-    EXPECT_EQ_U(l1d_load(&l1, 0x0000, 1, &a, 0), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x0080, 2, &a, 0), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x0100, 3, &a, 0), L1D_FAIL_MISSQ);
+    uint32_t lat;
+    EXPECT_EQ_U(l1d_load(&l1, 0x0000, 1, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x0080, 2, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(&l1, 0x0100, 3, &a, 0, &lat), L1D_FAIL_MISSQ);
     l1.icnt_refused = true;
     EXPECT_EQ_U(l1d_store(&l1, 0x0200, 4, &a, 0), L1D_FAIL_ICNT);
     EXPECT_EQ_U(l1.fail_missq, 1);

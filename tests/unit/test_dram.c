@@ -639,7 +639,7 @@ TEST(dram_policy_contract)
     ASSERT(policy_count(POLICY_DRAM) >= 2);
     for (uint32_t i = 0; i < policy_count(POLICY_DRAM); i++) {
         const DramSchedOps *ops = policy_dram(policy_name_at(POLICY_DRAM, i));
-        ASSERT(ops && ops->pick && ops->name && ops->help);
+        ASSERT(ops && ops->pick && ops->meta.name && ops->meta.help);
         EXPECT_EQ_I(ops->pick(q, 4, 3, UINT32_MAX), -1); /* no request for bank 3 */
         EXPECT_EQ_I(ops->pick(q, 0, 1, UINT32_MAX), -1);
         EXPECT_EQ_I(ops->pick(q, 4, 2, 9), 1);          /* the only one of bank 2 */

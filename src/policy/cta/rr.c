@@ -3,13 +3,15 @@
  * CTAs land on consecutive SMs. */
 #include "policy/policy.h"
 
-static int rr_pick(void *self, uint32_t sm, const CtaSchedView *v)
+static uint32_t rr_pick(void *self, uint32_t sm, const CtaSchedView *v, uint32_t *ctas)
 {
-    return v->next_unlaunched < v->n_ctas ? (int)v->next_unlaunched : -1;
+    if (v->next_unlaunched >= v->n_ctas)
+        return 0;
+    ctas[0] = v->next_unlaunched;
+    return 1;
 }
 
 const CtaSchedOps cta_rr_ops = {
-    .name = "rr",
-    .help = "round-robin: next CTA in id order to the next SM with room",
+    .meta = {.name = "rr", .help = "round-robin: next CTA in id order to the next SM with room"},
     .pick = rr_pick,
 };

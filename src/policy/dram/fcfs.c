@@ -13,7 +13,6 @@ static int fcfs_pick(const DramSchedEntry *q, uint32_t n, uint32_t bank, uint32_
 }
 
 const DramSchedOps dram_fcfs_ops = {
-    .name = "fcfs",
-    .help = "oldest request of the bank first, regardless of the open row (in order)",
+    .meta = {.name = "fcfs", .help = "oldest request of the bank first, regardless of the open row (in order)"},
     .pick = fcfs_pick,
 };

@@ -19,7 +19,6 @@ static int frfcfs_pick(const DramSchedEntry *q, uint32_t n, uint32_t bank, uint3
 }
 
 const DramSchedOps dram_frfcfs_ops = {
-    .name = "frfcfs",
-    .help = "oldest row-buffer hit of the bank first, else the oldest request (FR-FCFS)",
+    .meta = {.name = "frfcfs", .help = "oldest row-buffer hit of the bank first, else the oldest request (FR-FCFS)"},
     .pick = frfcfs_pick,
 };

@@ -16,7 +16,6 @@ static uint32_t bxor_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_bxor_ops = {
-    .name = "bxor",
-    .help = "index bits XOR the next log2(n_sets) line-address bits (BXOR)",
+    .meta = {.name = "bxor", .help = "index bits XOR the next log2(n_sets) line-address bits (BXOR)"},
     .set_of = bxor_set_of,
 };

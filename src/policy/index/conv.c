@@ -8,7 +8,6 @@ static uint32_t conv_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_conv_ops = {
-    .name = "conv",
-    .help = "line address modulo the number of sets (low bits)",
+    .meta = {.name = "conv", .help = "line address modulo the number of sets (low bits)"},
     .set_of = conv_set_of,
 };

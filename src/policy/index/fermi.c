@@ -32,7 +32,6 @@ static uint32_t fermi_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_fermi_ops = {
-    .name = "fermi",
-    .help = "Fermi L1 hash: line bits 0-4 XOR address bits 13,14,15,17,19 (+bit 12 for 64 sets)",
+    .meta = {.name = "fermi", .help = "Fermi L1 hash: line bits 0-4 XOR address bits 13,14,15,17,19 (+bit 12 for 64 sets)"},
     .set_of = fermi_set_of,
 };

@@ -67,8 +67,7 @@ static uint32_t fup_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_fup_ops = {
-    .name = "fup",
-    .help = "full permutation: S1^S2^S3^(S4 mod prime) over block-address bits up to bit 34 (FUP)",
+    .meta = {.name = "fup", .help = "full permutation: S1^S2^S3^(S4 mod prime) over block-address bits up to bit 34 (FUP)"},
     .init = fup_init,
     .set_of = fup_set_of,
 };

@@ -56,8 +56,7 @@ static uint32_t ipoly_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_ipoly_ops = {
-    .name = "ipoly",
-    .help = "line address modulo an irreducible polynomial over GF(2) (IPOLY, GPGPU-Sim 'P')",
+    .meta = {.name = "ipoly", .help = "line address modulo an irreducible polynomial over GF(2) (IPOLY, GPGPU-Sim 'P')"},
     .init = ipoly_init,
     .set_of = ipoly_set_of,
 };

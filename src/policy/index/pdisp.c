@@ -32,8 +32,7 @@ static uint32_t pdisp_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_pdisp_ops = {
-    .name = "pdisp",
-    .help = "(257*tag + index) mod the largest prime < n_sets (pDisp)",
+    .meta = {.name = "pdisp", .help = "(257*tag + index) mod the largest prime < n_sets (pDisp)"},
     .init = pdisp_init,
     .set_of = pdisp_set_of,
 };

@@ -15,8 +15,7 @@ static uint32_t pmod_set_of(const IndexFn *fn, uint64_t addr)
 }
 
 const IndexOps index_pmod_ops = {
-    .name = "pmod",
-    .help = "line address modulo the largest prime <= n_sets (pMOD; the other sets stay unused)",
+    .meta = {.name = "pmod", .help = "line address modulo the largest prime <= n_sets (pMOD; the other sets stay unused)"},
     .init = pmod_init,
     .set_of = pmod_set_of,
 };

@@ -12,7 +12,7 @@ typedef struct Fifo {
     uint64_t *inserted; /* per line: insertion sequence number */
 } Fifo;
 
-static void *fifo_create(uint32_t n_sets, uint32_t assoc, const Config *cfg)
+static void *fifo_create(const PolicyCtx *ctx, uint32_t n_sets, uint32_t assoc)
 {
     Fifo *f = xmalloc(sizeof *f);
     f->assoc = assoc;
@@ -46,8 +46,7 @@ static void fifo_insert(void *self, const ReplAccess *a)
 }
 
 const ReplOps repl_fifo_ops = {
-    .name = "fifo",
-    .help = "first in, first out; hits do not reorder",
+    .meta = {.name = "fifo", .help = "first in, first out; hits do not reorder"},
     .create = fifo_create,
     .destroy = fifo_destroy,
     .victim = fifo_victim,

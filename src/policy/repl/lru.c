@@ -15,7 +15,7 @@ typedef struct Lru {
     uint8_t *pos;
 } Lru;
 
-static void *lru_create(uint32_t n_sets, uint32_t assoc, const Config *cfg)
+static void *lru_create(const PolicyCtx *ctx, uint32_t n_sets, uint32_t assoc)
 {
     Lru *l = xmalloc(sizeof *l);
     l->assoc = assoc;
@@ -58,8 +58,7 @@ static int lru_victim(void *self, const ReplAccess *a, uint64_t candidates)
 static void lru_touch(void *self, const ReplAccess *a) { lru_promote(self, a->set, a->way); }
 
 const ReplOps repl_lru_ops = {
-    .name = "lru",
-    .help = "least recently used; insert and promote to MRU",
+    .meta = {.name = "lru", .help = "least recently used; insert and promote to MRU"},
     .create = lru_create,
     .destroy = lru_destroy,
     .victim = lru_victim,

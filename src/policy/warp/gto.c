@@ -11,7 +11,7 @@ typedef struct Gto {
     int last;
 } Gto;
 
-static void *gto_create(uint32_t n_slots, const Config *cfg)
+static void *gto_create(const PolicyCtx *ctx)
 {
     Gto *g = xmalloc(sizeof *g);
     g->last = -1;
@@ -20,8 +20,7 @@ static void *gto_create(uint32_t n_slots, const Config *cfg)
 
 static void gto_destroy(void *self) { free(self); }
 
-/* Oldest warp of a mask (lowest age); shared by the two-level scheduler's tie-breaks too. */
-static int oldest_of(uint64_t mask, const uint64_t *age)
+int warp_sched_oldest(uint64_t mask, const uint64_t *age)
 {
     int best = -1;
     for (uint64_t m = mask; m; m &= m - 1) {
@@ -37,7 +36,7 @@ static int gto_pick(void *self, const WarpSchedView *v)
     const Gto *g = self;
     if (g->last >= 0 && (v->ready >> g->last & 1))
         return g->last;
-    return oldest_of(v->ready, v->age);
+    return warp_sched_oldest(v->ready, v->age);
 }
 
 static void gto_on_issue(void *self, uint32_t slot, const WarpSchedView *v) { ((Gto *)self)->last = (int)slot; }
@@ -50,8 +49,7 @@ static void gto_on_exit(void *self, uint32_t slot)
 }
 
 const WarpSchedOps warp_gto_ops = {
-    .name = "gto",
-    .help = "greedy-then-oldest: the last warp while ready, else the oldest ready warp",
+    .meta = {.name = "gto", .help = "greedy-then-oldest: the last warp while ready, else the oldest ready warp"},
     .create = gto_create,
     .destroy = gto_destroy,
     .pick = gto_pick,

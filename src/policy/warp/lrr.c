@@ -10,10 +10,10 @@ typedef struct Lrr {
     uint32_t last;
 } Lrr;
 
-static void *lrr_create(uint32_t n_slots, const Config *cfg)
+static void *lrr_create(const PolicyCtx *ctx)
 {
     Lrr *l = xmalloc(sizeof *l);
-    l->last = n_slots ? n_slots - 1 : 0;
+    l->last = ctx->cfg->sm.max_warps - 1;
     return l;
 }
 
@@ -35,8 +35,7 @@ static void lrr_on_issue(void *self, uint32_t slot, const WarpSchedView *v)
 }
 
 const WarpSchedOps warp_lrr_ops = {
-    .name = "lrr",
-    .help = "loose round-robin: next ready warp after the last one issued",
+    .meta = {.name = "lrr", .help = "loose round-robin: next ready warp after the last one issued"},
     .create = lrr_create,
     .destroy = lrr_destroy,
     .pick = lrr_pick,

@@ -20,10 +20,10 @@ typedef struct TwoLevel {
     uint32_t last;
 } TwoLevel;
 
-static void *tl_create(uint32_t n_slots, const Config *cfg)
+static void *tl_create(const PolicyCtx *ctx)
 {
     TwoLevel *t = xcalloc(1, sizeof *t);
-    t->max_active = cfg->sm.twolevel_active;
+    t->max_active = ctx->cfg->sm.twolevel_active;
     t->last = 63;
     return t;
 }
@@ -41,12 +41,7 @@ static void tl_sync(TwoLevel *t, const WarpSchedView *v)
 {
     /* Newly launched warps join the pending queue, oldest first. */
     for (uint64_t fresh = v->valid & ~t->known; fresh;) {
-        int best = -1;
-        for (uint64_t m = fresh; m; m &= m - 1) {
-            int s = __builtin_ctzll(m);
-            if (best < 0 || v->age[s] < v->age[best])
-                best = s;
-        }
+        int best = warp_sched_oldest(fresh, v->age);
         t->pending[t->n_pending++] = (uint8_t)best;
         t->known |= 1ull << best;
         fresh &= ~(1ull << best);
@@ -96,8 +91,7 @@ static void tl_on_exit(void *self, uint32_t slot)
 }
 
 const WarpSchedOps warp_twolevel_ops = {
-    .name = "twolevel",
-    .help = "two-level: round-robin within an active pool; memory-waiting warps go pending",
+    .meta = {.name = "twolevel", .help = "two-level: round-robin within an active pool; memory-waiting warps go pending"},
     .create = tl_create,
     .destroy = tl_destroy,
     .pick = tl_pick,

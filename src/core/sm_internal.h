@@ -1,0 +1,32 @@
+/* sm_internal.h: what the SM's files (sm.c, sm_scoreboard.c, sm_issue.c, sm_ldst.c) share and
+ * nothing else may use. */
+#ifndef WARPSIM_SM_INTERNAL_H
+#define WARPSIM_SM_INTERNAL_H
+
+#include "core/sm.h"
+
+#define SM_NO_REC 0xFFFFu
+
+static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
+
+/* sm_scoreboard.c: recompute a warp's earliest issue cycle after something about it changed,
+ * and keep the SM's masks and the schedulers' slot info in step. */
+void sm_warp_update(Sm *sm, Warp *w, uint64_t now);
+
+/* sm.c */
+void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now);
+void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now);
+
+/* sm_issue.c: each scheduler issues at most one instruction; true if any did. */
+bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready);
+
+/* sm_ldst.c */
+void sm_ldst_init(Sm *sm, Stats *st);
+void sm_ldst_free(Sm *sm);
+void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
+/* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
+ * cycle the unit or a timed return needs the SM again. */
+bool sm_ldst_cycle(Sm *sm, uint64_t now);
+uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+
+#endif

@@ -1,0 +1,162 @@
+/* sm_issue.c: the warp schedulers of one SM and instruction issue (thesis 1.1.1).
+ *
+ * Warp slot w belongs to scheduler w mod sm.n_sched. Each cycle every scheduler collects its
+ * ready warps (I-buffer full, scoreboard clear, functional unit free), lets the policy hold
+ * some back (may_issue: counted as sched.held), and issues the one its policy picks. A cycle
+ * with live warps but none ready counts as sched.no_ready, or sched.ldst_stall when the only
+ * warps that could go wanted the busy LD/ST unit. Schedulers see the SM through one SmView,
+ * refreshed once per cycle before the first scheduler looks. */
+#include "core/sm_internal.h"
+
+#include "base/base.h"
+
+/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). */
+static bool on_sfu(uint8_t op)
+{
+    return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
+}
+
+/* Whether the functional unit the instruction needs can accept it this cycle. */
+static bool unit_free(const Sm *sm, const WinstStatic *s, uint64_t now)
+{
+    if (winst_is_mem(s))
+        return !sm->ldst.active;
+    const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
+    uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
+    for (uint32_t i = 0; i < n; i++)
+        if (busy[i] <= now)
+            return true;
+    return false;
+}
+
+static void issue(Sm *sm, uint32_t slot, uint64_t now)
+{
+    Warp *w = &sm->warps[slot];
+    Winst *wi = &sm->scratch;
+    sm->front->exec(sm->front_self, w->id, wi);
+    w->next = NULL;
+    w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
+    sm->warp_insts++;
+    sm->thread_insts += popcount_u32(wi->active_mask);
+    uint8_t op = wi->s.op;
+    if (winst_is_mem(&wi->s)) {
+        sm_issue_memory(sm, slot, wi, now);
+    } else if (op == WOP_BARRIER) {
+        sm_barrier_arrive(sm, w, now);
+    } else if (op == WOP_EXIT) {
+        w->exited = true;
+        sm_warp_retire(sm, slot, now);
+        return;
+    } else {
+        uint64_t *busy = on_sfu(op) ? sm->sfu_busy : sm->sp_busy;
+        uint32_t n = on_sfu(op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
+        for (uint32_t i = 0; i < n; i++)
+            if (busy[i] <= now) {
+                busy[i] = now + sm->ii[op];
+                break;
+            }
+        for (uint32_t d = 0; d < wi->s.n_dst; d++)
+            w->sb[w->n_sb++] = (ScoreboardEntry){wi->s.dst[d], now + sm->lat[op]};
+    }
+    sm_warp_update(sm, w, now);
+}
+
+/* The SM-wide part of what the schedulers see, as of now. */
+static void refresh_view(Sm *sm)
+{
+    SmView *v = &sm->view;
+    const L1d *c = &sm->l1d;
+    v->mshr_used = mshr_in_use(&c->mshr);
+    v->mshr_free = c->mshr.n_entries - v->mshr_used;
+    v->miss_queue_used = c->miss_q.n;
+    v->ldst_busy = sm->ldst.active;
+    v->ldst_blocked = sm->ldst.active && sm->ldst.blocked;
+    v->ldst_warp = sm->ldst.warp;
+    v->ldst_pc = sm->ldst.pc;
+    v->ldst_pending = sm->ldst.active ? sm->ldst.n - sm->ldst.pos : 0;
+    v->live_ctas = sm->n_live_ctas;
+    v->live_warps = (uint32_t)popcount_u64(sm->slots_owned);
+    v->warp_insts = sm->warp_insts;
+}
+
+/* Ready warps of scheduler k's candidates; the earliest future event goes to *next_ready. */
+static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_ready)
+{
+    uint64_t ready = 0;
+    for (uint64_t m = cand; m; m &= m - 1) {
+        uint32_t slot = (uint32_t)__builtin_ctzll(m);
+        if (sm->ready_at[slot] > now) {
+            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+            continue;
+        }
+        if (unit_free(sm, sm->warps[slot].next, now))
+            ready |= 1ull << slot;
+        else
+            *next_ready = MIN(*next_ready, now + 1);
+    }
+    return ready;
+}
+
+bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
+{
+    bool any = false, viewed = false;
+    const WarpSchedOps *ops = sm->sched_ops;
+    for (uint32_t k = 0; k < sm->n_sched; k++) {
+        uint64_t live = sm->sched_mask[k], mem_wait = sm->mem_wait_mask & live;
+        uint64_t cand = live & ~sm->waiting_mask, blocked_mem = 0;
+        bool wanted_ldst = false;
+        if (sm->ldst.active) { /* memory instructions cannot issue: look at them only for stats */
+            blocked_mem = cand & sm->mem_next_mask;
+            cand &= ~blocked_mem;
+        }
+        uint64_t ready = ready_warps(sm, cand, now, next_ready);
+        for (uint64_t m = blocked_mem; m; m &= m - 1) {
+            uint32_t slot = (uint32_t)__builtin_ctzll(m);
+            if (sm->ready_at[slot] <= now) {
+                wanted_ldst = true; /* one is enough: the SM stays awake for it */
+                *next_ready = MIN(*next_ready, now + 1);
+                break;
+            }
+            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+        }
+        if (!ready) {
+            if (wanted_ldst)
+                sm->stall_ldst++;
+            else if (live)
+                sm->idle_no_ready++;
+            continue;
+        }
+        if (!viewed) {
+            refresh_view(sm);
+            viewed = true;
+        }
+        WarpSchedView v = {.ready = ready, .valid = live, .mem_wait = mem_wait, .age = sm->age, .cycle = now,
+                           .sched = k, .sm = &sm->view};
+        if (ops->may_issue) {
+            for (uint64_t m = ready; m; m &= m - 1) {
+                uint32_t slot = (uint32_t)__builtin_ctzll(m);
+                if (!ops->may_issue(sm->sched[k], slot, &sm->slot_info[slot], &v))
+                    v.ready &= ~(1ull << slot);
+            }
+            if (!v.ready) { /* the policy may change its mind without an event: look again */
+                sm->held++;
+                *next_ready = MIN(*next_ready, now + 1);
+                continue;
+            }
+        }
+        int slot = ops->pick(sm->sched[k], &v);
+        if (slot < 0) {
+            sm->idle_no_ready++;
+            *next_ready = MIN(*next_ready, now + 1);
+            continue;
+        }
+        CHECK(v.ready >> slot & 1);
+        if (ops->on_issue)
+            ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
+        issue(sm, (uint32_t)slot, now);
+        sm->issued++;
+        any = true;
+        *next_ready = MIN(*next_ready, now + 1);
+    }
+    return any;
+}

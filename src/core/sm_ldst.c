@@ -1,0 +1,364 @@
+/* sm_ldst.c: the LD/ST unit of one SM, its load records and timed returns (thesis 1.2.3).
+ *
+ * The unit takes one memory instruction at a time and presents its coalesced line accesses to
+ * the L1D one per cycle. An access that meets a reservation failure is replayed: the
+ * instruction keeps the unit (memory occlusion). Nothing can change until a fill or a
+ * miss-queue drain, so the unit sleeps instead of replaying every cycle and the L1D accounts
+ * the replays it skipped when it wakes (l1d_count_replays), so the stats equal cycle-by-cycle
+ * replay. Shared-memory accesses take one pass per bank-conflict degree; constant and
+ * parameter loads a fixed latency.
+ *
+ * A load (or atomic) with destinations has a LoadRec: its registers, its accesses still out,
+ * and for global loads how many missed. The record's index is the token the L1D hands back on
+ * a fill. When the last access's data is back the registers are released and the warp
+ * scheduler hears on_load_done. Timed returns (hits, shared, constant) wait in rings ordered by
+ * ready cycle. */
+#include "core/sm_internal.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void ring_init(TimedRing *r, uint32_t cap)
+{
+    r->ready = xcalloc(cap, sizeof *r->ready);
+    r->rec = xcalloc(cap, sizeof *r->rec);
+    r->head = r->n = 0;
+    r->cap = cap;
+}
+
+static void ring_free(TimedRing *r)
+{
+    free(r->ready);
+    free(r->rec);
+}
+
+/* Insert in ready order; equal ready cycles keep their arrival order. Entries almost always
+ * arrive in order (one fixed latency), so this is an append. */
+static void ring_push(TimedRing *r, uint64_t ready, uint32_t rec)
+{
+    CHECK(r->n < r->cap);
+    uint32_t pos = r->n++;
+    while (pos > 0) {
+        uint32_t prev = (r->head + pos - 1) % r->cap;
+        if (r->ready[prev] <= ready)
+            break;
+        uint32_t at = (r->head + pos) % r->cap;
+        r->ready[at] = r->ready[prev];
+        r->rec[at] = r->rec[prev];
+        pos--;
+    }
+    uint32_t i = (r->head + pos) % r->cap;
+    r->ready[i] = ready;
+    r->rec[i] = rec;
+}
+
+static uint64_t ring_next(const TimedRing *r) { return r->n ? r->ready[r->head] : UINT64_MAX; }
+
+static uint32_t ring_pop(TimedRing *r)
+{
+    uint32_t rec = r->rec[r->head];
+    r->head = (r->head + 1) % r->cap;
+    r->n--;
+    return rec;
+}
+
+void sm_ldst_init(Sm *sm, Stats *st)
+{
+    sm->n_recs = sm->max_warps * sm->cfg->sm.max_pending_regs;
+    CHECK(sm->n_recs < SM_NO_REC);
+    sm->recs = xcalloc(sm->n_recs, sizeof *sm->recs);
+    for (uint32_t i = 0; i < sm->n_recs; i++)
+        sm->recs[i].next_free = i + 1;
+    sm->rec_free = 0;
+    /* one access a cycle, each back within the hit latency plus a miss-path component's (<= 1000) */
+    ring_init(&sm->hit_ring, COAL_MAX_ACCESSES * 4 + sm->cfg->l1d.hit_lat + 1000);
+    ring_init(&sm->smem_ring, sm->max_warps + 4);
+    ring_init(&sm->const_ring, sm->max_warps + 4);
+}
+
+void sm_ldst_free(Sm *sm)
+{
+    ring_free(&sm->hit_ring);
+    ring_free(&sm->smem_ring);
+    ring_free(&sm->const_ring);
+    free(sm->recs);
+}
+
+static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
+{
+    CHECK(sm->rec_free < sm->n_recs);
+    uint32_t i = sm->rec_free;
+    LoadRec *r = &sm->recs[i];
+    sm->rec_free = r->next_free;
+    r->warp = (uint16_t)slot;
+    r->n_dst = s->n_dst;
+    memcpy(r->dst, s->dst, sizeof r->dst);
+    r->outstanding = 0;
+    r->all_sent = false;
+    r->global = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
+    r->pc = s->pc;
+    r->n_access = r->n_miss = 0;
+    return i;
+}
+
+/* A load's accesses are all back: write its registers, wake its warp, tell its scheduler. */
+static void rec_check_done(Sm *sm, uint32_t i, uint64_t now)
+{
+    LoadRec *r = &sm->recs[i];
+    if (!r->all_sent || r->outstanding)
+        return;
+    Warp *w = &sm->warps[r->warp];
+    for (uint32_t d = 0; d < r->n_dst; d++)
+        for (uint32_t e = 0; e < w->n_sb; e++)
+            if (w->sb[e].reg == r->dst[d] && w->sb[e].release == UINT64_MAX) {
+                w->sb[e].release = now;
+                break;
+            }
+    w->loads_pending--;
+    r->next_free = sm->rec_free;
+    sm->rec_free = i;
+    sm_warp_update(sm, w, now);
+    sm->next_wake = MIN(sm->next_wake, now + 1);
+    if (r->global && sm->sched_ops->on_load_done) {
+        WarpLoadDone e = {.slot = r->warp, .pc = r->pc, .accesses = r->n_access, .misses = r->n_miss,
+                          .fully_cached = r->n_miss == 0, .cycle = now};
+        sm->sched_ops->on_load_done(sm->sched[r->warp % sm->n_sched], &e);
+    }
+}
+
+static void rec_return(Sm *sm, uint32_t i, uint64_t now)
+{
+    CHECK(sm->recs[i].outstanding > 0);
+    sm->recs[i].outstanding--;
+    rec_check_done(sm, i, now);
+}
+
+void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
+{
+    memreq_queue_push(&sm->replies, r);
+    sm->next_wake = MIN(sm->next_wake, now);
+}
+
+void sm_miss_queue_drained(Sm *sm, uint64_t now)
+{
+    if (sm->ldst.blocked) {
+        sm->ldst.wake = true;
+        sm->next_wake = MIN(sm->next_wake, now);
+    }
+}
+
+/* Account the replays the blocked LD/ST unit skipped, and let it retry this cycle. */
+static void ldst_unblock(Sm *sm, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    if (!u->blocked || now <= u->blocked_since)
+        return;
+    uint64_t skipped = now - u->blocked_since - 1;
+    sm->ldst_replay += skipped;
+    l1d_count_replays(&sm->l1d, (L1dResult)u->block_cause, skipped);
+    u->blocked = false;
+    u->wake = false;
+}
+
+/* One reply from the interconnect; false when the L1D made its fill wait (retried later). */
+static bool process_reply(Sm *sm, uint64_t now)
+{
+    MemReq *r = memreq_queue_pop(&sm->replies);
+    if (r->kind == MREQ_ATOMIC) {
+        uint32_t rec = r->token;
+        mempool_put(sm->l1d.pool, r);
+        if (rec != SM_NO_REC)
+            rec_return(sm, rec, now);
+        return true;
+    }
+    uint32_t tokens[1024];
+    CHECK(sm->cfg->l1d.mshr_max_merge <= 1024);
+    int n = l1d_fill(&sm->l1d, r, tokens, now); /* recycles r unless the fill must wait */
+    if (n < 0) {
+        memreq_queue_push_front(&sm->replies, r);
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        rec_return(sm, tokens[i], now);
+    return true;
+}
+
+static bool timed_space(uint8_t space)
+{
+    return space == WSPACE_SHARED || space == WSPACE_CONST || space == WSPACE_PARAM;
+}
+
+/* The LD/ST unit has presented every access of its instruction. */
+static void ldst_finish(Sm *sm, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    u->active = false;
+    sm->ldst_busy += now - u->start + 1;
+    if (u->rec != SM_NO_REC && !timed_space(u->space)) {
+        sm->recs[u->rec].all_sent = true;
+        rec_check_done(sm, u->rec, now);
+    }
+}
+
+/* Present the LD/ST unit's next access to the L1D; true if it made progress. */
+static bool ldst_step(Sm *sm, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    if (timed_space(u->space)) {
+        if (now < u->busy_until)
+            return false;
+        ldst_finish(sm, now);
+        return true;
+    }
+    const CoalAccess *a = &u->acc[u->pos];
+    ReplAccess ra = {.warp_id = u->warp, .warp_uid = (uint32_t)sm->warps[u->warp].age, .pc = u->pc,
+                     .n_lines = u->n_lines, .sched_rank = u->sched_rank, .sectors = a->segments,
+                     .cycle = now, .is_write = u->op != WOP_LOAD};
+    L1dResult res;
+    if (u->op == WOP_LOAD && u->rec == SM_NO_REC) {
+        res = L1D_HIT; /* a load whose result nobody reads (no destination) costs a cycle only */
+    } else if (u->op == WOP_LOAD) {
+        uint32_t lat = 0;
+        LoadRec *r = &sm->recs[u->rec];
+        res = l1d_load(&sm->l1d, a->line_addr, u->rec, &ra, now, &lat);
+        if (res == L1D_HIT) {
+            r->outstanding++;
+            ring_push(&sm->hit_ring, now + lat, u->rec);
+        } else if (!l1d_failed(res)) {
+            r->outstanding++;
+            r->n_miss++;
+        }
+        r->n_access += !l1d_failed(res);
+    } else if (u->op == WOP_ATOMIC) {
+        res = l1d_atomic(&sm->l1d, a->line_addr, u->bytes, u->rec, &ra, now);
+        if (!l1d_failed(res) && u->rec != SM_NO_REC)
+            sm->recs[u->rec].outstanding++;
+    } else {
+        uint32_t bytes = 32u * (uint32_t)popcount_u32(a->segments);
+        res = l1d_store(&sm->l1d, a->line_addr, bytes, &ra, now);
+    }
+    if (l1d_failed(res)) {
+        sm->ldst_replay++;
+        u->blocked = true;
+        u->wake = false;
+        u->block_cause = (uint8_t)res;
+        u->blocked_since = now;
+        return false;
+    }
+    if (++u->pos == u->n)
+        ldst_finish(sm, now);
+    return true;
+}
+
+/* Intra-warp concentration (FUP paper eq. 1) of a divergent load (more than 2 line accesses,
+ * thesis 1.1.2) under the L1D's own index function. */
+static void note_divergent_load(Sm *sm, const Ldst *u)
+{
+    uint32_t sets[COAL_MAX_ACCESSES];
+    for (uint32_t i = 0; i < u->n; i++)
+        sets[i] = tags_set_of(&sm->l1d.tags, u->acc[i].line_addr);
+    uint32_t touched = index_metric_sets_touched(sets, u->n);
+    sm->load_insts_divergent++;
+    sm->conc_sum_micro += (uint64_t)(1e6 * index_metric_concentration(u->n, touched) + 0.5);
+    sm->conc_hist[index_metric_conc_bucket(u->n, touched)]++;
+}
+
+/* The warp's priority in GTO order among its scheduler's live warps: how many are older. */
+static uint32_t gto_rank(const Sm *sm, uint32_t slot)
+{
+    uint64_t age = sm->age[slot];
+    uint32_t rank = 0;
+    for (uint64_t m = sm->sched_mask[slot % sm->n_sched]; m; m &= m - 1)
+        rank += sm->age[__builtin_ctzll(m)] < age;
+    return rank;
+}
+
+void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    Warp *w = &sm->warps[slot];
+    const WinstStatic *s = &wi->s;
+    u->active = true;
+    u->op = s->op;
+    u->space = s->space;
+    u->pc = s->pc;
+    u->warp = (uint16_t)slot;
+    u->pos = 0;
+    u->bytes = s->access_bytes;
+    u->rec = SM_NO_REC;
+    u->start = now;
+    u->blocked = false;
+    if (s->op != WOP_STORE && s->n_dst > 0) {
+        u->rec = rec_alloc(sm, slot, s);
+        w->loads_pending++;
+        for (uint32_t d = 0; d < s->n_dst; d++)
+            w->sb[w->n_sb++] = (ScoreboardEntry){s->dst[d], UINT64_MAX};
+    }
+    if (timed_space(s->space)) {
+        bool shared = s->space == WSPACE_SHARED;
+        u->n = 0;
+        uint32_t passes = shared ? coalesce_bank_conflicts(wi, sm->cfg->smem.n_banks) : 1;
+        u->busy_until = now + passes;
+        sm->shared_accesses += shared;
+        if (u->rec != SM_NO_REC) {
+            sm->recs[u->rec].outstanding = 1;
+            sm->recs[u->rec].all_sent = true;
+            if (shared)
+                ring_push(&sm->smem_ring, now + sm->cfg->smem.lat + passes - 1, u->rec);
+            else
+                ring_push(&sm->const_ring, now + sm->cfg->sm.const_lat, u->rec);
+        }
+        return;
+    }
+    u->n = coalesce(wi, sm->cfg->l1d.line_bytes, u->acc);
+    u->n_lines = u->n;
+    u->sched_rank = gto_rank(sm, slot);
+    if (s->op == WOP_LOAD) {
+        sm->loads++;
+        sm->load_lines += u->n;
+        sm->slot_info[slot].last_load_lines = u->n;
+        if (u->n > 2)
+            note_divergent_load(sm, u);
+    } else if (s->op == WOP_STORE) {
+        sm->stores++;
+    } else {
+        sm->atomics++;
+    }
+    if (u->n == 0) /* no active lane */
+        ldst_finish(sm, now);
+}
+
+bool sm_ldst_cycle(Sm *sm, uint64_t now)
+{
+    bool progress = false;
+    if (sm->replies.head && process_reply(sm, now)) {
+        sm->ldst.wake = sm->ldst.blocked;
+        progress = true;
+    }
+    if (sm->ldst.wake)
+        ldst_unblock(sm, now);
+    TimedRing *rings[3] = {&sm->hit_ring, &sm->smem_ring, &sm->const_ring};
+    for (int i = 0; i < 3; i++)
+        while (ring_next(rings[i]) <= now) {
+            rec_return(sm, ring_pop(rings[i]), now);
+            progress = true;
+        }
+    if (sm->ldst.active && !sm->ldst.blocked)
+        progress |= ldst_step(sm, now);
+    return progress;
+}
+
+uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    if (sm->ldst.active && !sm->ldst.blocked)
+        next = MIN(next, MAX(now + 1, sm->ldst.busy_until));
+    if (sm->replies.head)
+        next = now + 1;
+    const TimedRing *rings[3] = {&sm->hit_ring, &sm->smem_ring, &sm->const_ring};
+    for (int i = 0; i < 3; i++)
+        next = MIN(next, ring_next(rings[i]));
+    return next;
+}

@@ -1,0 +1,78 @@
+/* sm_scoreboard.c: when a warp may issue (thesis 1.1.1: I-buffer and scoreboard).
+ *
+ * A warp's earliest issue cycle (ready_at) is cached and recomputed only when something about
+ * the warp changes: its next instruction is fetched into the one-entry I-buffer fetch_lat
+ * cycles after its last issue; it waits until every register its next instruction reads or
+ * writes is released (ALU results at a fixed latency, loads when their data is back:
+ * UINT64_MAX until then) and until a scoreboard entry is free. A warp at a barrier, exited, or
+ * waiting to exit with loads outstanding has ready_at UINT64_MAX (it waits for an event). The
+ * schedulers' per-slot view (WarpSlotInfo) is refreshed here too. */
+#include "core/sm_internal.h"
+
+#include "base/base.h"
+
+static bool sb_mentions(const WinstStatic *s, uint16_t reg)
+{
+    for (uint32_t i = 0; i < s->n_src; i++)
+        if (s->src[i] == reg)
+            return true;
+    for (uint32_t i = 0; i < s->n_dst; i++)
+        if (s->dst[i] == reg)
+            return true;
+    return false;
+}
+
+static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
+{
+    if (!w->live || w->exited || w->at_barrier) {
+        w->ready_at = UINT64_MAX;
+        return;
+    }
+    if (!w->next) {
+        w->next = sm->front->peek(sm->front_self, w->id);
+        CHECK(w->next); /* every stream ends with an exit, which retires the warp */
+    }
+    /* Drop scoreboard entries already written. */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < w->n_sb; i++)
+        if (w->sb[i].release > now)
+            w->sb[k++] = w->sb[i];
+    w->n_sb = k;
+    uint64_t t = w->ibuf_ready;
+    const WinstStatic *s = w->next;
+    for (uint32_t i = 0; i < w->n_sb && t != UINT64_MAX; i++)
+        if (sb_mentions(s, w->sb[i].reg) && w->sb[i].release > t)
+            t = w->sb[i].release;
+    if (s->op == WOP_EXIT && w->loads_pending)
+        t = UINT64_MAX; /* retire only when every load is back */
+    if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs) {
+        uint64_t first_free = UINT64_MAX;
+        for (uint32_t i = 0; i < w->n_sb; i++)
+            first_free = MIN(first_free, w->sb[i].release);
+        t = MAX(t, first_free);
+    }
+    w->ready_at = t;
+}
+
+void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
+{
+    warp_compute_ready(sm, w, now);
+    uint32_t slot = sm_slot_of(sm, w);
+    uint64_t bit = 1ull << slot;
+    sm->waiting_mask = w->ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
+    bool mem_next = w->live && w->next && winst_is_mem(w->next);
+    sm->mem_next_mask = mem_next ? sm->mem_next_mask | bit : sm->mem_next_mask & ~bit;
+    sm->ready_at[slot] = w->ready_at;
+    sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
+    WarpSlotInfo *si = &sm->slot_info[slot];
+    si->live = w->live;
+    si->has_next = w->live && w->next;
+    si->loads_pending = w->loads_pending;
+    if (si->has_next) {
+        const WinstStatic *s = w->next;
+        si->next_pc = s->pc;
+        si->next_op = s->op;
+        si->next_space = s->space;
+        si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
+    }
+}
