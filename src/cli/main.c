@@ -28,7 +28,7 @@ static void usage(FILE *f)
           "                        run an experiment: every workload x variant, in parallel\n"
           "  report RESULTS_DIR    tables, SVG figures and an HTML page from a sweep's results\n"
           "  --help-config         every configuration option\n"
-          "  --list-policies       every policy, by kind\n"
+          "  --list-policies       every policy and miss-path component, by kind, with its options\n"
           "  --version\n"
           "CONFIG: --preset NAME | --config FILE | --gpgpusim-config FILE | -o key=value, in order\n",
           f);
@@ -53,6 +53,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "--help-config")) {
         config_help(stdout);
+        policy_help_options(stdout);
         return 0;
     }
     if (!strcmp(cmd, "--list-policies")) {
