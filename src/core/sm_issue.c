@@ -75,7 +75,10 @@ static void refresh_view(Sm *sm)
     v->ldst_pc = sm->ldst.pc;
     v->ldst_pending = sm->ldst.active ? sm->ldst.n - sm->ldst.pos : 0;
     v->live_ctas = sm->n_live_ctas;
-    v->live_warps = (uint32_t)popcount_u64(sm->slots_owned);
+    uint64_t live = 0;
+    for (uint32_t k = 0; k < sm->n_sched; k++)
+        live |= sm->sched_mask[k];
+    v->live_warps = popcount_u64(live);
     v->warp_insts = sm->warp_insts;
 }
 
