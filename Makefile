@@ -117,8 +117,9 @@ asan:
 	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test-unit
 
+# The divergent benchmark runs on configs/gpgpusim/gtx480.config (GPGPU-Sim's GTX480 machine).
 bench: $(BUILD)/warpsim
-	$(BUILD)/warpsim bench --gpgpusim-config $(GPGPUSIM_GTX480)
+	$(BUILD)/warpsim bench
 
 run: all
 	$(BUILD)/warpsim sweep experiments/fup-small --results results/fup-small
