@@ -15,10 +15,6 @@ CFLAGS  ?= $(OPT) -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(WERROR) $(CFLAGS) -fPIC -Isrc -Iinclude -MMD -MP
 LDLIBS  += -lzstd -lm
 
-# Shared reference data (GPGPU-Sim configs) lives beside the repository.
-SHARED  ?= ../shared
-GPGPUSIM_GTX480 ?= $(SHARED)/data/gpgpusim/SM2_GTX480/gpgpusim.config
-
 LIB_SRC  := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -94,7 +90,7 @@ $(BUILD)/unit_tests: $(BUILD)/tests/runner.o $(TEST_OBJ) $(BUILD)/libwarpsim.a
 
 # make test: the unit tests, then every suite workload (test-workloads). TESTS=substring runs
 # only the matching unit tests.
-RUN_UNIT = WARPSIM=$(BUILD)/warpsim GPGPUSIM_GTX480=$(GPGPUSIM_GTX480) $(BUILD)/unit_tests $(TESTS)
+RUN_UNIT = WARPSIM=$(BUILD)/warpsim $(BUILD)/unit_tests $(TESTS)
 test: all $(BUILD)/unit_tests
 	$(RUN_UNIT)
 	sh tests/workloads.sh $(BUILD)
@@ -117,8 +113,9 @@ asan:
 	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test-unit
 
+# The divergent benchmark runs on configs/gpgpusim/gtx480.config (GPGPU-Sim's GTX480 machine).
 bench: $(BUILD)/warpsim
-	$(BUILD)/warpsim bench --gpgpusim-config $(GPGPUSIM_GTX480)
+	$(BUILD)/warpsim bench
 
 run: all
 	$(BUILD)/warpsim sweep experiments/fup-small --results results/fup-small

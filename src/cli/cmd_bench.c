@@ -1,8 +1,9 @@
 /* cmd_bench.c: `warpsim bench`: simulation-speed benchmarks, one line each:
  *   bench <name> <warp-instructions-per-second> <simulated-cycles-per-second> <simulated-cycles> <wall-seconds>
  * (a) divergent: the ATAX-kernel-1-like stream (workloads/synthetic/atax1.syn) on GPGPU-Sim's
- *     GTX480 configuration file as read by our reader (--gpgpusim-config), with the simulated
- *     cycles and L1D miss rate printed next to GPGPU-Sim's (docs/bench.md);
+ *     GTX480 machine as read by our GPGPU-Sim reader: configs/gpgpusim/gtx480.config, or the
+ *     file given with --gpgpusim-config; the simulated cycles and L1D miss rate are printed
+ *     next to GPGPU-Sim's (docs/bench.md);
  * (b) compute: an ALU-bound stream (workloads/synthetic/compute.syn) on the gtx480 preset;
  * (c) ptx-functional: the PTX interpreter alone (no timing model) on the compute-heavy kernel
  *     of tests/ptx/compute.cu: `bench ptx-functional <thread-instructions-per-second>`. */
@@ -16,7 +17,7 @@
 
 #include <string.h>
 
-/* Measured by Accel-Sim / GPGPU-Sim on the same stream (shared data README). */
+/* Measured by Accel-Sim / GPGPU-Sim on the same stream and machine (docs/bench.md). */
 #define REF_CYCLES 1482870.0
 #define REF_L1D_MISS_RATE 0.90
 
@@ -94,8 +95,9 @@ int cli_bench_main(int argc, char **argv)
             fatal("bench: unknown argument '%s'", argv[i]);
     }
     if (!only || !strcmp(only, "divergent")) {
+        char path[1024];
         if (!gpgpusim)
-            fatal("bench: divergent needs --gpgpusim-config FILE (GPGPU-Sim's SM2_GTX480 gpgpusim.config)");
+            gpgpusim = data_path("configs/gpgpusim/gtx480.config", path, sizeof path);
         Config cfg;
         config_init(&cfg);
         config_load_gpgpusim_flags(&cfg, gpgpusim, GPGPUSIM_QUIET);

@@ -1,8 +1,10 @@
-/* test_gpgpusim.c: the GPGPU-Sim config reader on the real GTX480 and QV100 files, its
+/* test_gpgpusim.c: the GPGPU-Sim config reader on GTX480- and QV100-class files written for
+ * these tests (tests/fixtures/gpgpusim), the GTX480 machine file of configs/gpgpusim, its
  * notes and errors on small inputs, and the presets in configs/. Calls that exit (fatal
  * errors, config_validate) run in a forked child whose stderr and exit status are checked. */
 #include "../test.h"
 
+#include "base/base.h"
 #include "conf/config.h"
 #include "conf/gpgpusim.h"
 
@@ -10,25 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The real files beside the repository ($GPGPUSIM_GTX480 as set by `make test`). */
-static const char *gtx480_path(void)
+/* A fixture of tests/fixtures/gpgpusim: a whole machine in gpgpusim.config syntax. */
+static const char *fixture(const char *name, char *buf, size_t len)
 {
-    const char *p = getenv("GPGPUSIM_GTX480");
-    return p && *p ? p : "../shared/data/gpgpusim/SM2_GTX480/gpgpusim.config";
-}
-
-static const char *qv100_path(char *buf, size_t len)
-{
-    const char *p = getenv("GPGPUSIM_QV100");
-    if (p && *p)
-        return p;
-    /* .../SM2_GTX480/gpgpusim.config -> .../SM7_QV100/gpgpusim.config */
-    const char *g = gtx480_path();
-    const char *dir = strstr(g, "SM2_GTX480");
-    if (!dir)
-        return "../shared/data/gpgpusim/SM7_QV100/gpgpusim.config";
-    snprintf(buf, len, "%.*sSM7_QV100%s", (int)(dir - g), g, dir + strlen("SM2_GTX480"));
-    return buf;
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/fixtures/gpgpusim/%s", name);
+    return data_path(rel, buf, len);
 }
 
 /* Everything written to a FILE* opened with tmpfile(). */
@@ -105,6 +94,8 @@ static int count_lines(const char *s, const char *needle)
     return n;
 }
 
+static void validate_child(const void *arg) { config_validate((const Config *)arg); }
+
 /* String equality with a short message (test.h's EXPECT_STR wants small buffers). */
 static void expect_same(const char *file, int line, const char *got, const char *want)
 {
@@ -116,7 +107,19 @@ static void expect_same(const char *file, int line, const char *got, const char 
 }
 #define EXPECT_SAME(got, want) expect_same(__FILE__, __LINE__, (got), (want))
 
-/* ---- the real files ----------------------------------------------------------------------- */
+/* Everything config_dump writes for c. */
+static void dump(const Config *c, char *out, size_t cap)
+{
+    FILE *f = tmpfile();
+    out[0] = 0;
+    if (!f)
+        return;
+    config_dump(f, c);
+    slurp(f, out, cap);
+    fclose(f);
+}
+
+/* ---- whole machines ----------------------------------------------------------------------- */
 
 TEST(gpgpusim_gtx480_file)
 {
@@ -124,10 +127,10 @@ TEST(gpgpusim_gtx480_file)
     config_init(&c);
     c.sm.fetch_lat = 7; /* not in the file: must keep its value */
     static char notes[32768];
-    char err[600];
+    char err[600], path[1024];
     FILE *nf = tmpfile();
     ASSERT(nf);
-    int ok = gpgpusim_load(&c, gtx480_path(), nf, err, sizeof err);
+    int ok = gpgpusim_load(&c, fixture("gtx480.config", path, sizeof path), nf, err, sizeof err);
     slurp(nf, notes, sizeof notes);
     fclose(nf);
     if (!ok)
@@ -216,24 +219,65 @@ TEST(gpgpusim_gtx480_file)
 
     /* notes: unmodelled options by line, approximations of modelled values; none for
      * options that map exactly */
-    EXPECT_CONTAINS(notes, ":2: note: -gpgpu_ptx_instruction_classification is not modelled by warpsim; ignored\n");
-    EXPECT_CONTAINS(notes, ":157: note: -gpuwattch_xml_file is not modelled by warpsim; ignored\n");
-    EXPECT_CONTAINS(notes, ":77: note: -gpgpu_cache:dl2: S (sectored) cache modelled as a normal one");
-    EXPECT_CONTAINS(notes, ":62: note: -gpgpu_cache:dl1: MSHR type S modelled as A");
+    EXPECT_CONTAINS(notes, ":9: note: -gpgpu_ptx_instruction_classification is not modelled by warpsim; ignored\n");
+    EXPECT_CONTAINS(notes, ":84: note: -gpuwattch_xml_file is not modelled by warpsim; ignored\n");
+    EXPECT_CONTAINS(notes, ":34: note: -gpgpu_operand_collector_num_units_sp is not modelled by warpsim; ignored\n");
+    EXPECT_CONTAINS(notes, ":63: note: -gpgpu_cache:dl2: S (sectored) cache modelled as a normal one");
+    EXPECT_CONTAINS(notes, ":51: note: -gpgpu_cache:dl1: MSHR type S modelled as A");
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
-    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 38);
+    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 17);
 }
 
-static void validate_child(const void *arg) { config_validate((const Config *)arg); }
+/* configs/gpgpusim/gtx480.config, the machine `warpsim bench` runs its divergent stream on,
+ * holds only the options warpsim reads: it must resolve to exactly the fixture's machine
+ * (whose values the test above pins), and that machine must be valid. */
+TEST(gpgpusim_gtx480_machine_file)
+{
+    static char want[65536], got[65536];
+    char err[600], path[1024], out[2048];
+    Config fix, c;
+    config_init(&fix);
+    config_init(&c);
+    int ok = gpgpusim_load(&fix, fixture("gtx480.config", path, sizeof path), NULL, err, sizeof err);
+    if (!ok)
+        test_fail(__FILE__, __LINE__, err);
+    ASSERT(ok);
+    FILE *nf = tmpfile();
+    ASSERT(nf);
+    ok = gpgpusim_load(&c, data_path("configs/gpgpusim/gtx480.config", path, sizeof path), nf, err, sizeof err);
+    slurp(nf, got, sizeof got);
+    fclose(nf);
+    if (!ok)
+        test_fail(__FILE__, __LINE__, err);
+    ASSERT(ok);
+    EXPECT(!strstr(got, "is not modelled by warpsim"));
+    dump(&fix, want, sizeof want);
+    dump(&c, got, sizeof got);
+    EXPECT(strlen(want) > 1000);
+    if (strcmp(got, want)) {
+        /* the first line that differs (the text before it is the same in both) */
+        size_t i = 0;
+        while (got[i] == want[i])
+            i++;
+        while (i && got[i - 1] != '\n')
+            i--;
+        char m[512];
+        snprintf(m, sizeof m, "configs/gpgpusim/gtx480.config gives \"%.*s\", the fixture \"%.*s\"",
+                 (int)strcspn(got + i, "\n"), got + i, (int)strcspn(want + i, "\n"), want + i);
+        test_fail(__FILE__, __LINE__, m);
+    }
+    EXPECT_EQ_I(run_child(validate_child, &c, out, sizeof out), 0);
+    EXPECT_SAME(out, "");
+}
 
 TEST(gpgpusim_qv100_file)
 {
     char path[1024], err[600], out[2048];
     Config c;
     config_init(&c);
-    int ok = gpgpusim_load(&c, qv100_path(path, sizeof path), NULL, err, sizeof err);
+    int ok = gpgpusim_load(&c, fixture("qv100.config", path, sizeof path), NULL, err, sizeof err);
     if (!ok)
         test_fail(__FILE__, __LINE__, err);
     ASSERT(ok);
@@ -429,10 +473,11 @@ TEST(gpgpusim_exit_status_and_quiet)
     EXPECT_EQ_I(run_child(load_child, path, out, sizeof out), 1);
     EXPECT_CONTAINS(out, "missing.config: cannot read GPGPU-Sim config file");
 
-    /* the real file: notes on stderr by default, none with GPGPUSIM_QUIET */
-    EXPECT_EQ_I(run_child(load_child, gtx480_path(), out, sizeof out), 0);
+    /* a whole machine: notes on stderr by default, none with GPGPUSIM_QUIET */
+    fixture("gtx480.config", path, sizeof path);
+    EXPECT_EQ_I(run_child(load_child, path, out, sizeof out), 0);
     EXPECT_CONTAINS(out, "note: -visualizer_enabled is not modelled by warpsim; ignored");
-    EXPECT_EQ_I(run_child(load_quiet_child, gtx480_path(), out, sizeof out), 0);
+    EXPECT_EQ_I(run_child(load_quiet_child, path, out, sizeof out), 0);
     EXPECT_SAME(out, "");
 }
 
