@@ -146,11 +146,11 @@ static void init_list(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, const 
     }
 }
 
-/* Variable declaration after the state-space word: [.align N] [.vN] .type name[dims] [= init]
- * {, name...} ; */
-void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
+/* The words before a declared name: [.align N] [.vN] .type and the pointer attributes of
+ * parameters (.ptr .global .align 1), in any order. A parameter list (any_attr) skips every
+ * other directive word too. Returns the element type, PT_NONE if none was given. */
+static uint8_t decl_attributes(Parser *P, bool any_attr, uint32_t *align, uint32_t *vec)
 {
-    uint32_t align = 0, vec = 1;
     uint8_t et = PT_NONE;
     for (;;) {
         const Tok *t = ptx_peek(P);
@@ -159,38 +159,56 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
             const Tok *n = ptx_next(P);
             if (n->kind != TK_NUM)
                 ptx_parse_fail(P, n, "expected an alignment after .align");
-            align = (uint32_t)ptx_lit_bits(ptx_parse_number(P, n, false), PT_U32);
-            if (!is_pow2_u64(align))
+            *align = (uint32_t)ptx_lit_bits(ptx_parse_number(P, n, false), PT_U32);
+            if (!is_pow2_u64(*align))
                 ptx_parse_fail(P, n, "alignment must be a power of two");
         } else if (ptx_is_word(t, ".v2") || ptx_is_word(t, ".v4")) {
             ptx_next(P);
-            vec = t->s[2] - '0';
+            *vec = t->s[2] - '0';
         } else if (ptx_type_word(t) != PT_NONE) {
             et = ptx_type_word(ptx_next(P));
-        } else if (ptx_is_word(t, ".ptr") || ptx_is_word(t, ".global") || ptx_is_word(t, ".shared") ||
-                   ptx_is_word(t, ".const") || ptx_is_word(t, ".local")) {
-            ptx_next(P); /* .ptr .global .align 1: pointer attributes of parameters */
+        } else if (any_attr ? t->kind == TK_WORD && t->s[0] == '.'
+                            : ptx_is_word(t, ".ptr") || ptx_is_word(t, ".global") ||
+                              ptx_is_word(t, ".shared") || ptx_is_word(t, ".const") ||
+                              ptx_is_word(t, ".local")) {
+            ptx_next(P);
         } else {
-            break;
+            return et;
         }
     }
+}
+
+/* Array dimensions [N][M]...: the element count, 1 for a scalar. An empty [] (an unsized
+ * array, such as extern shared memory) sets *unsized, where unsized is not NULL. */
+static uint64_t array_dims(Parser *P, bool *unsized)
+{
+    uint64_t n_elems = 1;
+    while (ptx_accept(P, '[')) {
+        if (unsized && ptx_accept(P, ']')) {
+            *unsized = true;
+            continue;
+        }
+        const Tok *n = ptx_next(P);
+        if (n->kind != TK_NUM)
+            ptx_parse_fail(P, n, "expected an array size");
+        n_elems *= ptx_lit_bits(ptx_parse_number(P, n, false), PT_U64);
+        ptx_expect(P, ']');
+    }
+    return n_elems;
+}
+
+/* Variable declaration after the state-space word: [.align N] [.vN] .type name[dims] [= init]
+ * {, name...} ; */
+void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
+{
+    uint32_t align = 0, vec = 1;
+    uint8_t et = decl_attributes(P, false, &align, &vec);
     if (et == PT_NONE)
         ptx_parse_fail(P, ptx_peek(P), "expected a type (.b32, .f32, ...) in the variable declaration");
     for (;;) {
         const Tok *name = ptx_expect_word(P, "a variable name");
-        uint64_t n_elems = 1;
         bool unsized = false;
-        while (ptx_accept(P, '[')) {
-            if (ptx_accept(P, ']')) {
-                unsized = true;
-                continue;
-            }
-            const Tok *n = ptx_next(P);
-            if (n->kind != TK_NUM)
-                ptx_parse_fail(P, n, "expected an array size");
-            n_elems *= ptx_lit_bits(ptx_parse_number(P, n, false), PT_U64);
-            ptx_expect(P, ']');
-        }
+        uint64_t n_elems = array_dims(P, &unsized);
         uint32_t eb = ptx_type_bytes(et) * vec;
         uint16_t id = new_symbol(P, name, space, align ? align : eb, unsized ? 0 : n_elems * eb);
         PtxSymbol *s = &P->m->syms[id];
@@ -285,46 +303,17 @@ uint16_t *ptx_parse_param_list(Parser *P, uint32_t *n_out, bool kernel, int slot
             }
             if (ptx_is_word(t, ".reg"))
                 ptx_parse_fail(P, t, ".reg parameters are not supported");
-            uint32_t before = P->m->n_syms;
-            /* parse_var_decl wants a ';' terminator: parse the pieces by hand instead. */
+            /* Not ptx_parse_var_decl: a parameter ends at ',' or ')', not ';', and has no
+             * initialiser. */
             uint32_t align = 0, vec = 1;
-            uint8_t et = PT_NONE;
-            for (;;) {
-                const Tok *q = ptx_peek(P);
-                if (ptx_is_word(q, ".align")) {
-                    ptx_next(P);
-                    const Tok *num = ptx_next(P);
-                    if (num->kind != TK_NUM)
-                        ptx_parse_fail(P, num, "expected an alignment after .align");
-                    align = (uint32_t)ptx_lit_bits(ptx_parse_number(P, num, false), PT_U32);
-                    if (!is_pow2_u64(align))
-                        ptx_parse_fail(P, num, "alignment must be a power of two");
-                } else if (ptx_is_word(q, ".v2") || ptx_is_word(q, ".v4")) {
-                    ptx_next(P);
-                    vec = q->s[2] - '0';
-                } else if (ptx_type_word(q) != PT_NONE) {
-                    et = ptx_type_word(ptx_next(P));
-                } else if (q->kind == TK_WORD && q->s[0] == '.') {
-                    ptx_next(P); /* .ptr .global ... attributes */
-                } else {
-                    break;
-                }
-            }
+            uint8_t et = decl_attributes(P, true, &align, &vec);
             if (et == PT_NONE)
                 ptx_parse_fail(P, ptx_peek(P), "expected a parameter type");
             const Tok *name = ptx_expect_word(P, "a parameter name");
-            uint64_t elems = 1;
-            while (ptx_accept(P, '[')) {
-                const Tok *num = ptx_next(P);
-                if (num->kind != TK_NUM)
-                    ptx_parse_fail(P, num, "expected an array size");
-                elems *= ptx_lit_bits(ptx_parse_number(P, num, false), PT_U64);
-                ptx_expect(P, ']');
-            }
+            uint64_t elems = array_dims(P, NULL);
             uint32_t eb = ptx_type_bytes(et) * vec;
             uint16_t id = new_symbol(P, name, kernel ? SP_PARAM_K : SP_PARAM_F, align ? align : eb,
                                      elems * eb);
-            (void)before;
             PtxSymbol *s = &P->m->syms[id];
             if (!kernel) {
                 PtxModule *m = P->m;
