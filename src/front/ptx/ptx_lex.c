@@ -8,6 +8,8 @@
  * read it, because "1.0" and "0f3F800000" mean different bits as .f32, .f64 or an integer. */
 #include "front/ptx/ptx_parse_internal.h"
 
+#include "front/ptx/ptx_value.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -207,47 +209,22 @@ Lit ptx_parse_number(Parser *P, const Tok *t, bool neg)
     return l;
 }
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-static float bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static double bits_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-
 uint64_t ptx_lit_bits(Lit l, uint8_t t)
 {
     if (t == PT_F32) {
         switch (l.kind) {
-        case LIT_INT: return f32_bits((float)(int64_t)l.bits);
+        case LIT_INT: return ptx_from_f32((float)(int64_t)l.bits);
         case LIT_F32: return l.bits;
-        case LIT_F64: return f32_bits((float)bits_f64(l.bits));
-        default: return f32_bits((float)l.d);
+        case LIT_F64: return ptx_from_f32((float)ptx_as_f64(l.bits));
+        default: return ptx_from_f32((float)l.d);
         }
     }
     if (t == PT_F64) {
         switch (l.kind) {
-        case LIT_INT: return f64_bits((double)(int64_t)l.bits);
-        case LIT_F32: return f64_bits((double)bits_f32((uint32_t)l.bits));
+        case LIT_INT: return ptx_from_f64((double)(int64_t)l.bits);
+        case LIT_F32: return ptx_from_f64((double)ptx_as_f32(l.bits));
         case LIT_F64: return l.bits;
-        default: return f64_bits(l.d);
+        default: return ptx_from_f64(l.d);
         }
     }
     if (t == PT_PRED)
