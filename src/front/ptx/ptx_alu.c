@@ -9,30 +9,17 @@
  * switch), and .rn uses the default mode. .ftz flushes subnormal inputs and results to signed
  * zero; .sat clamps to [0, 1] (NaN to 0). Float-to-integer conversions saturate and map NaN to
  * 0, as the hardware does. Division by zero never traps the host: integer division by zero
- * gives all ones (remainder: the dividend). */
-#include "front/ptx/ptx_exec.h"
+ * gives all ones (remainder: the dividend). ptx_exec.c calls in here and never the reverse, so
+ * a run-time fault (f16 arithmetic) is returned to it rather than recorded here. */
+#include "front/ptx/ptx_alu.h"
+
+#include "front/ptx/ptx_value.h"
 
 #include "base/base.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
-
-#define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
-
-static inline float as_f32(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
-static inline double as_f64(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
-static inline uint64_t from_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static inline uint64_t from_f64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-
-static inline uint64_t zmask(unsigned bytes) { return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1; }
-static inline uint64_t ext(uint64_t v, unsigned bytes, bool sgn)
-{
-    if (bytes >= 8)
-        return v;
-    unsigned sh = 64 - 8 * bytes;
-    return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : v & zmask(bytes);
-}
 
 static inline float ftz32(float x)
 {
@@ -79,54 +66,6 @@ static float vi2f(int64_t a) { volatile int64_t x = a; return (float)x; }
 static float vu2f(uint64_t a) { volatile uint64_t x = a; return (float)x; }
 static double vi2d(int64_t a) { volatile int64_t x = a; return (double)x; }
 static double vu2d(uint64_t a) { volatile uint64_t x = a; return (double)x; }
-
-/* ---- half precision (cvt only) ---- */
-
-static double f16_to_f64(uint16_t h)
-{
-    int e = (h >> 10) & 31, m = h & 1023;
-    double v;
-    if (e == 31)
-        v = m ? NAN : INFINITY;
-    else if (e == 0)
-        v = ldexp(m, -24);
-    else
-        v = ldexp(m + 1024, e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
-static uint16_t f64_to_f16(double x, uint8_t rnd)
-{
-    if (isnan(x))
-        return 0x7E00;
-    uint16_t sign = signbit(x) ? 0x8000 : 0;
-    double a = fabs(x);
-    bool away_up = (rnd == RND_RP && !sign) || (rnd == RND_RM && sign); /* magnitude rounds up */
-    bool toward0 = rnd == RND_RZ || (rnd == RND_RP && sign) || (rnd == RND_RM && !sign);
-    if (isinf(a))
-        return sign | 0x7C00;
-    int e;
-    frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
-    int q = e - 1 < -14 ? -24 : e - 1 - 10;
-    double n = ldexp(a, -q), r;
-    if (toward0)
-        r = floor(n);
-    else if (away_up)
-        r = ceil(n);
-    else
-        r = nearbyint(n); /* ties to even in the default mode */
-    double mag = ldexp(r, q);
-    if (mag > 65504.0)
-        return sign | (toward0 ? 0x7BFF : 0x7C00);
-    if (mag == 0)
-        return sign;
-    if (mag < ldexp(1, -14))
-        return sign | (uint16_t)ldexp(mag, 24);
-    frexp(mag, &e);
-    int be = e - 1 + 15;
-    uint16_t man = (uint16_t)(ldexp(mag, -(e - 1) + 10) - 1024);
-    return sign | (uint16_t)(be << 10) | man;
-}
 
 /* ---- operand access ---- */
 
@@ -208,9 +147,9 @@ static bool compare_float(uint8_t cmp, double a, double b)
 static double to_double(uint64_t v, uint8_t t)
 {
     switch (t) {
-    case PT_F32: return as_f32(v);
-    case PT_F64: return as_f64(v);
-    case PT_F16: return f16_to_f64((uint16_t)v);
+    case PT_F32: return ptx_as_f32(v);
+    case PT_F64: return ptx_as_f64(v);
+    case PT_F16: return ptx_f16_to_f64((uint16_t)v);
     default: return 0;
     }
 }
@@ -227,7 +166,7 @@ static bool cmp_typed(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b, bool ftz)
     }
     unsigned nb = ptx_type_bytes(t);
     bool sg = ptx_type_signed(t);
-    return compare_int(cmp, ext(a, nb, sg), ext(b, nb, sg), sg);
+    return compare_int(cmp, ptx_ext(a, nb, sg), ptx_ext(b, nb, sg), sg);
 }
 
 /* Round a double to an integer value per rnd (RNI..RPI; plain RN..RP map to the same). */
@@ -250,16 +189,16 @@ static uint64_t f2i(double x, uint8_t t)
     if (ptx_type_signed(t)) {
         double lo = -ldexp(1, 8 * (int)nb - 1), hi = ldexp(1, 8 * (int)nb - 1);
         if (x < lo)
-            return (uint64_t)(int64_t)lo & zmask(nb);
+            return (uint64_t)(int64_t)lo & ptx_zmask(nb);
         if (x >= hi)
             return ((uint64_t)1 << (8 * nb - 1)) - 1;
-        return (uint64_t)(int64_t)x & zmask(nb);
+        return (uint64_t)(int64_t)x & ptx_zmask(nb);
     }
     double hi = ldexp(1, 8 * (int)nb);
     if (x <= 0)
         return 0;
     if (x >= hi)
-        return zmask(nb);
+        return ptx_zmask(nb);
     return (uint64_t)x;
 }
 
@@ -268,25 +207,25 @@ static uint64_t i2i(uint64_t v, uint8_t s, uint8_t d, bool sat)
 {
     unsigned sb = ptx_type_bytes(s), db = ptx_type_bytes(d);
     bool ss = ptx_type_signed(s), ds = ptx_type_signed(d);
-    uint64_t x = ext(v, sb, ss);
+    uint64_t x = ptx_ext(v, sb, ss);
     if (sat) {
         if (ss) {
             int64_t y = (int64_t)x;
             int64_t lo = ds ? (db >= 8 ? INT64_MIN : -(int64_t)(1ull << (8 * db - 1))) : 0;
             int64_t hi = ds ? (db >= 8 ? INT64_MAX : (int64_t)((1ull << (8 * db - 1)) - 1))
-                            : (db >= 8 ? INT64_MAX : (int64_t)zmask(db));
+                            : (db >= 8 ? INT64_MAX : (int64_t)ptx_zmask(db));
             if (y < lo)
                 y = lo;
             if (y > hi)
                 y = hi;
             x = (uint64_t)y;
         } else {
-            uint64_t hi = ds ? ((1ull << (8 * db - 1)) - 1) : zmask(db);
+            uint64_t hi = ds ? ((1ull << (8 * db - 1)) - 1) : ptx_zmask(db);
             if (x > hi)
                 x = hi;
         }
     }
-    return ds ? ext(x, db, true) : x & zmask(db);
+    return ds ? ptx_ext(x, db, true) : x & ptx_zmask(db);
 }
 
 static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
@@ -310,7 +249,7 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
                 x = ftz32((float)x);
             d[i] = f2i(round_int(x, in->rnd), dt);
             if (ptx_type_signed(dt))
-                d[i] = ext(d[i], ptx_type_bytes(dt), true);
+                d[i] = ptx_ext(d[i], ptx_type_bytes(dt), true);
         }
         return;
     }
@@ -324,7 +263,7 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         if (!sflt) { /* int -> float */
             unsigned sb = ptx_type_bytes(st);
             bool ss = ptx_type_signed(st);
-            uint64_t e = ext(v, sb, ss);
+            uint64_t e = ptx_ext(v, sb, ss);
             if (dt == PT_F32) {
                 f = ss ? vi2f((int64_t)e) : vu2f(e);
                 have_f = true;
@@ -348,15 +287,15 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
                 f = ftz32(f);
             if (sat)
                 f = isnan(f) ? 0.0f : sat32(f);
-            r = from_f32(f);
+            r = ptx_from_f32(f);
         } else if (dt == PT_F64) {
             if (sat)
                 x = isnan(x) ? 0.0 : sat64(x);
-            r = from_f64(x);
+            r = ptx_from_f64(x);
         } else { /* f16 */
             if (sat)
                 x = isnan(x) ? 0.0 : sat64(x);
-            r = f64_to_f16(x, in->rnd == RND_NONE ? RND_RN : in->rnd);
+            r = ptx_f64_to_f16(x, in->rnd == RND_NONE ? RND_RN : in->rnd);
         }
         d[i] = r;
     }
@@ -378,7 +317,7 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
         fesetround(mode);
     if (in->type == PT_F32) {
         FOR_LANES(active, i) {
-            float a = as_f32(A(1, i)), b = as_f32(A(2, i)), c = as_f32(A(3, i)), r;
+            float a = ptx_as_f32(A(1, i)), b = ptx_as_f32(A(2, i)), c = ptx_as_f32(A(3, i)), r;
             if (ftz) {
                 a = ftz32(a);
                 b = ftz32(b);
@@ -409,11 +348,11 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
                 r = ftz32(r);
             if (sat)
                 r = isnan(r) ? 0.0f : sat32(r);
-            d[i] = from_f32(r);
+            d[i] = ptx_from_f32(r);
         }
     } else {
         FOR_LANES(active, i) {
-            double a = as_f64(A(1, i)), b = as_f64(A(2, i)), c = as_f64(A(3, i)), r;
+            double a = ptx_as_f64(A(1, i)), b = ptx_as_f64(A(2, i)), c = ptx_as_f64(A(3, i)), r;
             if (ftz) {
                 a = ftz64(a);
                 b = ftz64(b);
@@ -441,7 +380,7 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
             }
             if (sat)
                 r = isnan(r) ? 0.0 : sat64(r);
-            d[i] = from_f64(r);
+            d[i] = ptx_from_f64(r);
         }
     }
     if (mode != FE_TONEAREST)
@@ -475,7 +414,7 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
     uint64_t *cf = w->regs + (size_t)(l->m->special_base + SR_CARRY) * WARP_SIZE;
     unsigned nb = ptx_type_bytes(in->type), bits = 8 * nb;
     bool sg = ptx_type_signed(in->type);
-    uint64_t mask = zmask(nb);
+    uint64_t mask = ptx_zmask(nb);
     bool cc = in->flags & PF_CC;
     if (in->type == PT_PRED)
         mask = 1;
@@ -505,10 +444,10 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         return;
     case OP_MUL: case OP_MAD: case OP_MADC: case OP_MUL24: case OP_MAD24:
         FOR_LANES(active, i) {
-            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg), r;
+            uint64_t a = ptx_ext(A(1, i), nb, sg), b = ptx_ext(A(2, i), nb, sg), r;
             if (in->op == OP_MUL24 || in->op == OP_MAD24) {
-                a = ext(a, 3, sg);
-                b = ext(b, 3, sg);
+                a = ptx_ext(a, 3, sg);
+                b = ptx_ext(b, 3, sg);
             }
             unsigned rbits = bits;
             if (in->mode == MUL_HI) {
@@ -539,7 +478,7 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         return;
     case OP_DIV: case OP_REM:
         FOR_LANES(active, i) {
-            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg), r;
+            uint64_t a = ptx_ext(A(1, i), nb, sg), b = ptx_ext(A(2, i), nb, sg), r;
             if (b == 0)
                 r = in->op == OP_DIV ? ~0ull : a;
             else if (sg) {
@@ -555,20 +494,20 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         return;
     case OP_ABS: case OP_NEG:
         FOR_LANES(active, i) {
-            int64_t a = (int64_t)ext(A(1, i), nb, true);
+            int64_t a = (int64_t)ptx_ext(A(1, i), nb, true);
             d[i] = (uint64_t)(in->op == OP_NEG ? -(uint64_t)a : (a < 0 ? -(uint64_t)a : (uint64_t)a)) & mask;
         }
         return;
     case OP_MIN: case OP_MAX:
         FOR_LANES(active, i) {
-            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg);
+            uint64_t a = ptx_ext(A(1, i), nb, sg), b = ptx_ext(A(2, i), nb, sg);
             bool lt = sg ? (int64_t)a < (int64_t)b : a < b;
             d[i] = ((in->op == OP_MIN) == lt ? a : b) & mask;
         }
         return;
     case OP_SAD:
         FOR_LANES(active, i) {
-            uint64_t a = ext(A(1, i), nb, sg), b = ext(A(2, i), nb, sg);
+            uint64_t a = ptx_ext(A(1, i), nb, sg), b = ptx_ext(A(2, i), nb, sg);
             bool lt = sg ? (int64_t)a < (int64_t)b : a < b;
             d[i] = ((lt ? b - a : a - b) + A(3, i)) & mask;
         }
@@ -586,7 +525,7 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         return;
     case OP_SHR:
         FOR_LANES(active, i) {
-            uint64_t s = A(2, i) & 0xFFFFFFFFu, a = ext(A(1, i), nb, sg);
+            uint64_t s = A(2, i) & 0xFFFFFFFFu, a = ptx_ext(A(1, i), nb, sg);
             if (s >= bits)
                 s = bits - 1, a = sg ? (uint64_t)((int64_t)a >> s) : 0;
             else
@@ -599,7 +538,7 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
     case OP_BREV: FOR_LANES(active, i) d[i] = brev_n(A(1, i) & mask, bits); return;
     case OP_BFIND:
         FOR_LANES(active, i) {
-            uint64_t a = ext(A(1, i), nb, sg);
+            uint64_t a = ptx_ext(A(1, i), nb, sg);
             if (sg && (int64_t)a < 0)
                 a = ~a & mask;
             a &= mask;
@@ -708,14 +647,14 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
                 if (in->o[0].vreg[k] == PTX_NO_REG)
                     continue;
                 uint64_t *dk = w->regs + (size_t)in->o[0].vreg[k] * WARP_SIZE;
-                FOR_LANES(active, i) dk[i] = (src[i] >> (8 * eb * k)) & zmask(eb);
+                FOR_LANES(active, i) dk[i] = (src[i] >> (8 * eb * k)) & ptx_zmask(eb);
             }
         } else if (in->o[1].kind == OK_VEC) { /* pack */
             unsigned n = in->o[1].n, eb = nb / n;
             uint64_t out[WARP_SIZE] = {0};
             for (unsigned k = 0; k < n; k++) {
                 const uint64_t *sk = w->regs + (size_t)in->o[1].vreg[k] * WARP_SIZE;
-                FOR_LANES(active, i) out[i] |= (sk[i] & zmask(eb)) << (8 * eb * k);
+                FOR_LANES(active, i) out[i] |= (sk[i] & ptx_zmask(eb)) << (8 * eb * k);
             }
             FOR_LANES(active, i) d[i] = out[i];
         } else if (in->type == PT_PRED) {
@@ -729,7 +668,7 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
         return;
     case OP_SLCT:
         FOR_LANES(active, i) {
-            bool ge = in->type2 == PT_F32 ? as_f32(A(3, i)) >= 0.0f : (int32_t)A(3, i) >= 0;
+            bool ge = in->type2 == PT_F32 ? ptx_as_f32(A(3, i)) >= 0.0f : (int32_t)A(3, i) >= 0;
             d[i] = ge ? A(1, i) : A(2, i);
         }
         return;
@@ -740,7 +679,7 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
                 bool c = A(3, i) & 1;
                 t = in->boolop == BOOL_AND ? (t && c) : in->boolop == BOOL_OR ? (t || c) : (t != c);
             }
-            d[i] = in->type == PT_F32 ? (t ? from_f32(1.0f) : 0) : (t ? zmask(nb) : 0);
+            d[i] = in->type == PT_F32 ? (t ? ptx_from_f32(1.0f) : 0) : (t ? ptx_zmask(nb) : 0);
         }
         return;
     case OP_CVTA: {
@@ -748,7 +687,7 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
                      : in->space == SP_PARAM_K ? PTX_WIN_PARAM : 0;
         FOR_LANES(active, i) {
             uint64_t a = A(1, i);
-            d[i] = ((in->flags & PF_TO) ? a - win : a + win) & zmask(nb);
+            d[i] = ((in->flags & PF_TO) ? a - win : a + win) & ptx_zmask(nb);
         }
         return;
     }
@@ -772,7 +711,7 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
         }
         return;
     case OP_CLOCK:
-        FOR_LANES(active, i) d[i] = l->clock & zmask(nb);
+        FOR_LANES(active, i) d[i] = l->clock & ptx_zmask(nb);
         return;
     case OP_ACTIVEMASK:
         FOR_LANES(active, i) d[i] = simt_mask;
@@ -820,37 +759,36 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
     }
 }
 
-void ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active, uint32_t simt_mask)
+const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active,
+                         uint32_t simt_mask)
 {
     switch (in->op) {
     case OP_SETP:
         exec_setp(l, w, in, active);
-        return;
+        return NULL;
     case OP_CVT:
         exec_cvt(l, w, in, active);
-        return;
+        return NULL;
     case OP_MOV: case OP_SELP: case OP_SLCT: case OP_SET: case OP_CVTA: case OP_TESTP:
     case OP_CLOCK: case OP_ACTIVEMASK: case OP_VOTE: case OP_SHFL:
         exec_misc(l, w, in, active, simt_mask);
-        return;
+        return NULL;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV: case OP_ABS:
     case OP_NEG: case OP_MIN: case OP_MAX: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_EX2:
     case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH: case OP_COPYSIGN:
         if (in->type == PT_F32 || in->type == PT_F64) {
             exec_float(l, w, in, active);
-            return;
+            return NULL;
         }
-        if (in->op == OP_FMA || ptx_type_float(in->type)) {
-            ptx_launch_fault(l, (uint32_t)(in - l->m->insts), "f16/bf16 arithmetic is not supported");
-            return;
-        }
+        if (in->op == OP_FMA || ptx_type_float(in->type))
+            return "f16/bf16 arithmetic is not supported";
         exec_int(l, w, in, active);
-        return;
+        return NULL;
     default:
         if (in->type == PT_F32 || in->type == PT_F64)
             exec_float(l, w, in, active); /* mad.f32 and friends */
         else
             exec_int(l, w, in, active);
-        return;
+        return NULL;
     }
 }

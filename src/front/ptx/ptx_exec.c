@@ -15,12 +15,13 @@
  * accesses are run-time faults reported with the PTX file:line. */
 #include "front/ptx/ptx_exec.h"
 
+#include "front/ptx/ptx_alu.h"
+#include "front/ptx/ptx_value.h"
+
 #include "base/base.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
 void ptx_launch_fault(PtxLaunch *l, uint32_t pc, const char *what)
 {
@@ -185,38 +186,25 @@ static inline void wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes)
         ptx_mem_store(l->mem, r->addr, v, bytes);
 }
 
-static uint64_t sext(uint64_t v, unsigned bytes, bool sgn)
-{
-    if (bytes >= 8)
-        return v;
-    unsigned sh = 64 - 8 * bytes;
-    return sgn ? (uint64_t)((int64_t)(v << sh) >> sh) : v & ((1ull << (8 * bytes)) - 1);
-}
-
-static float f32of(uint64_t v) { float f; uint32_t u = (uint32_t)v; memcpy(&f, &u, 4); return f; }
-static double f64of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
-static uint64_t of32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static uint64_t of64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-
 static uint64_t atomic_op(const PtxInst *in, uint64_t old, uint64_t b, uint64_t c, unsigned eb)
 {
     bool sg = ptx_type_signed(in->type);
-    uint64_t mask = eb >= 8 ? ~0ull : (1ull << (8 * eb)) - 1;
-    uint64_t so = sext(old, eb, sg), sb = sext(b, eb, sg);
+    uint64_t mask = ptx_zmask(eb);
+    uint64_t so = ptx_ext(old, eb, sg), sb = ptx_ext(b, eb, sg);
     switch (in->mode) {
     case AOP_ADD:
         if (in->type == PT_F32)
-            return of32(f32of(old) + f32of(b));
+            return ptx_from_f32(ptx_as_f32(old) + ptx_as_f32(b));
         if (in->type == PT_F64)
-            return of64(f64of(old) + f64of(b));
+            return ptx_from_f64(ptx_as_f64(old) + ptx_as_f64(b));
         return (old + b) & mask;
     case AOP_MIN:
         if (in->type == PT_F32)
-            return f32of(b) < f32of(old) ? b : old;
+            return ptx_as_f32(b) < ptx_as_f32(old) ? b : old;
         return (sg ? (int64_t)sb < (int64_t)so : sb < so) ? b & mask : old;
     case AOP_MAX:
         if (in->type == PT_F32)
-            return f32of(b) > f32of(old) ? b : old;
+            return ptx_as_f32(b) > ptx_as_f32(old) ? b : old;
         return (sg ? (int64_t)sb > (int64_t)so : sb > so) ? b & mask : old;
     case AOP_EXCH: return b & mask;
     case AOP_CAS: return (old & mask) == (b & mask) ? c & mask : old;
@@ -271,7 +259,7 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
                 rk.addr += k * eb;
                 if (rk.host)
                     rk.host += k * eb;
-                uint64_t v = sext(rd(l, &rk, eb), eb, sg);
+                uint64_t v = ptx_ext(rd(l, &rk, eb), eb, sg);
                 if (reg != PTX_NO_REG)
                     w->regs[(size_t)reg * WARP_SIZE + i] = v;
             }
@@ -328,7 +316,7 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         uint64_t old = rd(l, &r, eb);
         wr(l, &r, atomic_op(in, old, bv[i * sb], cv[i * sc], eb), eb);
         if (d)
-            d[i] = sext(old, eb, sg);
+            d[i] = ptx_ext(old, eb, sg);
     }
 }
 
@@ -338,12 +326,12 @@ static float half_to_float(uint32_t h)
 {
     uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
     if (e == 0x1F)
-        return f32of(sign | 0x7F800000u | (m << 13));
+        return ptx_as_f32(sign | 0x7F800000u | (m << 13));
     if (e == 0) { /* zero or subnormal: m * 2^-24 */
         float f = (float)m * 0x1p-24f;
         return sign ? -f : f;
     }
-    return f32of(sign | ((e + 112) << 23) | (m << 13));
+    return ptx_as_f32(sign | ((e + 112) << 23) | (m << 13));
 }
 
 /* One channel's raw bits as the 32-bit value a tex instruction returns. */
@@ -351,12 +339,13 @@ static uint32_t tex_channel(const PtxTexture *t, uint64_t raw)
 {
     unsigned bits = 8 * t->channel_bytes;
     if (t->format == PTX_TEX_FLOAT)
-        return t->channel_bytes == 2 ? (uint32_t)of32(half_to_float((uint32_t)raw)) : (uint32_t)raw;
+        return t->channel_bytes == 2 ? (uint32_t)ptx_from_f32(half_to_float((uint32_t)raw))
+                                     : (uint32_t)raw;
     bool sg = t->format == PTX_TEX_SIGNED;
-    int64_t v = (int64_t)sext(raw, t->channel_bytes, sg);
+    int64_t v = (int64_t)ptx_ext(raw, t->channel_bytes, sg);
     if (t->normalized && bits < 32) { /* cudaReadModeNormalizedFloat */
         float f = sg ? (float)v / (float)((1u << (bits - 1)) - 1) : (float)v / (float)((1u << bits) - 1);
-        return (uint32_t)of32(f < -1.0f ? -1.0f : f);
+        return (uint32_t)ptx_from_f32(f < -1.0f ? -1.0f : f);
     }
     return (uint32_t)v;
 }
@@ -512,8 +501,11 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         break;
     default:
         top->pc = next;
-        if (active)
-            ptx_alu_exec(l, w, in, active, mask);
+        if (active) {
+            const char *why = ptx_alu_exec(l, w, in, active, mask);
+            if (why)
+                ptx_launch_fault(l, pc, why);
+        }
         break;
     }
     /* reconverge: pop finished or reconverged entries, then finished call frames */

@@ -1,69 +1,11 @@
-/* ptx_exec.h: launch, CTA and warp state of the PTX interpreter (internal to src/front/ptx).
- *
- * A warp holds its registers (reg-major: regs[reg * 32 + lane], 64 bits each, narrower values
- * zero- or sign-extended by their writer and truncated by every reader), its SIMT
- * reconvergence stack and its call frames. A CTA holds its shared memory and the per-thread
- * local and parameter frames. See ptx_exec.c for the execution rules. */
+/* ptx_exec.h: the PTX interpreter's warp step (internal to src/front/ptx): set up a warp, run
+ * its next instruction, record a run-time fault. The state it works on is in ptx_state.h; see
+ * ptx_exec.c for the execution rules. */
 #ifndef WARPSIM_PTX_EXEC_H
 #define WARPSIM_PTX_EXEC_H
 
-#include "front/ptx/ptx_ir.h"
 #include "front/ptx/ptx_mem.h"
-
-typedef struct PtxSimtEntry {
-    uint32_t pc, rpc, mask;
-} PtxSimtEntry;
-
-typedef struct PtxCallFrame {
-    uint32_t call_pc; /* the call instruction (for its return-value list) */
-    uint32_t base;    /* SIMT stack index of the callee's first entry */
-} PtxCallFrame;
-
-typedef struct PtxCta {
-    bool live;
-    uint32_t cta_id, ctaid[3];
-    uint32_t sm;
-    uint8_t *smem;   /* launch->smem_bytes */
-    uint8_t *local;  /* [thread][module local_bytes] */
-    uint8_t *pframe; /* [thread][module pframe_bytes] */
-    uint32_t warp_base, n_warps;
-} PtxCta;
-
-typedef struct PtxWarp {
-    uint64_t *regs; /* module n_regs * 32 */
-    PtxSimtEntry *stack;
-    uint32_t depth, cap;
-    PtxCallFrame *calls;
-    uint32_t n_calls, cap_calls;
-    PtxCta *cta;
-    uint32_t warp_in_cta;
-    uint32_t first_tid; /* linear thread index (in the CTA) of lane 0 */
-    bool done, at_barrier;
-} PtxWarp;
-
-struct PtxLaunch {
-    const PtxModule *m;
-    const PtxKernelInfo *ki;
-    uint32_t entry; /* function index */
-    uint32_t kernel_index;
-    uint32_t grid[3], block[3];
-    uint32_t threads_per_cta, warps_per_cta, n_ctas;
-    uint32_t dyn_smem, smem_bytes;
-    uint8_t *params;
-    uint32_t param_bytes;
-    PtxMemory *mem;
-    uint64_t *sym_addr; /* per symbol: its address in its space for this launch */
-    uint64_t clock;
-    uint64_t inst_limit;
-    PtxRunStats stats;
-    bool failed;
-    char error[320];
-    /* front-ops state */
-    PtxWarp *warps;
-    uint32_t n_warp_ids;
-    PtxCta *ctas;
-    uint32_t n_cta_slots;
-};
+#include "front/ptx/ptx_state.h"
 
 /* Set up warp w of CTA c (registers, specials, stack) for this launch. */
 void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta);
@@ -71,12 +13,5 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta);
 int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out);
 /* Record a run-time fault (the first one wins) at instruction pc. */
 void ptx_launch_fault(PtxLaunch *l, uint32_t pc, const char *what);
-
-/* ptx_alu.c: execute a non-memory, non-control instruction for the lanes in active.
- * simt_mask is the warp's current (unpredicated) mask, for activemask and vote. */
-void ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active, uint32_t simt_mask);
-/* The value of operand o for every lane: a pointer and a stride (0 for uniform values). */
-const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
-                                   uint64_t tmp[WARP_SIZE], unsigned *stride);
 
 #endif

@@ -1,0 +1,18 @@
+/* ptx_alu.h: the PTX interpreter's ALU (internal to src/front/ptx): operand values and the
+ * non-memory, non-control instructions. It sees only the warp and launch state (ptx_state.h),
+ * never the interpreter that drives it (ptx_exec.c), so a fault is returned, not recorded. */
+#ifndef WARPSIM_PTX_ALU_H
+#define WARPSIM_PTX_ALU_H
+
+#include "front/ptx/ptx_state.h"
+
+/* Execute a non-memory, non-control instruction for the lanes in active. simt_mask is the
+ * warp's current (unpredicated) mask, for activemask and vote. NULL, or what makes the
+ * instruction fail at run time (the caller reports it as a fault at the instruction). */
+const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active,
+                         uint32_t simt_mask);
+/* The value of operand o for every lane: a pointer and a stride (0 for uniform values). */
+const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
+                                   uint64_t tmp[WARP_SIZE], unsigned *stride);
+
+#endif

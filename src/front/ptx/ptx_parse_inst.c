@@ -1,0 +1,362 @@
+/* ptx_parse_inst.c: PTX instructions as the parser reads them: [@guard] mnemonic, operands and
+ * the checks that make a decoded PtxInst safe to execute (PTX ISA manual, chapter 9).
+ *
+ * The mnemonic is decoded by ptx_decode.c; here each operand becomes a PtxOperand: registers
+ * and variables are resolved at once (they must be declared before use), while branch targets
+ * are recorded as fixups and resolved when the function body ends, since labels may come later.
+ * Immediates are read as the type the operand position has, so a literal's bits are final. After
+ * check_operands an instruction has the operand count and kinds its opcode needs, which the
+ * interpreter relies on. Two forms are normalised: the optional second predicate of setp/shfl
+ * (d|p) always takes a slot, and mov from %clock becomes OP_CLOCK. */
+#include "front/ptx/ptx_parse_internal.h"
+
+#include <stdio.h>
+
+PtxInst *ptx_new_inst(Parser *P)
+{
+    PtxModule *m = P->m;
+    GROW(m->insts, m->n_insts, P->cap_insts);
+    return &m->insts[m->n_insts++];
+}
+
+static uint16_t reg_operand(Parser *P, const Tok *t)
+{
+    uint16_t r = ptx_find_reg(P, t);
+    if (r == PTX_NO_REG)
+        ptx_parse_fail(P, t, "unknown register '%.*s'", (int)t->len, t->s);
+    return r;
+}
+
+static void parse_address(Parser *P, PtxOperand *o)
+{
+    o->kind = OK_ADDR;
+    o->reg = PTX_NO_REG;
+    o->sym = PTX_NO_SYM;
+    o->imm = 0;
+    bool first = true;
+    for (;;) {
+        bool neg = false;
+        if (!first) {
+            if (ptx_accept(P, ']'))
+                return;
+            if (ptx_accept(P, '-'))
+                neg = true;
+            else
+                ptx_expect(P, '+');
+            if (ptx_accept(P, '-'))
+                neg = !neg;
+        }
+        const Tok *t = ptx_next(P);
+        if (t->kind == TK_NUM) {
+            uint64_t v = ptx_lit_bits(ptx_parse_number(P, t, false), PT_S64);
+            o->imm += neg ? (uint64_t)0 - v : v;
+        } else if (t->kind == TK_WORD && !neg) {
+            uint16_t r = ptx_find_reg(P, t);
+            if (r != PTX_NO_REG && o->reg == PTX_NO_REG) {
+                o->reg = r;
+            } else {
+                uint16_t s = ptx_find_symbol(P, t);
+                if (s == PTX_NO_SYM || o->sym != PTX_NO_SYM)
+                    ptx_parse_fail(P, t, "unknown name '%.*s' in address", (int)t->len, t->s);
+                o->sym = s;
+            }
+        } else {
+            char b[64];
+            ptx_parse_fail(P, t, "expected a register, variable or offset in [...], found %s",
+                           ptx_tok_desc(t, b, sizeof b));
+        }
+        first = false;
+    }
+}
+
+static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
+{
+    memset(o, 0, sizeof *o);
+    o->reg = PTX_NO_REG;
+    o->sym = PTX_NO_SYM;
+    const Tok *t = ptx_next(P);
+    char b[64];
+    if (ptx_is_punct(t, '{')) {
+        o->kind = OK_VEC;
+        do {
+            const Tok *r = ptx_expect_word(P, "a register in {...}");
+            if (o->n == 4)
+                ptx_parse_fail(P, r, "at most four registers in a vector operand");
+            o->vreg[o->n++] = ptx_is_word(r, "_") ? PTX_NO_REG : reg_operand(P, r);
+        } while (ptx_accept(P, ','));
+        ptx_expect(P, '}');
+        return;
+    }
+    if (ptx_is_punct(t, '[')) {
+        parse_address(P, o);
+        return;
+    }
+    if (ptx_is_punct(t, '!')) {
+        const Tok *r = ptx_expect_word(P, "a predicate after '!'");
+        o->kind = OK_REG;
+        o->reg = reg_operand(P, r);
+        o->n = 1; /* negated */
+        return;
+    }
+    if (ptx_is_punct(t, '-') || t->kind == TK_NUM) {
+        bool neg = ptx_is_punct(t, '-');
+        if (neg)
+            t = ptx_next(P);
+        if (t->kind != TK_NUM)
+            ptx_parse_fail(P, t, "expected a number after '-', found %s", ptx_tok_desc(t, b, sizeof b));
+        o->kind = OK_IMM;
+        o->imm = ptx_lit_bits(ptx_parse_number(P, t, neg), ptx_decode_operand_type(in, idx));
+        return;
+    }
+    if (t->kind != TK_WORD)
+        ptx_parse_fail(P, t, "expected an operand, found %s", ptx_tok_desc(t, b, sizeof b));
+    if (in->op == OP_BRA) {
+        o->kind = OK_LABEL;
+        GROW(P->fixups, P->n_fixups, P->cap_fixups);
+        P->fixups[P->n_fixups].inst = P->m->n_insts - 1;
+        P->fixups[P->n_fixups++].tok = t;
+        return;
+    }
+    if (ptx_is_word(t, "_")) {
+        o->kind = OK_REG; /* sink */
+        return;
+    }
+    uint16_t r = ptx_find_reg(P, t);
+    if (r != PTX_NO_REG) {
+        o->kind = OK_REG;
+        o->reg = r;
+        return;
+    }
+    if (ptx_is_word(t, "%clock") || ptx_is_word(t, "%clock64") || ptx_is_word(t, "%globaltimer")) {
+        if (in->op != OP_MOV || idx != 1)
+            ptx_parse_fail(P, t, "%.*s may only be read by mov", (int)t->len, t->s);
+        in->op = OP_CLOCK;
+        o->kind = OK_NONE;
+        return;
+    }
+    uint16_t s = ptx_find_symbol(P, t);
+    if (s != PTX_NO_SYM) {
+        o->kind = OK_SYM;
+        o->sym = s;
+        return;
+    }
+    if (t->s[0] == '%')
+        ptx_parse_fail(P, t, "unknown register '%.*s'", (int)t->len, t->s);
+    ptx_parse_fail(P, t, "unknown identifier '%.*s'", (int)t->len, t->s);
+}
+
+/* The [handle, {x}] operand of tex: o[1] the texture object's register, o[2] the coordinates. */
+static void parse_tex_operand(Parser *P, PtxInst *in)
+{
+    ptx_expect(P, '[');
+    const Tok *t = ptx_expect_word(P, "a texture object register");
+    if (ptx_find_reg(P, t) == PTX_NO_REG)
+        ptx_parse_fail(P, t, "'%.*s': texture references are not supported, only texture objects "
+                       "(a .u64 register)", (int)t->len, t->s);
+    memset(&in->o[1], 0, sizeof in->o[1]);
+    in->o[1].kind = OK_REG;
+    in->o[1].reg = reg_operand(P, t);
+    in->o[1].sym = PTX_NO_SYM;
+    ptx_expect(P, ',');
+    parse_operand(P, in, 2, &in->o[2]);
+    ptx_expect(P, ']');
+}
+
+/* call[.uni] [(ret, ...),] func [, (arg, ...)] ; */
+static void parse_call(Parser *P, PtxInst *in)
+{
+    PtxModule *m = P->m;
+    uint32_t ret_first = m->n_call_syms, n_ret = 0, n_arg = 0;
+    if (ptx_accept(P, '(')) {
+        do {
+            const Tok *t = ptx_expect_word(P, "a return parameter");
+            uint16_t s = ptx_find_symbol(P, t);
+            if (s == PTX_NO_SYM || m->syms[s].space != SP_PARAM_F)
+                ptx_parse_fail(P, t, "expected a .param variable, found '%.*s'", (int)t->len, t->s);
+            GROW(m->call_syms, m->n_call_syms, P->cap_call_syms);
+            m->call_syms[m->n_call_syms++] = s;
+            n_ret++;
+        } while (ptx_accept(P, ','));
+        ptx_expect(P, ')');
+        ptx_expect(P, ',');
+    }
+    const Tok *ft = ptx_expect_word(P, "a function name");
+    int f = ptx_find_func(m, ft->s, ft->len);
+    if (f < 0) {
+        if (ptx_find_reg(P, ft) != PTX_NO_REG)
+            ptx_parse_fail(P, ft, "indirect calls are not supported");
+        ptx_parse_fail(P, ft, "call to undeclared function '%.*s'", (int)ft->len, ft->s);
+    }
+    uint32_t arg_first = m->n_call_syms;
+    if (ptx_accept(P, ',')) {
+        ptx_expect(P, '(');
+        if (!ptx_is_punct(ptx_peek(P), ')')) {
+            do {
+                const Tok *t = ptx_expect_word(P, "an argument parameter");
+                uint16_t s = ptx_find_symbol(P, t);
+                if (s == PTX_NO_SYM || m->syms[s].space != SP_PARAM_F)
+                    ptx_parse_fail(P, t, "expected a .param variable as argument, found '%.*s'",
+                                   (int)t->len, t->s);
+                GROW(m->call_syms, m->n_call_syms, P->cap_call_syms);
+                m->call_syms[m->n_call_syms++] = s;
+                n_arg++;
+            } while (ptx_accept(P, ','));
+        }
+        ptx_expect(P, ')');
+        if (ptx_accept(P, ','))
+            ptx_parse_fail(P, ptx_peek(P), "call prototypes (indirect calls) are not supported");
+    }
+    ptx_expect(P, ';');
+    if (n_ret > 4 || n_arg > 0xFFFF)
+        ptx_parse_fail(P, ft, "too many call parameters");
+    in->n_ops = 1;
+    /* o[0]: the callee; o[1]/o[2]: return-value and argument .param lists as (first index in
+     * call_syms, count in reg). Only o[0] counts as an operand. */
+    in->o[0].kind = OK_FUNC;
+    in->o[0].imm = (uint64_t)f;
+    in->o[0].reg = PTX_NO_REG;
+    in->o[0].sym = PTX_NO_SYM;
+    in->o[1].kind = OK_NONE;
+    in->o[1].imm = ret_first;
+    in->o[1].reg = (uint16_t)n_ret;
+    in->o[1].sym = PTX_NO_SYM;
+    in->o[2].kind = OK_NONE;
+    in->o[2].imm = arg_first;
+    in->o[2].reg = (uint16_t)n_arg;
+    in->o[2].sym = PTX_NO_SYM;
+}
+
+static void check_operands(Parser *P, const Tok *at, PtxInst *in)
+{
+    unsigned lo, hi;
+    ptx_decode_arity(in, &lo, &hi);
+    if (in->n_ops < lo || in->n_ops > hi)
+        ptx_parse_fail(P, at, "'%.*s' expects %u%s operands, found %u", (int)at->len, at->s, lo,
+                       hi > lo ? " or more" : "", in->n_ops);
+    const PtxOperand *o = in->o;
+    switch (in->op) {
+    case OP_LD:
+        if ((o[0].kind != OK_REG && o[0].kind != OK_VEC) || o[1].kind != OK_ADDR)
+            ptx_parse_fail(P, at, "expected 'ld d, [address]'");
+        break;
+    case OP_ST:
+        if (o[0].kind != OK_ADDR || o[1].kind == OK_ADDR)
+            ptx_parse_fail(P, at, "expected 'st [address], value'");
+        break;
+    case OP_ATOM:
+        if (o[0].kind != OK_REG || o[1].kind != OK_ADDR)
+            ptx_parse_fail(P, at, "expected 'atom d, [address], b'");
+        break;
+    case OP_RED:
+        if (o[0].kind != OK_ADDR)
+            ptx_parse_fail(P, at, "expected 'red [address], b'");
+        break;
+    case OP_PREFETCH:
+        if (o[0].kind != OK_ADDR)
+            ptx_parse_fail(P, at, "expected 'prefetch [address]'");
+        break;
+    case OP_TEX:
+        if (o[0].kind != OK_VEC || o[0].n != 4 || o[1].kind != OK_REG || o[2].kind != OK_VEC || o[2].n != 1)
+            ptx_parse_fail(P, at, "expected 'tex.1d.v4 {d0, d1, d2, d3}, [handle, {x}]'");
+        break;
+    case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR: case OP_MEMBAR: case OP_NOP:
+        break;
+    case OP_MOV:
+        if ((o[0].kind != OK_REG && o[0].kind != OK_VEC) || o[1].kind == OK_ADDR)
+            ptx_parse_fail(P, at, "expected 'mov d, a'");
+        if (o[0].kind == OK_VEC && o[1].kind != OK_REG)
+            ptx_parse_fail(P, at, "expected a register to unpack into {...}");
+        break;
+    default:
+        if (o[0].kind != OK_REG)
+            ptx_parse_fail(P, at, "expected a destination register");
+        for (unsigned i = 1; i < in->n_ops; i++)
+            if (o[i].kind == OK_ADDR || o[i].kind == OK_VEC)
+                ptx_parse_fail(P, at, "unexpected %s operand",
+                               o[i].kind == OK_ADDR ? "address" : "vector");
+        break;
+    }
+    if ((in->op == OP_LD || in->op == OP_ST) && in->vec > 1) {
+        const PtxOperand *v = &o[in->op == OP_LD ? 0 : 1];
+        if (v->kind != OK_VEC || v->n != in->vec)
+            ptx_parse_fail(P, at, "expected a {...} operand of %u registers for .v%u", in->vec, in->vec);
+    }
+    /* The parameter space an access names decides kernel buffer versus per-thread frame. */
+    if (in->space == SP_PARAM_K && (in->op == OP_LD || in->op == OP_ST)) {
+        const PtxOperand *a = &o[in->op == OP_LD ? 1 : 0];
+        if (a->sym != PTX_NO_SYM && P->m->syms[a->sym].space == SP_PARAM_F)
+            in->space = SP_PARAM_F;
+        else if (in->op == OP_ST)
+            ptx_parse_fail(P, at, "st.param must name a call or function parameter");
+    }
+}
+
+void ptx_parse_instruction(Parser *P)
+{
+    uint16_t guard = PTX_NO_REG;
+    bool guard_neg = false;
+    if (ptx_accept(P, '@')) {
+        guard_neg = ptx_accept(P, '!');
+        guard = reg_operand(P, ptx_expect_word(P, "a predicate register after '@'"));
+    }
+    const Tok *mn = ptx_expect_word(P, "an instruction");
+    PtxInst *in = ptx_new_inst(P);
+    char why[192];
+    if (!ptx_decode_mnemonic(mn->s, mn->len, in, why, sizeof why))
+        ptx_parse_fail(P, mn, "%s", why);
+    in->guard = guard;
+    if (guard_neg)
+        in->flags |= PF_GUARD_NEG;
+    in->line = mn->line;
+    in->func = (uint8_t)P->cur_func;
+    if (in->op == OP_CALL) {
+        parse_call(P, in);
+        return;
+    }
+    bool pipe_form = in->op == OP_SETP || in->op == OP_SHFL;
+    unsigned n = 0;
+    if (!ptx_is_punct(ptx_peek(P), ';')) {
+        for (;;) {
+            if (n >= PTX_MAX_OPS)
+                ptx_parse_fail(P, ptx_peek(P), "too many operands");
+            if (in->op == OP_TEX && n == 1 && ptx_is_punct(ptx_peek(P), '[')) {
+                parse_tex_operand(P, in);
+                n = 3;
+            } else {
+                parse_operand(P, in, n, &in->o[n]);
+                n++;
+            }
+            if (pipe_form && n == 1) {
+                if (ptx_accept(P, '|')) {
+                    parse_operand(P, in, n, &in->o[n]);
+                    if (in->o[n].kind != OK_REG)
+                        ptx_parse_fail(P, mn, "expected a predicate after '|'");
+                } else {
+                    memset(&in->o[n], 0, sizeof in->o[n]);
+                    in->o[n].reg = PTX_NO_REG;
+                    in->o[n].sym = PTX_NO_SYM;
+                }
+                n++;
+            }
+            if (ptx_accept(P, ','))
+                continue;
+            break;
+        }
+    }
+    if (in->op == OP_CLOCK) {
+        n = 1;
+    }
+    in->n_ops = (uint8_t)n;
+    {
+        const Tok *t = ptx_peek(P);
+        if (!ptx_is_punct(t, ';')) {
+            char b[64];
+            ptx_parse_fail(P, t, "expected ';' after the operands of '%.*s', found %s",
+                           (int)mn->len, mn->s, ptx_tok_desc(t, b, sizeof b));
+        }
+        ptx_next(P);
+    }
+    if (in->op == OP_SHFL && n == 6)
+        in->n_ops = 5; /* the member mask does not change what converged code computes */
+    check_operands(P, mn, in);
+}

@@ -1,0 +1,73 @@
+/* ptx_state.h: launch, CTA and warp state of the PTX interpreter (internal to src/front/ptx),
+ * the data that the control and memory side (ptx_exec.c) and the ALU (ptx_alu.c) both work on.
+ *
+ * A warp holds its registers (reg-major: regs[reg * 32 + lane], 64 bits each, narrower values
+ * zero- or sign-extended by their writer and truncated by every reader), its SIMT
+ * reconvergence stack and its call frames. A CTA holds its shared memory and the per-thread
+ * local and parameter frames. Only types live here, so that the ALU can see the registers
+ * without depending on the interpreter that drives it. */
+#ifndef WARPSIM_PTX_STATE_H
+#define WARPSIM_PTX_STATE_H
+
+#include "front/ptx/ptx_ir.h"
+
+/* Iterate l over the set bits of a lane mask, lowest first. */
+#define FOR_LANES(mask, l) \
+    for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+typedef struct PtxSimtEntry {
+    uint32_t pc, rpc, mask;
+} PtxSimtEntry;
+
+typedef struct PtxCallFrame {
+    uint32_t call_pc; /* the call instruction (for its return-value list) */
+    uint32_t base;    /* SIMT stack index of the callee's first entry */
+} PtxCallFrame;
+
+typedef struct PtxCta {
+    bool live;
+    uint32_t cta_id, ctaid[3];
+    uint32_t sm;
+    uint8_t *smem;   /* launch->smem_bytes */
+    uint8_t *local;  /* [thread][module local_bytes] */
+    uint8_t *pframe; /* [thread][module pframe_bytes] */
+    uint32_t warp_base, n_warps;
+} PtxCta;
+
+typedef struct PtxWarp {
+    uint64_t *regs; /* module n_regs * 32 */
+    PtxSimtEntry *stack;
+    uint32_t depth, cap;
+    PtxCallFrame *calls;
+    uint32_t n_calls, cap_calls;
+    PtxCta *cta;
+    uint32_t warp_in_cta;
+    uint32_t first_tid; /* linear thread index (in the CTA) of lane 0 */
+    bool done, at_barrier;
+} PtxWarp;
+
+struct PtxLaunch {
+    const PtxModule *m;
+    const PtxKernelInfo *ki;
+    uint32_t entry; /* function index */
+    uint32_t kernel_index;
+    uint32_t grid[3], block[3];
+    uint32_t threads_per_cta, warps_per_cta, n_ctas;
+    uint32_t dyn_smem, smem_bytes;
+    uint8_t *params;
+    uint32_t param_bytes;
+    PtxMemory *mem;
+    uint64_t *sym_addr; /* per symbol: its address in its space for this launch */
+    uint64_t clock;
+    uint64_t inst_limit;
+    PtxRunStats stats;
+    bool failed;
+    char error[320];
+    /* front-ops state */
+    PtxWarp *warps;
+    uint32_t n_warp_ids;
+    PtxCta *ctas;
+    uint32_t n_cta_slots;
+};
+
+#endif
