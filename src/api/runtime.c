@@ -16,9 +16,11 @@
  * cudaError_t and records it as the last error (cudaGetLastError reads and clears it); a kernel
  * that faults leaves a sticky error that every later call returns until cudaDeviceReset. The
  * simulator is configured from WARPSIM_ARGS on first use and writes its results at exit; after
- * that, calls (from destructors) return cudaErrorCudartUnloading. Not thread-safe: one host
- * thread drives the device. The types mirror the layouts of CUDA 13's headers (driver_types.h,
- * texture_types.h), checked by static assertions beside them.
+ * that, calls (from destructors) return cudaErrorCudartUnloading. A bad configuration fails
+ * that first call with cudaErrorInitializationError, saying why, and every later call that
+ * needs the device with the same error, silently. Not thread-safe: one host thread drives the
+ * device. The types mirror the layouts of CUDA 13's headers (driver_types.h, texture_types.h),
+ * checked by static assertions beside them.
  *
  * The library's files, one concept each (runtime_internal.h is what they share):
  *   runtime.c           state, the simulator, errors (cudaGetLastError, cudaPeekAtLastError)
@@ -39,7 +41,8 @@
 
 WarpsimSim *rt_sim;
 cudaError_t rt_last, rt_sticky;
-static bool rt_unloading; /* the simulator has written its results */
+static bool rt_unloading;   /* the simulator has written its results */
+static bool rt_init_failed; /* WARPSIM_ARGS was bad: said once, not tried again */
 
 cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...)
 {
@@ -72,10 +75,14 @@ cudaError_t rt_init(const char *call)
         return cudaSuccess;
     if (rt_unloading)
         return rt_quiet_fail(cudaErrorCudartUnloading);
+    if (rt_init_failed)
+        return rt_quiet_fail(cudaErrorInitializationError);
     char err[1024];
     rt_sim = warpsim_create_from_env(err, sizeof err);
-    if (!rt_sim)
+    if (!rt_sim) {
+        rt_init_failed = true;
         return rt_fail(cudaErrorInitializationError, call, "WARPSIM_ARGS: %s", err);
+    }
     atexit(rt_exit);
     return cudaSuccess;
 }
