@@ -113,16 +113,25 @@ cudaError_t cudaSetDeviceFlags(unsigned flags)
     return cudaSuccess;
 }
 
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+/* What every query of the device starts with: the simulator exists, the answer has somewhere
+ * to go, and the device is the one there is. */
+static cudaError_t device_query(const char *call, const void *out, int device)
 {
-    cudaError_t e = rt_init("cudaGetDeviceProperties");
+    cudaError_t e = rt_init(call);
     if (e != cudaSuccess)
         return e;
-    if (!prop)
-        return rt_fail(cudaErrorInvalidValue, "cudaGetDeviceProperties", "null pointer");
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
     if (device != 0)
-        return rt_fail(cudaErrorInvalidDevice, "cudaGetDeviceProperties", "device %d: the simulator has one device, 0",
-                       device);
+        return rt_fail(cudaErrorInvalidDevice, call, "device %d: the simulator has one device, 0", device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    cudaError_t e = device_query("cudaGetDeviceProperties", prop, device);
+    if (e != cudaSuccess)
+        return e;
     WarpsimDeviceInfo di;
     warpsim_device_info(rt_sim, &di);
     memset(prop, 0, sizeof *prop);
@@ -163,14 +172,9 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
 
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
-    cudaError_t e = rt_init("cudaDeviceGetAttribute");
+    cudaError_t e = device_query("cudaDeviceGetAttribute", value, device);
     if (e != cudaSuccess)
         return e;
-    if (!value)
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "null pointer");
-    if (device != 0)
-        return rt_fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute", "device %d: the simulator has one device, 0",
-                       device);
     WarpsimDeviceInfo di;
     warpsim_device_info(rt_sim, &di);
     int v;

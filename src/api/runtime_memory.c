@@ -299,13 +299,19 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
     return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbolAsync");
 }
 
+/* The variable of symbol, for a query whose answer goes to out. */
+static cudaError_t symbol_query(const char *call, const void *out, const void *symbol, RtVar **v)
+{
+    ENTER(call);
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    return rt_var_of(symbol, call, v);
+}
+
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
-    ENTER("cudaGetSymbolAddress");
-    if (!devPtr)
-        return rt_fail(cudaErrorInvalidValue, "cudaGetSymbolAddress", "null pointer");
     RtVar *v;
-    cudaError_t e = rt_var_of(symbol, "cudaGetSymbolAddress", &v);
+    cudaError_t e = symbol_query("cudaGetSymbolAddress", devPtr, symbol, &v);
     if (e != cudaSuccess)
         return e;
     *devPtr = (void *)(uintptr_t)v->addr;
@@ -314,11 +320,8 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 
 cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
-    ENTER("cudaGetSymbolSize");
-    if (!size)
-        return rt_fail(cudaErrorInvalidValue, "cudaGetSymbolSize", "null pointer");
     RtVar *v;
-    cudaError_t e = rt_var_of(symbol, "cudaGetSymbolSize", &v);
+    cudaError_t e = symbol_query("cudaGetSymbolSize", size, symbol, &v);
     if (e != cudaSuccess)
         return e;
     *size = v->size;

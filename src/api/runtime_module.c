@@ -47,13 +47,20 @@ char __cudaInitModule(void **fatCubinHandle)
     return 1;
 }
 
+/* A kernel or variable names its fat binary and itself; if not, say which is missing. */
+static bool registration_ok(const char *call, void **fatCubinHandle, const char *name, const char *no_name)
+{
+    if (fatCubinHandle && name)
+        return true;
+    fprintf(stderr, "warpsim: %s: %s\n", call, !name ? no_name : "no fat binary");
+    return false;
+}
+
 void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName,
                             int thread_limit, void *tid, void *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
-    if (!fatCubinHandle || !deviceName) {
-        fprintf(stderr, "warpsim: __cudaRegisterFunction: %s\n", !deviceName ? "no kernel name" : "no fat binary");
+    if (!registration_ok("__cudaRegisterFunction", fatCubinHandle, deviceName, "no kernel name"))
         return;
-    }
     RtKernel *k = xcalloc(1, sizeof *k);
     k->host_fun = hostFun;
     k->name = xstrdup(deviceName);
@@ -65,10 +72,8 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
 void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
                        size_t size, int constant, int global)
 {
-    if (!fatCubinHandle || !deviceName) {
-        fprintf(stderr, "warpsim: __cudaRegisterVar: %s\n", !deviceName ? "no variable name" : "no fat binary");
+    if (!registration_ok("__cudaRegisterVar", fatCubinHandle, deviceName, "no variable name"))
         return;
-    }
     RtVar *v = xcalloc(1, sizeof *v);
     v->host_var = hostVar;
     v->name = xstrdup(deviceName);
