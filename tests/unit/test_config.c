@@ -74,32 +74,31 @@ static void write_cfg(char *path, size_t len, const char *name, const char *text
     fclose(f);
 }
 
+/* Write name with text and read it: it must fail with message. */
+static void expect_file_error(Config *c, const char *name, const char *text, const char *message)
+{
+    char path[512], err[1024] = "";
+    write_cfg(path, sizeof path, name, text);
+    EXPECT(!config_load_file_err(c, path, err, sizeof err));
+    EXPECT_CONTAINS(err, message);
+}
+
 TEST(config_readers_return_their_errors)
 {
     Config c;
     config_init(&c);
-    char path[512], err[1024];
-    write_cfg(path, sizeof path, "badline.cfg", "# fine\nl1d.assoc = 4\nl1d.mshr_entries = lots\n");
-    EXPECT(!config_load_file_err(&c, path, err, sizeof err));
-    EXPECT_CONTAINS(err, "badline.cfg:3: l1d.mshr_entries: expected a non-negative integer, got 'lots'");
+    expect_file_error(&c, "badline.cfg", "# fine\nl1d.assoc = 4\nl1d.mshr_entries = lots\n",
+                      "badline.cfg:3: l1d.mshr_entries: expected a non-negative integer, got 'lots'");
     EXPECT_EQ_U(c.l1d.assoc, 4); /* lines before the bad one were applied */
-    write_cfg(path, sizeof path, "noeq.cfg", "l1d.assoc 4\n");
-    EXPECT(!config_load_file_err(&c, path, err, sizeof err));
-    EXPECT_CONTAINS(err, "noeq.cfg:1: expected 'key = value' or 'include FILE', got 'l1d.assoc 4'");
-    write_cfg(path, sizeof path, "nokey.cfg", " = 4\n");
-    EXPECT(!config_load_file_err(&c, path, err, sizeof err));
-    EXPECT_CONTAINS(err, "nokey.cfg:1: missing key before '='");
-    write_cfg(path, sizeof path, "cycle.cfg", "include cycle.cfg\n");
-    EXPECT(!config_load_file_err(&c, path, err, sizeof err));
-    EXPECT_CONTAINS(err, "cycle.cfg: includes nested more than 16 deep (a cycle?)");
-    write_cfg(path, sizeof path, "badinc.cfg", "l1d.assoc = 2\ninclude missing.cfg\nl1d.assoc = 8\n");
-    EXPECT(!config_load_file_err(&c, path, err, sizeof err));
-    EXPECT_CONTAINS(err, "missing.cfg: cannot read config file: ");
+    expect_file_error(&c, "noeq.cfg", "l1d.assoc 4\n",
+                      "noeq.cfg:1: expected 'key = value' or 'include FILE', got 'l1d.assoc 4'");
+    expect_file_error(&c, "nokey.cfg", " = 4\n", "nokey.cfg:1: missing key before '='");
+    expect_file_error(&c, "cycle.cfg", "include cycle.cfg\n", "cycle.cfg: includes nested more than 16 deep (a cycle?)");
+    expect_file_error(&c, "badinc.cfg", "l1d.assoc = 2\ninclude missing.cfg\nl1d.assoc = 8\n",
+                      "missing.cfg: cannot read config file: No such file or directory");
     EXPECT_EQ_U(c.l1d.assoc, 2); /* reading stops at the failed include */
-    snprintf(path, sizeof path, "%s/absent.cfg", test_tmpdir());
-    EXPECT(!config_load_file_err(&c, path, err, sizeof err));
-    EXPECT_CONTAINS(err, "absent.cfg: cannot read config file: No such file or directory");
 
+    char err[1024];
     EXPECT(config_apply_override_err(&c, " l1d.assoc = 16 ", err, sizeof err));
     EXPECT_EQ_U(c.l1d.assoc, 16);
     EXPECT(!config_apply_override_err(&c, "l1d.assoc", err, sizeof err));
@@ -110,6 +109,14 @@ TEST(config_readers_return_their_errors)
     EXPECT_STR(err, "-o l1d.n_sets=many: l1d.n_sets: expected a non-negative integer, got 'many'");
 }
 
+/* config_check must reject c with message. */
+static void expect_check_error(const Config *c, const char *message)
+{
+    char err[512] = "";
+    EXPECT(!config_check(c, err, sizeof err));
+    EXPECT_CONTAINS(err, message);
+}
+
 TEST(config_check_names_the_key)
 {
     Config c;
@@ -117,20 +124,16 @@ TEST(config_check_names_the_key)
     config_init(&c);
     EXPECT(config_check(&c, err, sizeof err));
     c.l1d.n_sets = 3;
-    EXPECT(!config_check(&c, err, sizeof err));
-    EXPECT_STR(err, "l1d.n_sets: 3 must be a power of two");
+    expect_check_error(&c, "l1d.n_sets: 3 must be a power of two");
     config_init(&c);
     c.l2.line_bytes = 64;
-    EXPECT(!config_check(&c, err, sizeof err));
-    EXPECT_STR(err, "l2.line_bytes: 64 must equal l1d.line_bytes (128)");
+    expect_check_error(&c, "l2.line_bytes: 64 must equal l1d.line_bytes (128)");
     config_init(&c);
     c.sm.n_sched = c.sm.max_warps + 1;
-    EXPECT(!config_check(&c, err, sizeof err));
-    EXPECT_CONTAINS(err, "sm.n_sched: ");
+    expect_check_error(&c, "sm.n_sched: ");
     config_init(&c);
     c.dram.n_bank_groups = 3;
-    EXPECT(!config_check(&c, err, sizeof err));
-    EXPECT_CONTAINS(err, "dram.n_bank_groups: 3 does not divide dram.n_banks");
+    expect_check_error(&c, "dram.n_bank_groups: 3 does not divide dram.n_banks");
 }
 
 TEST(config_apply_arg_in_order)

@@ -346,21 +346,33 @@ struct Wrapper {
     void *unused;
 };
 
-/* The runtime's simulator comes from WARPSIM_ARGS on its first use: functional and quiet here,
- * without leaving the variable changed for other tests. */
-static void runtime_first_use(void)
+/* WARPSIM_ARGS set to value; returns the old value to give back to env_restore. */
+static char *env_set(const char *value)
 {
     const char *old = getenv("WARPSIM_ARGS");
     char *keep = old ? xstrdup(old) : NULL;
-    setenv("WARPSIM_ARGS", "--functional --quiet", 1);
-    void *p = NULL;
-    cudaMalloc(&p, 4);
-    cudaFree(p);
+    setenv("WARPSIM_ARGS", value, 1);
+    return keep;
+}
+
+static void env_restore(char *keep)
+{
     if (keep)
         setenv("WARPSIM_ARGS", keep, 1);
     else
         unsetenv("WARPSIM_ARGS");
     free(keep);
+}
+
+/* The runtime's simulator comes from WARPSIM_ARGS on its first use: functional and quiet here,
+ * without leaving the variable changed for other tests. */
+static void runtime_first_use(void)
+{
+    char *keep = env_set("--functional --quiet");
+    void *p = NULL;
+    cudaMalloc(&p, 4);
+    cudaFree(p);
+    env_restore(keep);
 }
 
 TEST(cudart_inprocess_registration_and_launch)
@@ -640,24 +652,6 @@ static void *lib_open(const char *name, const char *fn, const char *version, voi
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     *sym = h ? (version ? dlvsym(h, fn, version) : dlsym(h, fn)) : NULL;
     return h;
-}
-
-/* WARPSIM_ARGS set to value; returns the old value to give back to env_restore. */
-static char *env_set(const char *value)
-{
-    const char *old = getenv("WARPSIM_ARGS");
-    char *keep = old ? xstrdup(old) : NULL;
-    setenv("WARPSIM_ARGS", value, 1);
-    return keep;
-}
-
-static void env_restore(char *keep)
-{
-    if (keep)
-        setenv("WARPSIM_ARGS", keep, 1);
-    else
-        unsetenv("WARPSIM_ARGS");
-    free(keep);
 }
 
 /* How many times needle occurs in hay. */

@@ -250,21 +250,3 @@ TEST(sim_create_returns_config_errors)
     EXPECT_EQ_U(di.n_sms, 30);
     warpsim_destroy(s);
 }
-
-TEST(sim_create_from_env_returns_errors)
-{
-    const char *old = getenv("WARPSIM_ARGS");
-    char *keep = old ? strdup(old) : NULL;
-    setenv("WARPSIM_ARGS", "--quiet -o sm.sched=nope", 1);
-    char err[1024] = "";
-    WarpsimSim *s = warpsim_create_from_env(err, sizeof err);
-    EXPECT(s == NULL);
-    EXPECT_CONTAINS(err, "sm.sched: unknown warp policy 'nope'");
-    if (s)
-        warpsim_destroy(s);
-    if (keep)
-        setenv("WARPSIM_ARGS", keep, 1);
-    else
-        unsetenv("WARPSIM_ARGS");
-    free(keep);
-}
