@@ -4,8 +4,9 @@
  * every call maps onto the embedding API (warpsim.h). There is one device and one context;
  * streams and events exist but everything is synchronous, so an event's time is the simulated
  * time at which it was recorded. The simulator is configured from WARPSIM_ARGS when cuInit runs
- * and writes its results when the program exits. Errors print a message naming the call and
- * return the CUresult a real driver would. */
+ * and writes its results when the program exits; a bad configuration makes cuInit print why,
+ * once, and fail with CUDA_ERROR_INVALID_VALUE from then on. Errors print a message naming the
+ * call and return the CUresult a real driver would. */
 #include "warpsim.h"
 
 #include "base/base.h"
@@ -39,6 +40,7 @@ struct CUmod_st {
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
 
 static WarpsimSim *drv_sim;
+static bool drv_init_failed; /* WARPSIM_ARGS was bad: cuInit fails for good */
 static struct CUctx_st drv_ctx;
 static CUcontext drv_current;
 
@@ -117,10 +119,13 @@ CUresult cuInit(unsigned int flags)
         return CUDA_ERROR_INVALID_VALUE;
     if (drv_sim)
         return CUDA_SUCCESS;
+    if (drv_init_failed) /* said once; a retry would only say it again */
+        return CUDA_ERROR_INVALID_VALUE;
     char err[1024];
     drv_sim = warpsim_create_from_env(err, sizeof err);
     if (!drv_sim) {
         fprintf(stderr, "warpsim: WARPSIM_ARGS: %s\n", err);
+        drv_init_failed = true;
         return CUDA_ERROR_INVALID_VALUE;
     }
     atexit(drv_exit);

@@ -8,7 +8,8 @@
 
 /* Consume one configuration argument at argv[*i] if it is one (--preset NAME, --config FILE,
  * --gpgpusim-config FILE, -o key=value), applying it to c in command-line order. Returns
- * false if argv[*i] is not a configuration argument. Errors exit 1 naming the argument. */
+ * false if argv[*i] is not a configuration argument. Errors exit 1 naming the argument
+ * (config_apply_arg, conf/config_args.h, is the same without the exit). */
 bool cli_config_arg(Config *c, int argc, char **argv, int *i);
 /* After the arguments: validate (ranges across options, policy names). */
 void cli_config_finish(Config *c);

@@ -2,12 +2,14 @@
  *
  * The tables come from the .def files (see config.h). Values are parsed and range-checked
  * here; a bad key or value is a one-line error naming the key, its source, and what was
- * expected, and exit status 1. Nothing is ever silently defaulted. */
+ * expected. Every reader returns that error (the embedding API hands it to its caller); the
+ * command line's variants print it and exit 1. Nothing is ever silently defaulted. */
 #include "conf/config.h"
 
 #include "base/base.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,14 +285,35 @@ int config_set(Config *c, const char *key, const char *value, char *err, size_t 
     return set_desc(c, m, d, key, value, err, err_len);
 }
 
-void config_set_or_die(Config *c, const char *key, const char *value, const char *where)
+static int fail(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Write the message into err; returns 0, so that checks can `return fail(...)`. */
+static int fail(char *err, size_t err_len, const char *fmt, ...)
 {
-    char err[512];
-    if (!config_set(c, key, value, err, sizeof err))
-        fatal("%s: %s", where, err);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_len, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* config_set with the message prefixed by where the value came from: "<where>: <message>". */
+static int set_at(Config *c, const char *key, const char *value, const char *where, char *err, size_t err_len)
+{
+    char msg[512];
+    if (!config_set(c, key, value, msg, sizeof msg))
+        return fail(err, err_len, "%s: %s", where, msg);
     ConfigExt *e = ext_find(c, key);
     if (e) /* so that the registry's later check can name the file and line */
         snprintf(e->where, sizeof e->where, "%s", where);
+    return 1;
+}
+
+void config_set_or_die(Config *c, const char *key, const char *value, const char *where)
+{
+    char err[1024];
+    if (!set_at(c, key, value, where, err, sizeof err))
+        fatal("%s", err);
 }
 
 void config_init(Config *c)
@@ -311,15 +334,15 @@ void config_init(Config *c)
             check_failed(err, __FILE__, __LINE__);
 }
 
-static void load_file(Config *c, const char *path, int depth)
+static int load_file(Config *c, const char *path, int depth, char *err, size_t err_len)
 {
     if (depth > 16)
-        fatal("%s: includes nested more than 16 deep (a cycle?)", path);
+        return fail(err, err_len, "%s: includes nested more than 16 deep (a cycle?)", path);
     char *text = read_file(path, NULL);
     if (!text)
-        fatal("%s: cannot read config file: %s", path, strerror(errno));
-    int lineno = 0;
-    for (char *line = text, *next; line; line = next) {
+        return fail(err, err_len, "%s: cannot read config file: %s", path, strerror(errno));
+    int ok = 1, lineno = 0;
+    for (char *line = text, *next; ok && line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = 0;
@@ -340,68 +363,103 @@ static void load_file(Config *c, const char *path, int depth)
                 snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, inc);
             else
                 snprintf(full, sizeof full, "%s", inc);
-            load_file(c, full, depth + 1);
+            ok = load_file(c, full, depth + 1, err, err_len);
             continue;
         }
         char *eq = strchr(s, '=');
-        if (!eq)
-            fatal("%s: expected 'key = value' or 'include FILE', got '%s'", where, s);
+        if (!eq) {
+            ok = fail(err, err_len, "%s: expected 'key = value' or 'include FILE', got '%s'", where, s);
+            continue;
+        }
         *eq = 0;
         char *key = str_trim(s), *value = str_trim(eq + 1);
         if (!*key)
-            fatal("%s: missing key before '='", where);
-        config_set_or_die(c, key, value, where);
+            ok = fail(err, err_len, "%s: missing key before '='", where);
+        else
+            ok = set_at(c, key, value, where, err, err_len);
     }
     free(text);
+    return ok;
 }
 
-void config_load_file(Config *c, const char *path) { load_file(c, path, 0); }
+int config_load_file_err(Config *c, const char *path, char *err, size_t err_len)
+{
+    return load_file(c, path, 0, err, err_len);
+}
 
-void config_apply_override(Config *c, const char *kv)
+void config_load_file(Config *c, const char *path)
+{
+    char err[2048];
+    if (!config_load_file_err(c, path, err, sizeof err))
+        fatal("%s", err);
+}
+
+int config_apply_override_err(Config *c, const char *kv, char *err, size_t err_len)
 {
     const char *eq = strchr(kv, '=');
     if (!eq || eq == kv)
-        fatal("-o %s: expected key=value", kv);
+        return fail(err, err_len, "-o %s: expected key=value", kv);
     char key[128];
     size_t n = (size_t)(eq - kv);
     if (n >= sizeof key)
-        fatal("-o %s: key too long", kv);
+        return fail(err, err_len, "-o %s: key too long", kv);
     memcpy(key, kv, n);
     key[n] = 0;
     char where[256];
     snprintf(where, sizeof where, "-o %s", kv);
     char *value = xstrdup(eq + 1);
-    config_set_or_die(c, str_trim(key), str_trim(value), where);
+    int ok = set_at(c, str_trim(key), str_trim(value), where, err, err_len);
     free(value);
+    return ok;
 }
 
-static void require_pow2(const char *key, uint64_t v)
+void config_apply_override(Config *c, const char *kv)
 {
-    if (!is_pow2_u64(v))
-        fatal("%s: %llu must be a power of two", key, (unsigned long long)v);
+    char err[1024];
+    if (!config_apply_override_err(c, kv, err, sizeof err))
+        fatal("%s", err);
+}
+
+static int require_pow2(const char *key, uint64_t v, char *err, size_t err_len)
+{
+    if (is_pow2_u64(v))
+        return 1;
+    return fail(err, err_len, "%s: %llu must be a power of two", key, (unsigned long long)v);
+}
+
+int config_check(const Config *c, char *err, size_t err_len)
+{
+    if (!require_pow2("l1d.n_sets", c->l1d.n_sets, err, err_len) ||
+        !require_pow2("l1d.line_bytes", c->l1d.line_bytes, err, err_len) ||
+        !require_pow2("l2.n_sets", c->l2.n_sets, err, err_len) ||
+        !require_pow2("l2.line_bytes", c->l2.line_bytes, err, err_len))
+        return 0;
+    if (c->l2.line_bytes != c->l1d.line_bytes)
+        return fail(err, err_len, "l2.line_bytes: %u must equal l1d.line_bytes (%u)", c->l2.line_bytes,
+                    c->l1d.line_bytes);
+    if (c->l1d.write != CACHE_WRITE_EVICT)
+        return fail(err, err_len,
+                    "l1d.write: only 'evict' is modelled for the L1D (global stores evict on hit, bypass on miss)");
+    if (c->l2.write != CACHE_WRITE_BACK)
+        return fail(err, err_len, "l2.write: only 'back' is modelled for the L2");
+    if (c->sm.max_warps * 32 < c->sm.max_threads)
+        return fail(err, err_len, "sm.max_threads: %u needs %u warp slots but sm.max_warps is %u", c->sm.max_threads,
+                    (c->sm.max_threads + 31) / 32, c->sm.max_warps);
+    if (c->sm.n_sched > c->sm.max_warps)
+        return fail(err, err_len, "sm.n_sched: %u schedulers for %u warp slots", c->sm.n_sched, c->sm.max_warps);
+    if (c->dram.n_banks % c->dram.n_bank_groups)
+        return fail(err, err_len, "dram.n_bank_groups: %u does not divide dram.n_banks (%u)", c->dram.n_bank_groups,
+                    c->dram.n_banks);
+    if (c->l1d.mshr_max_merge < 1 || c->l2.mshr_max_merge < 1)
+        return fail(err, err_len, "l1d.mshr_max_merge: must be at least 1");
+    return 1;
 }
 
 void config_validate(const Config *c)
 {
-    require_pow2("l1d.n_sets", c->l1d.n_sets);
-    require_pow2("l1d.line_bytes", c->l1d.line_bytes);
-    require_pow2("l2.n_sets", c->l2.n_sets);
-    require_pow2("l2.line_bytes", c->l2.line_bytes);
-    if (c->l2.line_bytes != c->l1d.line_bytes)
-        fatal("l2.line_bytes: %u must equal l1d.line_bytes (%u)", c->l2.line_bytes, c->l1d.line_bytes);
-    if (c->l1d.write != CACHE_WRITE_EVICT)
-        fatal("l1d.write: only 'evict' is modelled for the L1D (global stores evict on hit, bypass on miss)");
-    if (c->l2.write != CACHE_WRITE_BACK)
-        fatal("l2.write: only 'back' is modelled for the L2");
-    if (c->sm.max_warps * 32 < c->sm.max_threads)
-        fatal("sm.max_threads: %u needs %u warp slots but sm.max_warps is %u", c->sm.max_threads,
-              (c->sm.max_threads + 31) / 32, c->sm.max_warps);
-    if (c->sm.n_sched > c->sm.max_warps)
-        fatal("sm.n_sched: %u schedulers for %u warp slots", c->sm.n_sched, c->sm.max_warps);
-    if (c->dram.n_banks % c->dram.n_bank_groups)
-        fatal("dram.n_bank_groups: %u does not divide dram.n_banks (%u)", c->dram.n_bank_groups, c->dram.n_banks);
-    if (c->l1d.mshr_max_merge < 1 || c->l2.mshr_max_merge < 1)
-        fatal("l1d.mshr_max_merge: must be at least 1");
+    char err[512];
+    if (!config_check(c, err, sizeof err))
+        fatal("%s", err);
 }
 
 void config_format_value(const Config *c, const OptModule *m, const OptDesc *d, char *buf, size_t len)

@@ -131,14 +131,22 @@ void config_format_option(const void *base, const OptDesc *d, char *buf, size_t 
 void config_set_or_die(Config *c, const char *key, const char *value, const char *where);
 
 /* Read a `key = value` file: '#' comments, dotted keys, `include other.cfg` (relative to the
- * including file). Errors exit naming file and line. */
+ * including file). Returns 1, or 0 with a one-line message naming the file and line
+ * ("<file>:<line>: <key>: <what was expected>") in err; c may then be partly updated. */
+int config_load_file_err(Config *c, const char *path, char *err, size_t err_len);
+/* Same, but exits with "warpsim: <message>" on error. */
 void config_load_file(Config *c, const char *path);
 
-/* Apply "key=value" (from -o). */
+/* Apply "key=value" (from -o). Returns 1, or 0 with "-o <key=value>: <message>" in err. */
+int config_apply_override_err(Config *c, const char *kv, char *err, size_t err_len);
+/* Same, but exits on error. */
 void config_apply_override(Config *c, const char *kv);
 
-/* Checks across options (power-of-two sizes, ...); exits naming the key on error. Policy
- * names are checked against the registry by policy_validate_config (policy/policy.h). */
+/* Checks across options (power-of-two sizes, ...). Returns 1, or 0 with a message naming the
+ * key in err. Policy names are checked against the registry by policy_check_config
+ * (policy/policy.h). */
+int config_check(const Config *c, char *err, size_t err_len);
+/* Same, but exits on error. */
 void config_validate(const Config *c);
 
 /* Format one option's current value. */

@@ -5,14 +5,20 @@
  * GPGPU-Sim's default), either on the timing model (gpu_run_kernel driving the PTX interpreter
  * through ptx_front_ops) or, with --functional, on the interpreter alone. Register counts for
  * occupancy come from ptxas's report when the module carries one (see ptxinfo.h) or the caller
- * sets them (from a cubin), else a documented guess (kernel_regs). */
+ * sets them (from a cubin), else a documented guess (kernel_regs).
+ *
+ * This runs inside users' programs, so bad input never ends the process: the configuration
+ * arguments go through the error-returning readers of conf/ (the command line wraps the same
+ * ones to exit), and warpsim_create returns NULL with their message. */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
 #include "base/base.h"
-#include "cli/cli.h"
+#include "conf/config_args.h"
 #include "core/gpu.h"
 #include "front/ptx/ptx.h"
+#include "mem/addrdec.h"
+#include "policy/policy.h"
 #include "sim/ptxinfo.h"
 
 #include <dlfcn.h>
@@ -90,39 +96,44 @@ static uint64_t *functional_counter(WarpsimSim *s, uint64_t *v, const char *name
     return v;
 }
 
-WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t err_len)
+/* The checks the command line makes after its arguments (cli_config_finish), and, for the
+ * timing model, the address mapping's, which building it would otherwise make, exiting. */
+static int check_config(WarpsimSim *s, char *err, size_t err_len)
 {
-    set_home_from_library();
-    WarpsimSim *s = xcalloc(1, sizeof *s);
-    config_init(&s->cfg);
-    snprintf(s->name, sizeof s->name, "program");
-    /* cli_config_arg takes a mutable argv; the arguments are only read. With no machine named,
-     * the gtx480 preset comes first, so that -o overrides apply to it. */
+    Config *c = &s->cfg;
+    AddrDecoder dec;
+    return config_check(c, err, err_len) && policy_check_config(c, err, err_len) &&
+           (s->functional || addrdec_parse(&dec, c->mem.addr_map, c->mem.n_partitions, c->mem.subpartitions,
+                                           c->dram.n_banks, err, err_len));
+}
+
+/* The arguments of warpsim.h into s; 0 with a message in err on the first bad one. */
+static int apply_args(WarpsimSim *s, int argc, const char *const *argv, char *err, size_t err_len)
+{
+    /* With no machine named, the gtx480 preset comes first, so that -o overrides apply to it. */
+    static const char *const default_machine[] = {"--preset", "gtx480"};
     bool have_config = false;
     for (int i = 0; i < argc; i++)
         have_config |= !strcmp(argv[i], "--preset") || !strcmp(argv[i], "--config") ||
                        !strcmp(argv[i], "--gpgpusim-config");
-    char **av = xcalloc((size_t)argc + 4, sizeof *av);
-    int ac = 0;
-    av[ac++] = xstrdup("warpsim");
-    if (!have_config) {
-        av[ac++] = xstrdup("--preset");
-        av[ac++] = xstrdup("gtx480");
-    }
-    for (int i = 0; i < argc; i++)
-        av[ac++] = xstrdup(argv[i]);
-    bool ok = true;
-    for (int i = 1; i < ac && ok; i++) {
-        const char *a = av[i];
+    int first = 0;
+    if (!have_config && config_apply_arg(&s->cfg, 2, default_machine, &first, err, err_len) != CONFIG_ARG_APPLIED)
+        return 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
         bool needs_value = !strcmp(a, "--name") || !strcmp(a, "--json") || !strcmp(a, "--csv") ||
                            !strcmp(a, "--stats");
-        if (cli_config_arg(&s->cfg, ac, av, &i)) { /* a bad file or value exits, naming it */
-        } else if (!strcmp(a, "--functional")) {
+        ConfigArgResult r = config_apply_arg(&s->cfg, argc, argv, &i, err, err_len);
+        if (r == CONFIG_ARG_ERROR)
+            return 0;
+        if (r == CONFIG_ARG_APPLIED)
+            continue;
+        if (!strcmp(a, "--functional")) {
             s->functional = true;
         } else if (!strcmp(a, "--quiet")) {
             s->quiet = true;
-        } else if (needs_value && i + 1 < ac) {
-            const char *v = av[++i];
+        } else if (needs_value && i + 1 < argc) {
+            const char *v = argv[++i];
             if (a[2] == 'n')
                 snprintf(s->name, sizeof s->name, "%s", v);
             else
@@ -130,20 +141,25 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
         } else {
             snprintf(err, err_len, "%s: %s", a,
                      needs_value ? "expected a value after it" : "unknown option (see warpsim --help)");
-            ok = false;
+            return 0;
         }
     }
-    for (int i = 0; i < ac; i++)
-        free(av[i]);
-    free(av);
-    if (!ok) {
+    return check_config(s, err, err_len);
+}
+
+WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t err_len)
+{
+    set_home_from_library();
+    WarpsimSim *s = xcalloc(1, sizeof *s);
+    config_init(&s->cfg);
+    snprintf(s->name, sizeof s->name, "program");
+    if (!apply_args(s, argc, argv, err, err_len)) {
         free(s->json);
         free(s->csv);
         free(s->text);
         free(s);
         return NULL;
     }
-    cli_config_finish(&s->cfg);
     s->mem = ptx_memory_create();
     if (s->functional) {
         stats_init(&s->fstats);

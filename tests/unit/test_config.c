@@ -1,7 +1,10 @@
-/* test_config.c: option parsing, ranges, files with include, -o overrides, CLI errors. */
+/* test_config.c: option parsing, ranges, files with include, -o overrides, the checks across
+ * options and the configuration arguments, each returning its error (file, line, key) rather
+ * than exiting. */
 #include "../test.h"
 
 #include "conf/config.h"
+#include "conf/config_args.h"
 
 #include <stdlib.h>
 
@@ -58,4 +61,118 @@ TEST(config_file_with_include)
     EXPECT_EQ_U(c.l1d.assoc, 16);
     EXPECT_STR(c.sm.sched, "lrr");
     (void)cmd;
+}
+
+/* A file of the scratch folder with the given text; its path in path. */
+static void write_cfg(char *path, size_t len, const char *name, const char *text)
+{
+    snprintf(path, len, "%s/%s", test_tmpdir(), name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Write name with text and read it: it must fail with message. */
+static void expect_file_error(Config *c, const char *name, const char *text, const char *message)
+{
+    char path[512], err[1024] = "";
+    write_cfg(path, sizeof path, name, text);
+    EXPECT(!config_load_file_err(c, path, err, sizeof err));
+    EXPECT_CONTAINS(err, message);
+}
+
+TEST(config_readers_return_their_errors)
+{
+    Config c;
+    config_init(&c);
+    expect_file_error(&c, "badline.cfg", "# fine\nl1d.assoc = 4\nl1d.mshr_entries = lots\n",
+                      "badline.cfg:3: l1d.mshr_entries: expected a non-negative integer, got 'lots'");
+    EXPECT_EQ_U(c.l1d.assoc, 4); /* lines before the bad one were applied */
+    expect_file_error(&c, "noeq.cfg", "l1d.assoc 4\n",
+                      "noeq.cfg:1: expected 'key = value' or 'include FILE', got 'l1d.assoc 4'");
+    expect_file_error(&c, "nokey.cfg", " = 4\n", "nokey.cfg:1: missing key before '='");
+    expect_file_error(&c, "cycle.cfg", "include cycle.cfg\n", "cycle.cfg: includes nested more than 16 deep (a cycle?)");
+    expect_file_error(&c, "badinc.cfg", "l1d.assoc = 2\ninclude missing.cfg\nl1d.assoc = 8\n",
+                      "missing.cfg: cannot read config file: No such file or directory");
+    EXPECT_EQ_U(c.l1d.assoc, 2); /* reading stops at the failed include */
+
+    char err[1024];
+    EXPECT(config_apply_override_err(&c, " l1d.assoc = 16 ", err, sizeof err));
+    EXPECT_EQ_U(c.l1d.assoc, 16);
+    EXPECT(!config_apply_override_err(&c, "l1d.assoc", err, sizeof err));
+    EXPECT_STR(err, "-o l1d.assoc: expected key=value");
+    EXPECT(!config_apply_override_err(&c, "=3", err, sizeof err));
+    EXPECT_STR(err, "-o =3: expected key=value");
+    EXPECT(!config_apply_override_err(&c, "l1d.n_sets=many", err, sizeof err));
+    EXPECT_STR(err, "-o l1d.n_sets=many: l1d.n_sets: expected a non-negative integer, got 'many'");
+}
+
+/* config_check must reject c with message. */
+static void expect_check_error(const Config *c, const char *message)
+{
+    char err[512] = "";
+    EXPECT(!config_check(c, err, sizeof err));
+    EXPECT_CONTAINS(err, message);
+}
+
+TEST(config_check_names_the_key)
+{
+    Config c;
+    char err[512];
+    config_init(&c);
+    EXPECT(config_check(&c, err, sizeof err));
+    c.l1d.n_sets = 3;
+    expect_check_error(&c, "l1d.n_sets: 3 must be a power of two");
+    config_init(&c);
+    c.l2.line_bytes = 64;
+    expect_check_error(&c, "l2.line_bytes: 64 must equal l1d.line_bytes (128)");
+    config_init(&c);
+    c.sm.n_sched = c.sm.max_warps + 1;
+    expect_check_error(&c, "sm.n_sched: ");
+    config_init(&c);
+    c.dram.n_bank_groups = 3;
+    expect_check_error(&c, "dram.n_bank_groups: 3 does not divide dram.n_banks");
+}
+
+TEST(config_apply_arg_in_order)
+{
+    Config c;
+    config_init(&c);
+    char err[1024];
+    const char *argv[] = {"--preset", "gtx480", "-o", "l1d.assoc=4", "-ol1d.n_sets=64", "--json", "x.json"};
+    int argc = (int)(sizeof argv / sizeof argv[0]), i = 0;
+    EXPECT_EQ_I(config_apply_arg(&c, argc, argv, &i, err, sizeof err), CONFIG_ARG_APPLIED);
+    EXPECT_EQ_I(i, 1); /* at the preset's name */
+    i = 2;
+    EXPECT_EQ_I(config_apply_arg(&c, argc, argv, &i, err, sizeof err), CONFIG_ARG_APPLIED);
+    EXPECT_EQ_I(i, 3);
+    i = 4;
+    EXPECT_EQ_I(config_apply_arg(&c, argc, argv, &i, err, sizeof err), CONFIG_ARG_APPLIED);
+    EXPECT_EQ_I(i, 4);
+    EXPECT_EQ_U(c.l1d.assoc, 4);
+    EXPECT_EQ_U(c.l1d.n_sets, 64);
+    i = 5;
+    EXPECT_EQ_I(config_apply_arg(&c, argc, argv, &i, err, sizeof err), CONFIG_ARG_NONE);
+    EXPECT_EQ_I(i, 5);
+
+    const char *bad[][2] = {
+        {"--preset", "nosuch"}, {"--config", "/nonexistent/x.cfg"}, {"--gpgpusim-config", "/nonexistent/g"},
+        {"-o", "l1d.bogus=1"},
+    };
+    const char *msg[] = {
+        "--preset nosuch: no preset of that name (looked for ", "/nonexistent/x.cfg: cannot read config file",
+        "/nonexistent/g: cannot read GPGPU-Sim config file", "-o l1d.bogus=1: unknown key 'l1d.bogus'",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        i = 0;
+        err[0] = 0;
+        EXPECT_EQ_I(config_apply_arg(&c, 2, bad[k], &i, err, sizeof err), CONFIG_ARG_ERROR);
+        EXPECT_CONTAINS(err, msg[k]);
+    }
+    const char *last[] = {"--config"};
+    i = 0;
+    EXPECT_EQ_I(config_apply_arg(&c, 1, last, &i, err, sizeof err), CONFIG_ARG_ERROR);
+    EXPECT_STR(err, "--config: expected a value after it");
 }

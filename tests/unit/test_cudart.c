@@ -6,8 +6,10 @@
  * under `warpsim exec`, functional and on the timing model, and check their own results;
  * tests/cudart/corrupt.c, built here with cc, registers damaged fat binaries and must exit 1
  * with a clear message. In-process: registration and launches through the library's entry
- * points on the fat-binary fixtures of tests/fatbin, and the errors and last-error rules.
- * The end-to-end tests need <build>/lib/libcudart.so.13 (the `all` target builds it). */
+ * points on the fat-binary fixtures of tests/fatbin, and the errors and last-error rules; and
+ * a fresh copy of each built library (libcudart.so.13, libcuda.so.1) with a bad WARPSIM_ARGS,
+ * whose first call must fail with the init error code, saying why once, and not exit. The
+ * end-to-end tests need <build>/lib/libcudart.so.13 (the `all` target builds it). */
 #define _GNU_SOURCE /* dlvsym */
 #include "../test.h"
 
@@ -344,21 +346,33 @@ struct Wrapper {
     void *unused;
 };
 
-/* The runtime's simulator comes from WARPSIM_ARGS on its first use: functional and quiet here,
- * without leaving the variable changed for other tests. */
-static void runtime_first_use(void)
+/* WARPSIM_ARGS set to value; returns the old value to give back to env_restore. */
+static char *env_set(const char *value)
 {
     const char *old = getenv("WARPSIM_ARGS");
     char *keep = old ? xstrdup(old) : NULL;
-    setenv("WARPSIM_ARGS", "--functional --quiet", 1);
-    void *p = NULL;
-    cudaMalloc(&p, 4);
-    cudaFree(p);
+    setenv("WARPSIM_ARGS", value, 1);
+    return keep;
+}
+
+static void env_restore(char *keep)
+{
     if (keep)
         setenv("WARPSIM_ARGS", keep, 1);
     else
         unsetenv("WARPSIM_ARGS");
     free(keep);
+}
+
+/* The runtime's simulator comes from WARPSIM_ARGS on its first use: functional and quiet here,
+ * without leaving the variable changed for other tests. */
+static void runtime_first_use(void)
+{
+    char *keep = env_set("--functional --quiet");
+    void *p = NULL;
+    cudaMalloc(&p, 4);
+    cudaFree(p);
+    env_restore(keep);
 }
 
 TEST(cudart_inprocess_registration_and_launch)
@@ -625,4 +639,81 @@ TEST(cudart_tex_unsupported_forms)
         EXPECT_CONTAINS(warpsim_error(s), cases[i].msg);
     }
     warpsim_destroy(s);
+}
+
+/* ---- a bad configuration fails the libraries' calls, never the program ---- */
+
+/* A fresh copy of a built library (its own simulator state, whatever this process has run) and
+ * one of its functions; NULL if either is missing. */
+static void *lib_open(const char *name, const char *fn, const char *version, void **sym)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", lib_dir(), name);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    *sym = h ? (version ? dlvsym(h, fn, version) : dlsym(h, fn)) : NULL;
+    return h;
+}
+
+/* How many times needle occurs in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; p && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+TEST(cudart_bad_config_fails_the_first_call)
+{
+    if (!have_library())
+        return;
+    void *sym;
+    void *h = lib_open("libcudart.so.13", "cudaMalloc", "libcudart.so.13", &sym);
+    ASSERT(h && sym);
+    int (*rt_malloc)(void **, size_t), (*rt_last_error)(void);
+    memcpy(&rt_malloc, &sym, sizeof sym);
+    sym = dlvsym(h, "cudaGetLastError", "libcudart.so.13");
+    ASSERT(sym);
+    memcpy(&rt_last_error, &sym, sizeof sym);
+    char *keep = env_set("--quiet -o l1d.n_sets=3");
+    capture_begin();
+    void *p = NULL;
+    int e1 = rt_malloc(&p, 64), e2 = rt_malloc(&p, 64); /* the process goes on after both */
+    char *msg = capture_end();
+    env_restore(keep);
+    EXPECT_EQ_I(e1, 3); /* cudaErrorInitializationError */
+    EXPECT_EQ_I(e2, 3);
+    EXPECT(p == NULL);
+    EXPECT_EQ_I(rt_last_error(), 3);
+    EXPECT_CONTAINS(msg, "warpsim: cudaMalloc: WARPSIM_ARGS: l1d.n_sets: 3 must be a power of two "
+                         "(cudaErrorInitializationError)");
+    EXPECT_EQ_I(occurrences(msg, "l1d.n_sets"), 1); /* said once */
+    free(msg);
+    dlclose(h);
+}
+
+TEST(cudart_bad_config_fails_cuinit)
+{
+    if (!have_library())
+        return;
+    void *sym;
+    void *h = lib_open("libcuda.so.1", "cuInit", NULL, &sym);
+    ASSERT(h && sym);
+    int (*drv_init)(unsigned), (*drv_count)(int *);
+    memcpy(&drv_init, &sym, sizeof sym);
+    sym = dlsym(h, "cuDeviceGetCount");
+    ASSERT(sym);
+    memcpy(&drv_count, &sym, sizeof sym);
+    char *keep = env_set("--quiet -o sm.sched=nope");
+    capture_begin();
+    int e1 = drv_init(0), e2 = drv_init(0), n = -1, e3 = drv_count(&n);
+    char *msg = capture_end();
+    env_restore(keep);
+    EXPECT_EQ_I(e1, 1); /* CUDA_ERROR_INVALID_VALUE */
+    EXPECT_EQ_I(e2, 1);
+    EXPECT_EQ_I(e3, 3); /* CUDA_ERROR_NOT_INITIALIZED */
+    EXPECT_CONTAINS(msg, "warpsim: WARPSIM_ARGS: sm.sched: unknown warp policy 'nope'");
+    EXPECT_EQ_I(occurrences(msg, "sm.sched"), 1);
+    free(msg);
+    dlclose(h);
 }

@@ -1,5 +1,6 @@
 /* test_sim.c: whole-simulator runs through the warpsim binary: the intra-warp conflict
- * pathology, determinism, and command-line/config errors. */
+ * pathology, determinism, and command-line/config errors; and, in-process, the same bad
+ * configurations given to the embedding API, which must come back from warpsim_create. */
 #include "../test.h"
 
 #include <stdlib.h>
@@ -183,4 +184,69 @@ TEST(sim_time_series)
     json_free(j);
     EXPECT_EQ_I(run("-o gpu.sample_cycles=0 workloads/synthetic/noconflict.syn"), 0);
     EXPECT(strstr(out, "series") == NULL);
+}
+
+/* ---- the embedding API: bad configurations come back as errors ---- */
+
+#include "warpsim.h"
+
+/* warpsim_create on args; expects NULL and a message containing `message`. Returning at all
+ * shows that the bad input did not end the process. */
+static void expect_create_error(int argc, const char *const *argv, const char *message)
+{
+    char err[1024] = "";
+    WarpsimSim *s = warpsim_create(argc, argv, err, sizeof err);
+    EXPECT(s == NULL);
+    EXPECT_CONTAINS(err, message);
+    if (s)
+        warpsim_destroy(s);
+}
+
+TEST(sim_create_returns_config_errors)
+{
+    const char *preset[] = {"--quiet", "--preset", "nosuch"};
+    expect_create_error(3, preset, "--preset nosuch: no preset of that name (looked for ");
+    char missing[512];
+    snprintf(missing, sizeof missing, "%s/missing.cfg", test_tmpdir());
+    const char *config[] = {"--config", missing};
+    expect_create_error(2, config, "missing.cfg: cannot read config file: No such file or directory");
+    const char *sets[] = {"-o", "l1d.n_sets=3"};
+    expect_create_error(2, sets, "l1d.n_sets: 3 must be a power of two");
+    const char *policy[] = {"--functional", "-o", "sm.sched=nope"};
+    expect_create_error(3, policy, "sm.sched: unknown warp policy 'nope'");
+    const char *key[] = {"-ol1d.bogus=1"};
+    expect_create_error(1, key, "-o l1d.bogus=1: unknown key 'l1d.bogus'");
+    const char *range[] = {"--preset", "gtx480", "-o", "l1d.assoc=9999"};
+    expect_create_error(4, range, "-o l1d.assoc=9999: l1d.assoc: 9999 is out of range");
+    const char *novalue[] = {"-o"};
+    expect_create_error(1, novalue, "-o: expected a value after it");
+    const char *addr_map[] = {"-o", "mem.addr_map=bogus"};
+    expect_create_error(2, addr_map, "mem.addr_map: expected 'dramid@<bit>;'");
+    const char *unknown[] = {"--frobnicate"};
+    expect_create_error(1, unknown, "--frobnicate: unknown option");
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/badline.cfg", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    ASSERT(f);
+    fputs("# fine\nl1d.assoc = 4\nl1d.mshr_entries = lots\n", f);
+    fclose(f);
+    const char *badline[] = {"--config", path};
+    expect_create_error(2, badline, "badline.cfg:3: l1d.mshr_entries: expected a non-negative integer, got 'lots'");
+    f = fopen(path, "w");
+    ASSERT(f);
+    fputs("-gpgpu_cache:dl1 N:32:128\n", f);
+    fclose(f);
+    const char *gpgpusim[] = {"--gpgpusim-config", path};
+    expect_create_error(2, gpgpusim, "badline.cfg:1: -gpgpu_cache:dl1: ");
+
+    /* and after all that, a good configuration still makes a simulator */
+    char err[1024] = "";
+    const char *good[] = {"--functional", "--quiet", "-o", "l1d.n_sets=64"};
+    WarpsimSim *s = warpsim_create(4, good, err, sizeof err);
+    ASSERT(s);
+    WarpsimDeviceInfo di;
+    warpsim_device_info(s, &di);
+    EXPECT_EQ_U(di.n_sms, 30);
+    warpsim_destroy(s);
 }

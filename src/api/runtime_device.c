@@ -1,0 +1,250 @@
+/* runtime_device.c: the device of warpsim's libcudart replacement (see runtime.c).
+ *
+ * One device, number 0, whose properties and attributes are the configured machine's (SM
+ * count, clocks, threads, registers, shared memory, L2) with the compute capability of the
+ * PTX nvcc 13 emits by default. Synchronisation has nothing to wait for; cudaDeviceReset frees
+ * the program's allocations and texture objects and clears the errors. */
+#include "api/runtime_internal.h"
+
+#include "base/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct cudaDeviceProp {
+    char name[256];
+    char uuid[16];
+    char luid[8];
+    unsigned luidDeviceNodeMask;
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+    size_t totalConstMem;
+    int major, minor;
+    size_t textureAlignment, texturePitchAlignment;
+    int multiProcessorCount, integrated, canMapHostMemory;
+    int maxTexture1D, maxTexture1DMipmap, maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3];
+    int maxTexture2DGather[2], maxTexture3D[3], maxTexture3DAlt[3], maxTextureCubemap;
+    int maxTexture1DLayered[2], maxTexture2DLayered[3], maxTextureCubemapLayered[2];
+    int maxSurface1D, maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2], maxSurface2DLayered[3];
+    int maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount;
+    int unifiedAddressing, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID;
+    int hostNativeAtomicSupported, pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem, cooperativeLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported;
+    unsigned gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned memoryPoolSupportedHandleTypes;
+    int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers;
+    int deviceNumaConfig, deviceNumaId, mpsEnabled, hostNumaId;
+    unsigned gpuPciDeviceID, gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    int reserved[56];
+};
+
+/* Sizes and offsets as CUDA 13's headers give them (x86-64). */
+_Static_assert(sizeof(struct cudaDeviceProp) == 1008, "cudaDeviceProp layout");
+_Static_assert(offsetof(struct cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp layout");
+_Static_assert(offsetof(struct cudaDeviceProp, maxThreadsPerMultiProcessor) == 604, "cudaDeviceProp layout");
+_Static_assert(offsetof(struct cudaDeviceProp, maxBlocksPerMultiProcessor) == 688, "cudaDeviceProp layout");
+_Static_assert(offsetof(struct cudaDeviceProp, hostNumaMultinodeIpcSupported) == 780, "cudaDeviceProp layout");
+
+/* Device attributes (enum cudaDeviceAttr) that cudaDeviceGetAttribute answers. */
+enum {
+    ATTR_MAX_THREADS_PER_BLOCK = 1, ATTR_MAX_BLOCK_DIM_X = 2, ATTR_MAX_BLOCK_DIM_Y = 3, ATTR_MAX_BLOCK_DIM_Z = 4,
+    ATTR_MAX_GRID_DIM_X = 5, ATTR_MAX_GRID_DIM_Y = 6, ATTR_MAX_GRID_DIM_Z = 7, ATTR_MAX_SHARED_PER_BLOCK = 8,
+    ATTR_TOTAL_CONSTANT_MEMORY = 9, ATTR_WARP_SIZE = 10, ATTR_MAX_PITCH = 11, ATTR_MAX_REGS_PER_BLOCK = 12,
+    ATTR_CLOCK_RATE = 13, ATTR_TEXTURE_ALIGNMENT = 14, ATTR_GPU_OVERLAP = 15, ATTR_MULTIPROCESSOR_COUNT = 16,
+    ATTR_KERNEL_EXEC_TIMEOUT = 17, ATTR_INTEGRATED = 18, ATTR_CAN_MAP_HOST_MEMORY = 19, ATTR_COMPUTE_MODE = 20,
+    ATTR_CONCURRENT_KERNELS = 31, ATTR_ECC_ENABLED = 32, ATTR_PCI_BUS_ID = 33, ATTR_PCI_DEVICE_ID = 34,
+    ATTR_MEMORY_CLOCK_RATE = 36, ATTR_BUS_WIDTH = 37, ATTR_L2_CACHE_SIZE = 38, ATTR_MAX_THREADS_PER_SM = 39,
+    ATTR_ASYNC_ENGINE_COUNT = 40, ATTR_UNIFIED_ADDRESSING = 41, ATTR_PCI_DOMAIN_ID = 50,
+    ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH = 69, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
+    ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81, ATTR_MAX_REGS_PER_SM = 82,
+    ATTR_MANAGED_MEMORY = 83, ATTR_COOPERATIVE_LAUNCH = 95, ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+    ATTR_MAX_BLOCKS_PER_SM = 106
+};
+
+/* What the runtime reports about the device beyond the configured machine: the PTX is
+ * compute_75's (nvcc 13's default), whatever machine the configuration models. */
+#define RT_CC_MAJOR 7
+#define RT_CC_MINOR 5
+#define RT_VERSION 13000 /* CUDA 13.0, for cudaRuntimeGetVersion and cudaDriverGetVersion */
+#define RT_CONST_BYTES 65536
+
+/* ---- the device ---- */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDeviceCount", "null pointer");
+    *count = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    if (device != 0)
+        return rt_fail(cudaErrorInvalidDevice, "cudaSetDevice", "device %d: the simulator has one device, 0", device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDevice", "null pointer");
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned flags)
+{
+    return cudaSuccess;
+}
+
+/* What every query of the device starts with: the simulator exists, the answer has somewhere
+ * to go, and the device is the one there is. */
+static cudaError_t device_query(const char *call, const void *out, int device)
+{
+    cudaError_t e = rt_init(call);
+    if (e != cudaSuccess)
+        return e;
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    if (device != 0)
+        return rt_fail(cudaErrorInvalidDevice, call, "device %d: the simulator has one device, 0", device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    cudaError_t e = device_query("cudaGetDeviceProperties", prop, device);
+    if (e != cudaSuccess)
+        return e;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "%s", di.name);
+    prop->totalGlobalMem = (size_t)di.global_bytes;
+    prop->sharedMemPerBlock = di.smem_per_sm;
+    prop->regsPerBlock = (int)di.regs_per_sm;
+    prop->warpSize = 32;
+    prop->memPitch = 0x7fffffff;
+    prop->maxThreadsPerBlock = (int)di.max_threads_per_cta;
+    prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = (int)di.max_threads_per_cta;
+    prop->maxThreadsDim[2] = RT_MAX_BLOCK_Z;
+    prop->maxGridSize[0] = RT_MAX_GRID_X;
+    prop->maxGridSize[1] = prop->maxGridSize[2] = RT_MAX_GRID_YZ;
+    prop->totalConstMem = RT_CONST_BYTES;
+    prop->major = RT_CC_MAJOR;
+    prop->minor = RT_CC_MINOR;
+    prop->textureAlignment = 512;
+    prop->texturePitchAlignment = 32;
+    prop->multiProcessorCount = (int)di.n_sms;
+    prop->unifiedAddressing = 1;
+    prop->memoryBusWidth = (int)di.bus_bits;
+    prop->l2CacheSize = (int)di.l2_bytes;
+    prop->maxThreadsPerMultiProcessor = (int)di.max_threads_per_sm;
+    prop->globalL1CacheSupported = prop->localL1CacheSupported = 1;
+    prop->sharedMemPerMultiprocessor = di.smem_per_sm;
+    prop->regsPerMultiprocessor = (int)di.regs_per_sm;
+    prop->sharedMemPerBlockOptin = di.smem_per_sm;
+    prop->maxBlocksPerMultiProcessor = (int)di.max_ctas_per_sm;
+    return cudaSuccess;
+}
+
+/* The CUDA 12 name of the same call. */
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
+{
+    return cudaGetDeviceProperties(prop, device);
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
+{
+    cudaError_t e = device_query("cudaDeviceGetAttribute", value, device);
+    if (e != cudaSuccess)
+        return e;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    int v;
+    switch (attr) {
+    case ATTR_MAX_THREADS_PER_BLOCK: case ATTR_MAX_BLOCK_DIM_X: case ATTR_MAX_BLOCK_DIM_Y:
+        v = (int)di.max_threads_per_cta; break;
+    case ATTR_MAX_BLOCK_DIM_Z: v = RT_MAX_BLOCK_Z; break;
+    case ATTR_MAX_GRID_DIM_X: v = RT_MAX_GRID_X; break;
+    case ATTR_MAX_GRID_DIM_Y: case ATTR_MAX_GRID_DIM_Z: v = RT_MAX_GRID_YZ; break;
+    case ATTR_MAX_SHARED_PER_BLOCK: case ATTR_MAX_SHARED_PER_SM: case ATTR_MAX_SHARED_PER_BLOCK_OPTIN:
+        v = (int)di.smem_per_sm; break;
+    case ATTR_TOTAL_CONSTANT_MEMORY: v = RT_CONST_BYTES; break;
+    case ATTR_WARP_SIZE: v = 32; break;
+    case ATTR_MAX_PITCH: v = 0x7fffffff; break;
+    case ATTR_MAX_REGS_PER_BLOCK: case ATTR_MAX_REGS_PER_SM: v = (int)di.regs_per_sm; break;
+    case ATTR_CLOCK_RATE: v = (int)di.core_mhz * 1000; break; /* kHz */
+    case ATTR_MEMORY_CLOCK_RATE: v = (int)di.mem_mhz * 1000; break;
+    case ATTR_TEXTURE_ALIGNMENT: v = 512; break;
+    case ATTR_MULTIPROCESSOR_COUNT: v = (int)di.n_sms; break;
+    case ATTR_BUS_WIDTH: v = (int)di.bus_bits; break;
+    case ATTR_L2_CACHE_SIZE: v = (int)di.l2_bytes; break;
+    case ATTR_MAX_THREADS_PER_SM: v = (int)di.max_threads_per_sm; break;
+    case ATTR_MAX_BLOCKS_PER_SM: v = (int)di.max_ctas_per_sm; break;
+    case ATTR_CC_MAJOR: v = RT_CC_MAJOR; break;
+    case ATTR_CC_MINOR: v = RT_CC_MINOR; break;
+    case ATTR_UNIFIED_ADDRESSING: case ATTR_GLOBAL_L1_CACHE: case ATTR_LOCAL_L1_CACHE: v = 1; break;
+    case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
+    case ATTR_GPU_OVERLAP: case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_CAN_MAP_HOST_MEMORY:
+    case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
+    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_ASYNC_ENGINE_COUNT: case ATTR_MANAGED_MEMORY:
+    case ATTR_COOPERATIVE_LAUNCH:
+        v = 0; break;
+    default:
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "attribute %d is not modelled", attr);
+    }
+    *value = v;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    ENTER("cudaDeviceSynchronize");
+    return cudaSuccess;
+}
+
+/* Frees every allocation and texture object and clears the errors, like destroying the
+ * context. The simulator, its statistics and the loaded modules stay. */
+cudaError_t cudaDeviceReset(void)
+{
+    cudaError_t e = rt_init("cudaDeviceReset");
+    if (e != cudaSuccess)
+        return e;
+    rt_memory_reset();
+    rt_texture_reset();
+    rt_last = rt_sticky = cudaSuccess;
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion)
+        return rt_fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion", "null pointer");
+    *runtimeVersion = RT_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        return rt_fail(cudaErrorInvalidValue, "cudaDriverGetVersion", "null pointer");
+    *driverVersion = RT_VERSION;
+    return cudaSuccess;
+}

@@ -1,0 +1,157 @@
+/* runtime_internal.h: what the files of warpsim's libcudart replacement share (runtime*.c).
+ *
+ * The CUDA 13 ABI types more than one file reads or writes (the rest stay in the one file
+ * that needs them, beside their layout checks), the registered fat binaries, kernels and
+ * variables, the library's state and the helpers every entry point uses: the simulator created
+ * on first use, the error rules, and the map of device memory. runtime.c describes the
+ * library as a whole. */
+#ifndef WARPSIM_RUNTIME_INTERNAL_H
+#define WARPSIM_RUNTIME_INTERNAL_H
+
+#include "warpsim.h"
+
+#include "front/fatbin/fatbin.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The exported functions' prototypes are NVIDIA's (cuda_runtime_api.h), which need not be
+ * installed where warpsim builds; the definitions follow them. */
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+
+/* ---- the ABI: CUDA 13's types, as far as this library reads or writes them ---- */
+
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorCudartUnloading = 4,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidSymbol = 13,
+    cudaErrorInvalidChannelDescriptor = 20,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorMissingConfiguration = 52,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidKernelImage = 200,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorInvalidPtx = 218,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorSymbolNotFound = 500,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999,
+} cudaError_t;
+
+typedef struct dim3 {
+    unsigned x, y, z;
+} dim3;
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUkern_st *cudaKernel_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+
+/* The device's limits on launches, beyond the configured machine. */
+#define RT_MAX_GRID_X 0x7fffffff
+#define RT_MAX_GRID_YZ 65535
+#define RT_MAX_BLOCK_Z 64
+
+const char *cudaGetErrorName(cudaError_t error); /* runtime_errors.c */
+
+/* ---- registered code (runtime_module.c) ---- */
+
+/* One registered fat binary (the handle nvcc's code holds). */
+typedef struct RtModule {
+    uint32_t index;          /* 1, 2, ... in registration order, for its name */
+    uint32_t wrapper_version;
+    Fatbin fb;               /* borrows the program's .nv_fatbin section */
+    bool bad;                /* the container did not parse: err says why */
+    char err[512];
+    WarpsimModule *m;        /* loaded on first use */
+    cudaError_t load_error;  /* a failed load, given again on every use */
+    uint32_t ptx_arch;
+    struct RtModule *next;
+} RtModule;
+
+/* A kernel, known to the program by its host stub's address. */
+struct CUkern_st {
+    const void *host_fun;
+    char *name;              /* mangled, as in the PTX */
+    RtModule *mod;
+    WarpsimKernelInfo info;  /* valid once the module is loaded */
+    bool have_info;
+    struct CUkern_st *next;
+};
+typedef struct CUkern_st RtKernel;
+
+/* A __device__ or __constant__ variable, known by its host shadow's address. */
+typedef struct RtVar {
+    const void *host_var;
+    char *name;
+    RtModule *mod;
+    size_t size;
+    uint64_t addr;           /* once the module is loaded */
+    struct RtVar *next;
+} RtVar;
+
+/* The kernel of a host stub or a cudaKernel_t, or NULL. */
+RtKernel *rt_kernel_of(const void *func);
+/* Load the kernel's module if needed and fill in its info. */
+cudaError_t rt_kernel_ready(RtKernel *k, const char *call);
+/* The variable of a host shadow, its module loaded; fails (printing why) if there is none. */
+cudaError_t rt_var_of(const void *symbol, const char *call, RtVar **out);
+
+/* ---- state and errors (runtime.c) ---- */
+
+extern WarpsimSim *rt_sim;
+extern cudaError_t rt_last, rt_sticky; /* last error; a kernel fault that stays */
+
+/* Record a failure of `call`, print why, and return it. */
+cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A failure the simulator has already explained on stderr. */
+cudaError_t rt_quiet_fail(cudaError_t e);
+/* The simulator, created on first use. */
+cudaError_t rt_init(const char *call);
+/* The runtime's error for a simulator status (faults stay as the sticky error). */
+cudaError_t rt_status(WarpsimStatus st);
+
+/* Every call that touches the device starts here: the simulator exists and no kernel has
+ * faulted (a sticky error is returned again, as CUDA does until cudaDeviceReset). */
+#define ENTER(call)                                                                                     \
+    do {                                                                                                \
+        cudaError_t e_ = rt_init(call);                                                                 \
+        if (e_ != cudaSuccess)                                                                          \
+            return e_;                                                                                  \
+        if (rt_sticky != cudaSuccess)                                                                   \
+            return rt_quiet_fail(rt_sticky);                                                            \
+    } while (0)
+
+/* ---- device memory (runtime_memory.c) ---- */
+
+/* Device memory the program may name (allocations and module variables) is kept as ranges
+ * sorted by address. symbol: a module variable, which cudaFree and cudaDeviceReset leave. */
+void rt_range_add(uint64_t addr, uint64_t size, bool symbol);
+/* Forget the range starting exactly at addr, if there is one. */
+void rt_range_remove(uint64_t addr);
+/* The bytes [p, p + n) must lie in one allocation or variable of the device. */
+cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what);
+/* Free every allocation (cudaDeviceReset). */
+void rt_memory_reset(void);
+
+/* ---- texture objects (runtime_texture.c) ---- */
+
+/* Destroy every texture object (cudaDeviceReset). */
+void rt_texture_reset(void);
+
+#endif

@@ -1,0 +1,171 @@
+/* runtime_launch.c: kernel launches of warpsim's libcudart replacement (see runtime.c).
+ *
+ * <<<grid, block, smem, stream>>> in nvcc's code pushes a call configuration that the kernel's
+ * host stub pops before it launches (__cudaLaunchKernel with the kernel of __cudaGetKernel);
+ * cudaLaunchKernel names the kernel by its host stub. A launch checks the configuration
+ * against the device's limits, packs the arguments into the kernel's parameter buffer and
+ * runs the kernel to completion on the simulator. Function attributes report ptxas's
+ * register count and the occupancy limits that follow from it. */
+#include "api/runtime_internal.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+    int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA;
+    int maxDynamicSharedSizeBytes, preferredShmemCarveout, clusterDimMustBeSet;
+    int requiredClusterWidth, requiredClusterHeight, requiredClusterDepth;
+    int clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+/* Its size as CUDA 13's headers give it (x86-64). */
+_Static_assert(sizeof(struct cudaFuncAttributes) == 144, "cudaFuncAttributes layout");
+
+/* The configurations pushed by <<<...>>> and not yet popped by the launch stubs. */
+typedef struct CallConfig {
+    dim3 grid, block;
+    size_t smem;
+    cudaStream_t stream;
+} CallConfig;
+
+#define RT_MAX_CALL_DEPTH 16
+
+static CallConfig rt_calls[RT_MAX_CALL_DEPTH];
+static int rt_n_calls;
+
+/* ---- <<<...>>> ---- */
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream)
+{
+    if (rt_n_calls == RT_MAX_CALL_DEPTH) {
+        rt_fail(cudaErrorInvalidConfiguration, "<<<...>>>", "launches nested more than %d deep", RT_MAX_CALL_DEPTH);
+        return 1;
+    }
+    rt_calls[rt_n_calls++] = (CallConfig){gridDim, blockDim, sharedMem, stream};
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream)
+{
+    if (rt_n_calls == 0)
+        return rt_fail(cudaErrorMissingConfiguration, "__cudaPopCallConfiguration", "no <<<...>>> configuration");
+    const CallConfig *c = &rt_calls[--rt_n_calls];
+    *gridDim = c->grid;
+    *blockDim = c->block;
+    *sharedMem = c->smem;
+    *(cudaStream_t *)stream = c->stream;
+    return cudaSuccess;
+}
+
+/* ---- launches ---- */
+
+static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, const char *call)
+{
+    ENTER(call);
+    if (!k)
+        return rt_fail(cudaErrorInvalidDeviceFunction, call, "not a registered kernel");
+    cudaError_t e = rt_kernel_ready(k, call);
+    if (e != cudaSuccess)
+        return e;
+    const WarpsimKernelInfo *ki = &k->info;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    uint64_t threads = (uint64_t)b.x * b.y * b.z;
+    if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z)
+        return rt_fail(cudaErrorInvalidConfiguration, call, "%s<<<(%u,%u,%u), (%u,%u,%u)>>>: every dimension must be "
+                       "at least 1", k->name, g.x, g.y, g.z, b.x, b.y, b.z);
+    if (threads > di.max_threads_per_cta || b.z > RT_MAX_BLOCK_Z)
+        return rt_fail(cudaErrorInvalidConfiguration, call, "%s: a block of %ux%ux%u threads exceeds the device's "
+                       "%u threads per block (and %u in z)", k->name, b.x, b.y, b.z, di.max_threads_per_cta,
+                       RT_MAX_BLOCK_Z);
+    if (g.x > RT_MAX_GRID_X || g.y > RT_MAX_GRID_YZ || g.z > RT_MAX_GRID_YZ)
+        return rt_fail(cudaErrorInvalidConfiguration, call, "%s: a grid of %ux%ux%u blocks exceeds %ux%ux%u", k->name,
+                       g.x, g.y, g.z, RT_MAX_GRID_X, RT_MAX_GRID_YZ, RT_MAX_GRID_YZ);
+    if (smem + ki->smem_static_bytes > di.smem_per_sm)
+        return rt_fail(cudaErrorInvalidValue, call, "%s: %zu bytes of dynamic and %u of static shared memory exceed "
+                       "the %u bytes of a block", k->name, smem, ki->smem_static_bytes, di.smem_per_sm);
+    if (ki->n_params > 0 && !args)
+        return rt_fail(cudaErrorInvalidValue, call, "%s takes %u parameters and none were given", k->name,
+                       ki->n_params);
+    uint8_t stack_buf[512];
+    uint8_t *buf = ki->param_bytes <= sizeof stack_buf ? stack_buf : xmalloc(ki->param_bytes);
+    memset(buf, 0, ki->param_bytes);
+    for (uint32_t i = 0; i < ki->n_params; i++)
+        if (args[i])
+            memcpy(buf + ki->param_offset[i], args[i], ki->param_size[i]);
+    const uint32_t grid[3] = {g.x, g.y, g.z}, block[3] = {b.x, b.y, b.z};
+    e = rt_status(warpsim_launch(rt_sim, k->mod->m, k->name, grid, block, (uint32_t)smem, buf, ki->param_bytes));
+    if (buf != stack_buf)
+        free(buf);
+    return e;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                               cudaStream_t stream)
+{
+    return launch(kernel, gridDim, blockDim, args, sharedMem, "kernel launch");
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem, cudaStream_t stream)
+{
+    return launch(kernel, gridDim, blockDim, args, sharedMem, "kernel launch");
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                             cudaStream_t stream)
+{
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, "cudaLaunchKernel");
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                  cudaStream_t stream)
+{
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, "cudaLaunchKernel");
+}
+
+/* ---- function attributes ---- */
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    ENTER("cudaFuncGetAttributes");
+    if (!attr)
+        return rt_fail(cudaErrorInvalidValue, "cudaFuncGetAttributes", "null attributes pointer");
+    RtKernel *k = rt_kernel_of(func);
+    if (!k)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes", "%p is not a kernel", func);
+    cudaError_t e = rt_kernel_ready(k, "cudaFuncGetAttributes");
+    if (e != cudaSuccess)
+        return e;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    memset(attr, 0, sizeof *attr);
+    uint32_t regs = k->info.regs_per_thread ? k->info.regs_per_thread : 1;
+    uint32_t by_regs = di.regs_per_sm / regs / 32 * 32; /* threads whose registers fit one SM */
+    attr->sharedSizeBytes = k->info.smem_static_bytes;
+    attr->localSizeBytes = k->info.local_bytes;
+    attr->maxThreadsPerBlock = (int)MIN(di.max_threads_per_cta, by_regs);
+    attr->numRegs = (int)k->info.regs_per_thread;
+    attr->ptxVersion = attr->binaryVersion = (int)k->mod->ptx_arch;
+    attr->maxDynamicSharedSizeBytes = (int)(di.smem_per_sm - MIN(di.smem_per_sm, k->info.smem_static_bytes));
+    return cudaSuccess;
+}
+
+/* Hints a synchronous simulator has no use for; the function must still be a kernel. */
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+    if (!rt_kernel_of(func))
+        return rt_fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetAttribute", "%p is not a kernel", func);
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
+{
+    if (!rt_kernel_of(func))
+        return rt_fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig", "%p is not a kernel", func);
+    return cudaSuccess;
+}

@@ -1,0 +1,329 @@
+/* runtime_memory.c: device memory of warpsim's libcudart replacement (see runtime.c).
+ *
+ * cudaMalloc and cudaFree, pinned host memory (plain aligned host memory here), copies in
+ * every direction, memset, and copies to and from __device__ / __constant__ variables. Every
+ * piece of device memory the program may name, allocations and module variables alike, is a
+ * range in one sorted map: copies are checked against it, and cudaMemcpyDefault tells device
+ * from host pointers with it. Copies complete before the call returns. */
+#include "api/runtime_internal.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Device memory the program may name: allocations and module variables, sorted by address,
+ * to check copies and to tell device from host pointers (cudaMemcpyDefault). */
+typedef struct DevRange {
+    uint64_t addr, size;
+    bool symbol;
+} DevRange;
+
+static DevRange *rt_ranges;
+static uint32_t rt_n_ranges, rt_cap_ranges;
+static uint64_t rt_allocated;           /* bytes of live cudaMalloc allocations */
+static void **rt_host_allocs;           /* cudaMallocHost / cudaHostAlloc blocks */
+static uint32_t rt_n_host, rt_cap_host;
+
+/* ---- the map of device memory ---- */
+
+/* Index of the first range whose address is above addr. */
+static uint32_t range_upper(uint64_t addr)
+{
+    uint32_t lo = 0, hi = rt_n_ranges;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (rt_ranges[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The range holding [addr, addr + n) (n >= 1), or NULL. */
+static const DevRange *range_find(uint64_t addr, uint64_t n)
+{
+    uint32_t i = range_upper(addr);
+    if (i == 0)
+        return NULL;
+    const DevRange *r = &rt_ranges[i - 1];
+    if (addr - r->addr >= r->size || n > r->size - (addr - r->addr))
+        return NULL;
+    return r;
+}
+
+void rt_range_add(uint64_t addr, uint64_t size, bool symbol)
+{
+    if (rt_n_ranges == rt_cap_ranges) {
+        rt_cap_ranges = rt_cap_ranges ? 2 * rt_cap_ranges : 64;
+        rt_ranges = xrealloc(rt_ranges, rt_cap_ranges * sizeof *rt_ranges);
+    }
+    uint32_t i = range_upper(addr);
+    memmove(&rt_ranges[i + 1], &rt_ranges[i], (rt_n_ranges - i) * sizeof *rt_ranges);
+    rt_ranges[i] = (DevRange){addr, size ? size : 1, symbol};
+    rt_n_ranges++;
+}
+
+static void range_remove_at(uint32_t i)
+{
+    memmove(&rt_ranges[i], &rt_ranges[i + 1], (rt_n_ranges - i - 1) * sizeof *rt_ranges);
+    rt_n_ranges--;
+}
+
+/* Index of the range starting exactly at addr, or -1. */
+static int64_t range_at(uint64_t addr)
+{
+    uint32_t i = range_upper(addr);
+    return i > 0 && rt_ranges[i - 1].addr == addr ? (int64_t)i - 1 : -1;
+}
+
+void rt_range_remove(uint64_t addr)
+{
+    int64_t i = range_at(addr);
+    if (i >= 0)
+        range_remove_at((uint32_t)i);
+}
+
+static bool is_device(const void *p)
+{
+    return p && range_find((uint64_t)(uintptr_t)p, 1) != NULL;
+}
+
+cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what)
+{
+    if (n && !range_find((uint64_t)(uintptr_t)p, n))
+        return rt_fail(cudaErrorInvalidValue, call, "%s %p (%zu bytes) is not inside a device allocation", what, p, n);
+    return cudaSuccess;
+}
+
+/* ---- allocations ---- */
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    ENTER("cudaMalloc");
+    if (!devPtr)
+        return rt_fail(cudaErrorInvalidValue, "cudaMalloc", "null pointer");
+    *devPtr = NULL;
+    if (size == 0)
+        return cudaSuccess;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    if (size > di.global_bytes - MIN(di.global_bytes, rt_allocated))
+        return rt_fail(cudaErrorMemoryAllocation, "cudaMalloc", "%zu bytes: the device has %llu of its %llu bytes "
+                       "free", size, (unsigned long long)(di.global_bytes - MIN(di.global_bytes, rt_allocated)),
+                       (unsigned long long)di.global_bytes);
+    uint64_t a = warpsim_malloc(rt_sim, size);
+    rt_range_add(a, size, false);
+    rt_allocated += size;
+    *devPtr = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+    ENTER("cudaFree");
+    if (!devPtr)
+        return cudaSuccess;
+    int64_t i = range_at((uint64_t)(uintptr_t)devPtr);
+    if (i < 0 || rt_ranges[i].symbol)
+        return rt_fail(cudaErrorInvalidValue, "cudaFree", "%p is not an allocation of cudaMalloc", devPtr);
+    rt_allocated -= rt_ranges[i].size;
+    range_remove_at((uint32_t)i);
+    return rt_status(warpsim_free(rt_sim, (uint64_t)(uintptr_t)devPtr));
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    ENTER("cudaMemGetInfo");
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    if (free_bytes)
+        *free_bytes = (size_t)(di.global_bytes - MIN(di.global_bytes, rt_allocated));
+    if (total)
+        *total = (size_t)di.global_bytes;
+    return cudaSuccess;
+}
+
+/* The allocations go; module variables stay with their modules. */
+void rt_memory_reset(void)
+{
+    for (uint32_t i = 0; i < rt_n_ranges;) {
+        if (rt_ranges[i].symbol) {
+            i++;
+            continue;
+        }
+        warpsim_free(rt_sim, rt_ranges[i].addr);
+        range_remove_at(i);
+    }
+    rt_allocated = 0;
+}
+
+/* ---- host memory ---- */
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
+{
+    if (!pHost)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostAlloc", "null pointer");
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, size ? size : 1) != 0)
+        return rt_fail(cudaErrorMemoryAllocation, "cudaHostAlloc", "%zu bytes of host memory", size);
+    if (rt_n_host == rt_cap_host) {
+        rt_cap_host = rt_cap_host ? 2 * rt_cap_host : 16;
+        rt_host_allocs = xrealloc(rt_host_allocs, rt_cap_host * sizeof *rt_host_allocs);
+    }
+    rt_host_allocs[rt_n_host++] = p;
+    *pHost = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    return cudaHostAlloc(ptr, size, 0);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    for (uint32_t i = 0; i < rt_n_host; i++)
+        if (rt_host_allocs[i] == ptr) {
+            rt_host_allocs[i] = rt_host_allocs[--rt_n_host];
+            free(ptr);
+            return cudaSuccess;
+        }
+    return rt_fail(cudaErrorInvalidValue, "cudaFreeHost", "%p is not from cudaMallocHost or cudaHostAlloc", ptr);
+}
+
+/* ---- copies ---- */
+
+static cudaError_t copy(void *dst, const void *src, size_t count, int kind, const char *call)
+{
+    ENTER(call);
+    if (count == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    if (kind == cudaMemcpyDefault)
+        kind = is_device(dst) ? (is_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                              : (is_device(src) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    uint64_t d = (uint64_t)(uintptr_t)dst, s = (uint64_t)(uintptr_t)src;
+    cudaError_t e = cudaSuccess;
+    switch (kind) {
+    case cudaMemcpyHostToHost:
+        memmove(dst, src, count);
+        return cudaSuccess;
+    case cudaMemcpyHostToDevice:
+        if ((e = rt_check_device(dst, count, call, "destination")) != cudaSuccess)
+            return e;
+        return rt_status(warpsim_memcpy_htod(rt_sim, d, src, count));
+    case cudaMemcpyDeviceToHost:
+        if ((e = rt_check_device(src, count, call, "source")) != cudaSuccess)
+            return e;
+        return rt_status(warpsim_memcpy_dtoh(rt_sim, dst, s, count));
+    case cudaMemcpyDeviceToDevice:
+        if ((e = rt_check_device(src, count, call, "source")) != cudaSuccess ||
+            (e = rt_check_device(dst, count, call, "destination")) != cudaSuccess)
+            return e;
+        return rt_status(warpsim_memcpy_dtod(rt_sim, d, s, count));
+    default:
+        return rt_fail(cudaErrorInvalidMemcpyDirection, call, "copy kind %d", kind);
+    }
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
+{
+    return copy(dst, src, count, kind, "cudaMemcpy");
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
+{
+    return copy(dst, src, count, kind, "cudaMemcpyAsync");
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    ENTER("cudaMemset");
+    cudaError_t e = rt_check_device(devPtr, count, "cudaMemset", "destination");
+    if (e != cudaSuccess)
+        return e;
+    return rt_status(warpsim_memset(rt_sim, (uint64_t)(uintptr_t)devPtr, value, count));
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    return cudaMemset(devPtr, value, count);
+}
+
+/* ---- __device__ and __constant__ variables ---- */
+
+static cudaError_t symbol_copy(const void *symbol, void *host, size_t count, size_t offset, int kind, bool to,
+                               const char *call)
+{
+    ENTER(call);
+    RtVar *v;
+    cudaError_t e = rt_var_of(symbol, call, &v);
+    if (e != cudaSuccess)
+        return e;
+    if (offset > v->size || count > v->size - offset)
+        return rt_fail(cudaErrorInvalidValue, call, "%zu bytes at offset %zu of '%s', which has %zu", count, offset,
+                       v->name, v->size);
+    bool device_side = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && is_device(host));
+    if (kind != cudaMemcpyDefault && kind != cudaMemcpyDeviceToDevice &&
+        kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+        return rt_fail(cudaErrorInvalidMemcpyDirection, call, "copy kind %d", kind);
+    void *dev = (void *)(uintptr_t)(v->addr + offset);
+    int k = device_side ? cudaMemcpyDeviceToDevice : to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    return to ? copy(dev, host, count, k, call) : copy(host, dev, count, k, call);
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, int kind)
+{
+    return symbol_copy(symbol, (void *)(uintptr_t)src, count, offset, kind, true, "cudaMemcpyToSymbol");
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, int kind)
+{
+    return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbol");
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, int kind,
+                                    cudaStream_t stream)
+{
+    return symbol_copy(symbol, (void *)(uintptr_t)src, count, offset, kind, true, "cudaMemcpyToSymbolAsync");
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, int kind,
+                                      cudaStream_t stream)
+{
+    return symbol_copy(symbol, dst, count, offset, kind, false, "cudaMemcpyFromSymbolAsync");
+}
+
+/* The variable of symbol, for a query whose answer goes to out. */
+static cudaError_t symbol_query(const char *call, const void *out, const void *symbol, RtVar **v)
+{
+    ENTER(call);
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    return rt_var_of(symbol, call, v);
+}
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    RtVar *v;
+    cudaError_t e = symbol_query("cudaGetSymbolAddress", devPtr, symbol, &v);
+    if (e != cudaSuccess)
+        return e;
+    *devPtr = (void *)(uintptr_t)v->addr;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    RtVar *v;
+    cudaError_t e = symbol_query("cudaGetSymbolSize", size, symbol, &v);
+    if (e != cudaSuccess)
+        return e;
+    *size = v->size;
+    return cudaSuccess;
+}

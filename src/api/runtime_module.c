@@ -1,0 +1,254 @@
+/* runtime_module.c: registered code of warpsim's libcudart replacement (see runtime.c).
+ *
+ * nvcc's constructors register each object's fat binary, kernels and variables before main;
+ * a fat binary is only parsed then. Its PTX (the highest-arch entry) is loaded into the
+ * simulator the first time one of its kernels or variables is used, with ptxas's register
+ * counts from the cubin beside it, and its variables join the map of device memory. A corrupt
+ * fat binary fails exactly the calls that need it, with the same error each time. Kernels are
+ * looked up by their host stub (or as a cudaKernel_t), variables by their host shadow. */
+#include "api/runtime_internal.h"
+
+#include "base/base.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static RtModule *rt_modules;
+static uint32_t rt_n_modules;
+static RtKernel *rt_kernels;
+static RtVar *rt_vars;
+
+/* ---- registration (called from nvcc's constructors, before main) ---- */
+
+void **__cudaRegisterFatBinary(void *fatCubin)
+{
+    RtModule *mod = xcalloc(1, sizeof *mod);
+    mod->index = ++rt_n_modules;
+    if (!fatbin_parse_wrapper(fatCubin, &mod->fb, mod->err, sizeof mod->err)) {
+        mod->bad = true;
+        fprintf(stderr, "warpsim: __cudaRegisterFatBinary: %s; the kernels and variables of this fat binary "
+                        "cannot be used\n", mod->err);
+    } else {
+        mod->wrapper_version = ((const uint32_t *)fatCubin)[1];
+    }
+    mod->next = rt_modules;
+    rt_modules = mod;
+    return (void **)mod;
+}
+
+void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
+{
+}
+
+char __cudaInitModule(void **fatCubinHandle)
+{
+    return 1;
+}
+
+/* A kernel or variable names its fat binary and itself; if not, say which is missing. */
+static bool registration_ok(const char *call, void **fatCubinHandle, const char *name, const char *no_name)
+{
+    if (fatCubinHandle && name)
+        return true;
+    fprintf(stderr, "warpsim: %s: %s\n", call, !name ? no_name : "no fat binary");
+    return false;
+}
+
+void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName,
+                            int thread_limit, void *tid, void *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    if (!registration_ok("__cudaRegisterFunction", fatCubinHandle, deviceName, "no kernel name"))
+        return;
+    RtKernel *k = xcalloc(1, sizeof *k);
+    k->host_fun = hostFun;
+    k->name = xstrdup(deviceName);
+    k->mod = (RtModule *)fatCubinHandle;
+    k->next = rt_kernels;
+    rt_kernels = k;
+}
+
+void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
+                       size_t size, int constant, int global)
+{
+    if (!registration_ok("__cudaRegisterVar", fatCubinHandle, deviceName, "no variable name"))
+        return;
+    RtVar *v = xcalloc(1, sizeof *v);
+    v->host_var = hostVar;
+    v->name = xstrdup(deviceName);
+    v->mod = (RtModule *)fatCubinHandle;
+    v->size = size;
+    v->next = rt_vars;
+    rt_vars = v;
+}
+
+void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant, int global)
+{
+    fprintf(stderr, "warpsim: __managed__ variable '%s': managed memory is not supported\n",
+            deviceName ? deviceName : "?");
+}
+
+void __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+    RtModule *mod = (RtModule *)fatCubinHandle;
+    for (RtKernel **p = &rt_kernels; *p;) {
+        RtKernel *k = *p;
+        if (k->mod != mod) {
+            p = &k->next;
+            continue;
+        }
+        *p = k->next;
+        free(k->name);
+        free(k);
+    }
+    for (RtVar **p = &rt_vars; *p;) {
+        RtVar *v = *p;
+        if (v->mod != mod) {
+            p = &v->next;
+            continue;
+        }
+        *p = v->next;
+        if (v->addr)
+            rt_range_remove(v->addr);
+        free(v->name);
+        free(v);
+    }
+    for (RtModule **p = &rt_modules; *p; p = &(*p)->next)
+        if (*p == mod) {
+            *p = mod->next;
+            break;
+        }
+    if (mod->m && rt_sim) /* after exit the simulator has freed its modules */
+        warpsim_module_unload(rt_sim, mod->m);
+    fatbin_free(&mod->fb);
+    free(mod);
+}
+
+/* ---- loading a fat binary's PTX on first use ---- */
+
+/* Keep a copy of the PTX where WARPSIM_PTX_DIR says: the simulator's messages cite its lines. */
+static void save_ptx(const char *name, const char *ptx)
+{
+    const char *dir = getenv("WARPSIM_PTX_DIR");
+    if (!dir || !*dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(ptx, f) < 0 || fclose(f) != 0)
+        fprintf(stderr, "warpsim: %s: cannot write: %s\n", path, strerror(errno));
+}
+
+static cudaError_t module_load(RtModule *mod, const char *call)
+{
+    if (mod->m)
+        return cudaSuccess;
+    if (mod->load_error != cudaSuccess)
+        return rt_fail(mod->load_error, call, "fat binary %u: %s", mod->index, mod->err);
+    if (mod->bad) {
+        mod->load_error = cudaErrorInvalidKernelImage;
+        return module_load(mod, call);
+    }
+    char err[512];
+    char *ptx = fatbin_extract_ptx(&mod->fb, &mod->ptx_arch, err, sizeof err);
+    if (!ptx) {
+        bool no_ptx = fatbin_best_entry(&mod->fb, FATBIN_KIND_PTX) < 0;
+        mod->load_error = no_ptx ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage;
+        snprintf(mod->err, sizeof mod->err, "%s%s", err,
+                 !no_ptx ? ""
+                 : mod->wrapper_version == 2 ? " (relocatable device code, nvcc -rdc, is not supported)"
+                 : " (warpsim runs PTX: build with it, e.g. -gencode arch=compute_75,code=[sm_75,compute_75])");
+        return module_load(mod, call);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "fatbin%u.compute_%u.ptx", mod->index, mod->ptx_arch);
+    save_ptx(name, ptx);
+    WarpsimStatus st = warpsim_module_load(rt_sim, ptx, name, &mod->m);
+    free(ptx);
+    if (st != WARPSIM_OK) { /* the simulator said why */
+        mod->load_error = st == WARPSIM_E_PTX ? cudaErrorInvalidPtx : cudaErrorInvalidKernelImage;
+        snprintf(mod->err, sizeof mod->err, "%s", warpsim_error(rt_sim));
+        return rt_quiet_fail(mod->load_error);
+    }
+    /* ptxas's register counts, from the cubin beside the PTX (PTX-only fat binaries have none:
+     * the simulator then estimates them) */
+    bool have_cubin = fatbin_best_entry(&mod->fb, FATBIN_KIND_ELF) >= 0;
+    for (RtKernel *k = rt_kernels; k; k = k->next) {
+        uint32_t regs;
+        if (k->mod != mod)
+            continue;
+        if (fatbin_kernel_regs(&mod->fb, k->name, &regs, err, sizeof err))
+            warpsim_kernel_set_regs(mod->m, k->name, regs);
+        else if (have_cubin)
+            fprintf(stderr, "warpsim: %s: no register count (%s); using an estimate\n", k->name, err);
+    }
+    for (RtVar *v = rt_vars; v; v = v->next) {
+        uint64_t size = 0;
+        if (v->mod != mod || warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, &size) != WARPSIM_OK)
+            continue;
+        rt_range_add(v->addr, size, true);
+    }
+    return cudaSuccess;
+}
+
+/* ---- kernels and variables by their host addresses ---- */
+
+cudaError_t rt_kernel_ready(RtKernel *k, const char *call)
+{
+    if (k->have_info)
+        return cudaSuccess;
+    cudaError_t e = module_load(k->mod, call);
+    if (e != cudaSuccess)
+        return e;
+    if (warpsim_kernel_info(rt_sim, k->mod->m, k->name, &k->info) != WARPSIM_OK)
+        return rt_quiet_fail(cudaErrorInvalidDeviceFunction);
+    k->have_info = true;
+    return cudaSuccess;
+}
+
+RtKernel *rt_kernel_of(const void *func)
+{
+    for (RtKernel *k = rt_kernels; k; k = k->next)
+        if (k->host_fun == func || k == func) /* a host stub, or a cudaKernel_t */
+            return k;
+    return NULL;
+}
+
+cudaError_t rt_var_of(const void *symbol, const char *call, RtVar **out)
+{
+    *out = NULL;
+    RtVar *v = rt_vars;
+    while (v && v->host_var != symbol)
+        v = v->next;
+    if (!v)
+        return rt_fail(cudaErrorInvalidSymbol, call, "%p is not a __device__ or __constant__ variable", symbol);
+    cudaError_t e = module_load(v->mod, call);
+    if (e != cudaSuccess)
+        return e;
+    if (!v->addr)
+        return rt_fail(cudaErrorInvalidSymbol, call, "variable '%s' is not in the module's PTX", v->name);
+    *out = v;
+    return cudaSuccess;
+}
+
+/* nvcc's launch stubs ask for the kernel of their own address. */
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+{
+    RtKernel *k = NULL;
+    for (RtKernel *p = rt_kernels; p && !k; p = p->next)
+        if (p->host_fun == hostFun)
+            k = p;
+    if (kernel)
+        *kernel = k;
+    if (!k)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "__cudaGetKernel", "no kernel registered for host function %p",
+                       hostFun);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+    return __cudaGetKernel(kernelPtr, entryFuncAddr);
+}
