@@ -212,7 +212,7 @@ static int apply_scheduler(Reader *r, const char *v, const char *key)
         if (n > 2)
             note(r, "the prioritisation fields after the active-warp count are not configurable; "
                     "warpsim's twolevel uses its own order");
-        return set(r, "sm.sched", "twolevel") && set_u(r, "sm.twolevel_active", active);
+        return set(r, "sm.sched", "twolevel") && set_u(r, "sm.sched.twolevel.active", active);
     }
     return fail(r, "expected lrr, gto or two_level_active:<active warps>:<inner>:<outer>, got '%s'", v);
 }
@@ -510,7 +510,7 @@ static const GsOption options[] = {
     MAP("gpgpu_shader_core_pipeline", apply_pipeline, NULL, "sm.max_threads, sm.max_warps (warp size must be 32)"),
     MAP("gpgpu_shader_cta", apply_uint, "sm.max_ctas", "sm.max_ctas"),
     MAP("gpgpu_num_sched_per_core", apply_uint, "sm.n_sched", "sm.n_sched"),
-    MAP("gpgpu_scheduler", apply_scheduler, NULL, "sm.sched (gto, lrr; two_level_active:N -> twolevel, sm.twolevel_active = N)"),
+    MAP("gpgpu_scheduler", apply_scheduler, NULL, "sm.sched (gto, lrr; two_level_active:N -> twolevel, sm.sched.twolevel.active = N)"),
     MAP("gpgpu_num_sp_units", apply_uint, "sm.n_sp_units", "sm.n_sp_units"),
     MAP("gpgpu_num_sfu_units", apply_uint, "sm.n_sfu_units", "sm.n_sfu_units"),
     MAP("gpgpu_num_dp_units", apply_units_elsewhere, "SFU", "none (0 is warpsim's model: double precision on the SFU pipelines; more: note)"),

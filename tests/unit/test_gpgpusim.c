@@ -346,7 +346,7 @@ TEST(gpgpusim_mappings_and_approximations)
     EXPECT_EQ_I(load(&c, text, err, sizeof err, notes, sizeof notes), 1);
     EXPECT_SAME(err, "");
     EXPECT_STR(c.sm.sched, "twolevel");
-    EXPECT_EQ_U(c.sm.twolevel_active, 6);
+    EXPECT_STR(config_ext_find(&c, "sm.sched.twolevel.active")->value, "6");
     EXPECT_EQ_U(c.dram.queue, 4096);
     EXPECT_STR(c.dram.sched, "fcfs");
     EXPECT_EQ_U(c.l1d.n_sets, 32);

@@ -226,7 +226,9 @@ TEST(policy_twolevel_demotes_memory_waiters)
 {
     Config c;
     config_init(&c);
-    c.sm.twolevel_active = 2;
+    char err[256];
+    EXPECT(config_set(&c, "sm.sched", "twolevel", err, sizeof err));
+    EXPECT(config_set(&c, "sm.sched.twolevel.active", "2", err, sizeof err));
     TestSched t;
     sched_make(&t, "twolevel", &c);
     uint64_t age[8] = {0, 1, 2, 3, 4, 5, 6, 7};

@@ -1,5 +1,5 @@
 /* twolevel.c: two-level warp scheduling (Narasiman et al., MICRO 2011; GPGPU-Sim's
- * "two_level_active"). Each scheduler keeps an active pool of at most sm.twolevel_active
+ * "two_level_active"). Each scheduler keeps an active pool of at most sm.sched.twolevel.active
  * warps and issues among them in loose round-robin order. A warp that is waiting on a
  * global/local load leaves the active pool for the back of the pending queue; free places in
  * the pool are refilled from the front of the pending queue with warps that are not waiting
@@ -9,7 +9,17 @@
 
 #include "base/base.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+
+typedef struct TwoLevelOpts {
+    uint32_t active;
+} TwoLevelOpts;
+
+static const OptDesc twolevel_opts[] = {
+    {"active", OPT_U32, offsetof(TwoLevelOpts, active), "6", 1, 64, NULL, "warps",
+     "active-pool size per scheduler (GPGPU-Sim's two_level_active)"},
+};
 
 typedef struct TwoLevel {
     uint32_t max_active;
@@ -23,7 +33,7 @@ typedef struct TwoLevel {
 static void *tl_create(const PolicyCtx *ctx)
 {
     TwoLevel *t = xcalloc(1, sizeof *t);
-    t->max_active = ctx->cfg->sm.twolevel_active;
+    t->max_active = ((const TwoLevelOpts *)ctx->opts)->active;
     t->last = 63;
     return t;
 }
@@ -91,7 +101,8 @@ static void tl_on_exit(void *self, uint32_t slot)
 }
 
 const WarpSchedOps warp_twolevel_ops = {
-    .meta = {.name = "twolevel", .help = "two-level: round-robin within an active pool; memory-waiting warps go pending"},
+    .meta = {.name = "twolevel", .help = "two-level: round-robin within an active pool; memory-waiting warps go pending",
+             POLICY_OPTS(twolevel_opts, TwoLevelOpts)},
     .create = tl_create,
     .destroy = tl_destroy,
     .pick = tl_pick,
