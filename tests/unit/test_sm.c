@@ -1,0 +1,598 @@
+/* test_sm.c: one SM on its own between a mock front end (scripted warp instructions, a log of
+ * what issued when) and a mock memory port (the test plays the interconnect: it drains the
+ * L1D's miss queue and hands reads back after a fixed latency), driven cycle by cycle. */
+#include "../test.h"
+
+#include "base/base.h"
+#include "conf/config.h"
+#include "core/sm.h"
+#include "policy/policy.h"
+
+#include <stdlib.h>
+
+/* ---- mock front end ------------------------------------------------------------------------ */
+
+#define MOCK_WARPS 8
+#define MOCK_INSTS 16
+#define MOCK_LOG 128
+#define MOCK_CTAS 8
+
+/* One scripted instruction; a memory access's lane l touches base + l * stride. */
+typedef struct MockInst {
+    WinstStatic s;
+    uint64_t base;
+    uint32_t stride;
+} MockInst;
+
+typedef struct MockExec {
+    uint32_t warp, pc;
+    uint64_t cycle;
+} MockExec;
+
+typedef struct MockFront {
+    MockInst prog[MOCK_WARPS][MOCK_INSTS]; /* per warp of a CTA (every CTA runs the same) */
+    uint32_t n_insts[MOCK_WARPS];
+    bool live[MOCK_WARPS];                 /* per warp id */
+    uint32_t pos[MOCK_WARPS], cta_warp[MOCK_WARPS];
+    uint32_t warps_per_cta;
+    uint64_t now; /* set by the test before each SM cycle */
+    MockExec log[MOCK_LOG];
+    uint32_t n_log;
+    uint32_t started[MOCK_CTAS], base[MOCK_CTAS], n_started;
+    uint32_t ended[MOCK_CTAS], n_ended;
+    uint32_t bad; /* peek/exec of a warp that is not live, or a full log */
+} MockFront;
+
+static void mock_kernel_begin(void *self, const FrontKernel *k, uint32_t n_warp_ids)
+{
+    (void)self, (void)k, (void)n_warp_ids;
+}
+
+static void mock_cta_start(void *self, uint32_t cta_id, uint32_t sm, uint32_t warp_id_base)
+{
+    MockFront *f = self;
+    if (f->n_started == MOCK_CTAS || warp_id_base + f->warps_per_cta > MOCK_WARPS) {
+        f->bad++;
+        return;
+    }
+    f->started[f->n_started] = cta_id;
+    f->base[f->n_started++] = warp_id_base;
+    for (uint32_t i = 0; i < f->warps_per_cta; i++) {
+        f->live[warp_id_base + i] = true;
+        f->pos[warp_id_base + i] = 0;
+        f->cta_warp[warp_id_base + i] = i;
+    }
+    (void)sm;
+}
+
+static const WinstStatic *mock_peek(void *self, uint32_t warp_id)
+{
+    MockFront *f = self;
+    if (warp_id >= MOCK_WARPS || !f->live[warp_id])
+        return NULL;
+    return &f->prog[f->cta_warp[warp_id]][f->pos[warp_id]].s;
+}
+
+static void mock_exec(void *self, uint32_t warp_id, Winst *out)
+{
+    MockFront *f = self;
+    if (warp_id >= MOCK_WARPS || !f->live[warp_id] || f->n_log == MOCK_LOG) {
+        f->bad++;
+        return;
+    }
+    const MockInst *in = &f->prog[f->cta_warp[warp_id]][f->pos[warp_id]];
+    out->s = in->s;
+    out->active_mask = UINT32_MAX;
+    for (uint32_t l = 0; l < WARP_SIZE; l++)
+        out->addr[l] = in->base + (uint64_t)l * in->stride;
+    f->log[f->n_log++] = (MockExec){warp_id, in->s.pc, f->now};
+    if (in->s.op == WOP_EXIT)
+        f->live[warp_id] = false;
+    else
+        f->pos[warp_id]++;
+}
+
+static void mock_cta_end(void *self, uint32_t cta_id)
+{
+    MockFront *f = self;
+    if (f->n_ended < MOCK_CTAS)
+        f->ended[f->n_ended++] = cta_id;
+    else
+        f->bad++;
+}
+
+static void mock_kernel_end(void *self) { (void)self; }
+
+static const FrontOps mock_front_ops = {
+    .name = "mock",
+    .kernel_begin = mock_kernel_begin,
+    .cta_start = mock_cta_start,
+    .peek = mock_peek,
+    .exec = mock_exec,
+    .cta_end = mock_cta_end,
+    .kernel_end = mock_kernel_end,
+};
+
+/* Script builders. Register 0 is an address/input register nothing writes. */
+static MockInst alu(uint16_t dst, uint16_t src)
+{
+    return (MockInst){.s = {.op = WOP_INT_ADD, .n_dst = 1, .dst = {dst}, .n_src = 1, .src = {src}}};
+}
+
+static MockInst ld(uint16_t dst, uint64_t base, uint32_t stride)
+{
+    return (MockInst){.s = {.op = WOP_LOAD, .space = WSPACE_GLOBAL, .access_bytes = 4, .n_dst = 1, .dst = {dst},
+                            .n_src = 1, .src = {0}},
+                      .base = base, .stride = stride};
+}
+
+static MockInst st(uint16_t val, uint64_t base, uint32_t stride)
+{
+    return (MockInst){.s = {.op = WOP_STORE, .space = WSPACE_GLOBAL, .access_bytes = 4, .n_src = 2,
+                            .src = {0, val}},
+                      .base = base, .stride = stride};
+}
+
+static MockInst bar(void) { return (MockInst){.s = {.op = WOP_BARRIER}}; }
+
+static MockInst ex(void) { return (MockInst){.s = {.op = WOP_EXIT}}; }
+
+/* Warp `warp` of every CTA runs insts; pcs are 8 apart from 0. */
+static void script(MockFront *f, uint32_t warp, const MockInst *insts, uint32_t n)
+{
+    CHECK(warp < MOCK_WARPS && n <= MOCK_INSTS);
+    for (uint32_t i = 0; i < n; i++) {
+        f->prog[warp][i] = insts[i];
+        f->prog[warp][i].s.pc = i * 8;
+    }
+    f->n_insts[warp] = n;
+}
+
+/* The cycle warp id `warp` issued the instruction at pc; -1 if it never did. */
+static int64_t issued_at(const MockFront *f, uint32_t warp, uint32_t pc)
+{
+    for (uint32_t i = 0; i < f->n_log; i++)
+        if (f->log[i].warp == warp && f->log[i].pc == pc)
+            return (int64_t)f->log[i].cycle;
+    return -1;
+}
+
+/* ---- mock memory port ---------------------------------------------------------------------- */
+
+#define MOCK_MEM 64
+
+/* Takes one request a cycle from the miss queue (none before refuse_until), recycles writes and
+ * hands each read back `latency` cycles after it took it. */
+typedef struct MockMem {
+    uint32_t latency;
+    uint64_t refuse_until;
+    MemReq *req[MOCK_MEM];
+    uint64_t due[MOCK_MEM];
+    uint32_t n;
+    uint32_t reads, writes, replies;
+    uint64_t taken_at[MOCK_MEM], reply_at[MOCK_MEM];
+    uint64_t lines[MOCK_MEM]; /* line addresses of the reads, in order taken */
+} MockMem;
+
+/* ---- the rig: an SM, its front end and memory ---------------------------------------------- */
+
+typedef struct Rig {
+    Config c;
+    Stats st;
+    MemPool pool;
+    Sm sm;
+    MockFront f;
+    MockMem m;
+    FrontKernel k;
+    uint64_t now;
+    uint32_t done[MOCK_CTAS], n_done;
+    uint64_t done_at[MOCK_CTAS];
+    bool started;
+} Rig;
+
+/* A small SM: 8 warp slots, one scheduler, a 4-set 2-way L1D. Tests adjust r->c, then start. */
+static Rig *rig_new(void)
+{
+    Rig *r = xcalloc(1, sizeof *r);
+    config_init(&r->c);
+    r->c.sm.max_warps = 8;
+    r->c.sm.n_sched = 1;
+    r->c.l1d.n_sets = 4;
+    r->c.l1d.assoc = 2;
+    r->c.l1d.mshr_entries = 4;
+    r->c.l1d.mshr_max_merge = 4;
+    r->c.l1d.miss_queue = 4;
+    r->m.latency = 20;
+    return r;
+}
+
+/* Build the SM for a kernel of CTAs of `threads` threads; false if the config is refused. */
+static bool rig_start(Rig *r, uint32_t threads, uint32_t n_ctas)
+{
+    char err[256];
+    if (!policy_check_config(&r->c, err, sizeof err)) {
+        printf("config: %s\n", err);
+        return false;
+    }
+    stats_init(&r->st);
+    mempool_init(&r->pool);
+    sm_init(&r->sm, 0, &r->c, &r->pool, &r->st);
+    r->started = true;
+    snprintf(r->k.name, sizeof r->k.name, "mock");
+    r->k.grid[0] = n_ctas;
+    r->k.grid[1] = r->k.grid[2] = 1;
+    r->k.block[0] = threads;
+    r->k.block[1] = r->k.block[2] = 1;
+    r->k.regs_per_thread = 16;
+    r->f.warps_per_cta = front_kernel_warps_per_cta(&r->k);
+    sm_set_front(&r->sm, &mock_front_ops, &r->f);
+    mock_front_ops.kernel_begin(&r->f, &r->k, MOCK_WARPS);
+    sm_kernel_begin(&r->sm, &r->k);
+    return true;
+}
+
+static void rig_free(Rig *r)
+{
+    if (r->started) {
+        sm_kernel_end(&r->sm);
+        for (uint32_t i = 0; i < r->m.n; i++) /* replies never handed back */
+            mempool_put(&r->pool, r->m.req[i]);
+        sm_free(&r->sm);
+        mempool_free(&r->pool);
+        stats_free(&r->st);
+    }
+    free(r);
+}
+
+static void rig_launch(Rig *r, uint32_t cta_id)
+{
+    CHECK(sm_can_take(&r->sm, &r->k));
+    sm_launch_cta(&r->sm, &r->k, cta_id, r->now);
+}
+
+/* The interconnect's part of one cycle, after the SM's. */
+static void mem_step(Rig *r)
+{
+    MockMem *m = &r->m;
+    L1d *l1 = &r->sm.l1d;
+    if (r->now >= m->refuse_until && l1->miss_q.head) {
+        MemReq *q = memreq_queue_pop(&l1->miss_q);
+        sm_miss_queue_drained(&r->sm, r->now);
+        if (q->kind == MREQ_READ) {
+            CHECK(m->n < MOCK_MEM && m->reads < MOCK_MEM);
+            m->lines[m->reads] = q->addr;
+            m->taken_at[m->reads++] = r->now;
+            m->req[m->n] = q;
+            m->due[m->n++] = r->now + m->latency;
+        } else {
+            m->writes++;
+            mempool_put(&r->pool, q);
+        }
+    }
+    while (m->n && m->due[0] <= r->now) { /* one latency: replies leave in order */
+        MemReq *q = m->req[0];
+        memmove(m->req, m->req + 1, (m->n - 1) * sizeof *m->req);
+        memmove(m->due, m->due + 1, (m->n - 1) * sizeof *m->due);
+        m->n--;
+        CHECK(m->replies < MOCK_MEM);
+        m->reply_at[m->replies++] = r->now;
+        q->is_reply = true;
+        sm_deliver(&r->sm, q, r->now);
+    }
+}
+
+/* One cycle: the SM, then the memory port; completed CTAs are collected. */
+static void rig_step(Rig *r)
+{
+    r->f.now = r->now;
+    sm_cycle(&r->sm, r->now);
+    mem_step(r);
+    uint32_t cta;
+    while (r->n_done < MOCK_CTAS && sm_take_done_cta(&r->sm, &cta)) {
+        r->done_at[r->n_done] = r->now;
+        r->done[r->n_done++] = cta;
+    }
+    r->now++;
+}
+
+/* Step until the SM and the memory are idle (true) or `limit` cycles have passed (false). */
+static bool rig_run(Rig *r, uint64_t limit)
+{
+    while (r->now < limit) {
+        rig_step(r);
+        if (!sm_busy(&r->sm) && !r->m.n && !r->sm.l1d.miss_q.n)
+            return true;
+    }
+    return false;
+}
+
+/* ---- tests --------------------------------------------------------------------------------- */
+
+TEST(sm_issue_and_scoreboard)
+{
+    Rig *r = rig_new();
+    ASSERT(rig_start(r, 32, 1));
+    const uint64_t lat = r->c.alu.int_add_lat;
+    /* pc 0: r1 <- r0; pc 8: r3 <- r0 (independent); pc 16: r2 <- r1 (waits for pc 0); pc 24: exit */
+    MockInst p[] = {alu(1, 0), alu(3, 0), alu(2, 1), ex()};
+    script(&r->f, 0, p, 4);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(r->f.n_log == 4);
+    const uint64_t first = 1; /* launched at 0, in the I-buffer fetch_lat = 1 cycle later */
+    EXPECT_EQ_I(r->c.sm.fetch_lat, 1);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 0), first);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), first + 1);   /* independent: the next cycle */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 16), first + lat); /* dependent: the ALU latency later */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 24), first + lat + 1);
+    EXPECT(lat > 2); /* otherwise the dependent one would not have waited */
+    EXPECT_EQ_U(r->sm.warp_insts, 4);
+    EXPECT_EQ_U(r->sm.thread_insts, 4 * 32);
+    EXPECT_EQ_U(r->sm.issued, 4);
+    EXPECT_EQ_U(r->sm.loads + r->sm.stores, 0);
+    EXPECT_EQ_U(r->m.reads + r->m.writes, 0);
+
+    /* Same program with a longer latency: only the dependent instruction moves. */
+    rig_free(r);
+    r = rig_new();
+    r->c.alu.int_add_lat = 9;
+    ASSERT(rig_start(r, 32, 1));
+    script(&r->f, 0, p, 4);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 2);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 16), 1 + 9);
+    rig_free(r);
+}
+
+TEST(sm_load_waits_for_memory)
+{
+    Rig *r = rig_new();
+    r->c.l1d.hit_lat = 3;
+    r->m.latency = 30;
+    ASSERT(rig_start(r, 32, 1));
+    const uint64_t A = 0x10000, B = 0x20000, C = 0x30000;
+    /* pc 0: r1 <- [A + 4 lane] (one line); pc 8: r2 <- r1; pc 16: the same line again;
+     * pc 24: r4 <- r3; pc 32: store r3 to line B; pc 40: r5 <- line C, never read; pc 48: exit */
+    MockInst p[] = {ld(1, A, 4), alu(2, 1), ld(3, A, 4), alu(4, 3), st(3, B, 4), ld(5, C, 4), ex()};
+    script(&r->f, 0, p, 7);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(r->f.n_log == 7);
+    /* The load issues at 1, the LD/ST unit presents its access at 2 (a miss) and the port
+     * takes it the same cycle; the reply is handed back 30 cycles later and fills the line in
+     * the SM's next cycle, when the user of r1 issues. */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 0), 1);
+    ASSERT(r->m.reads == 2 && r->m.replies == 2);
+    EXPECT_EQ_U(r->m.lines[0], A);
+    EXPECT_EQ_U(r->m.taken_at[0], 2);
+    EXPECT_EQ_U(r->m.reply_at[0], 2 + 30);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 2 + 30 + 1);
+    /* The second load of the line hits: presented the cycle after it issues, its data is back
+     * l1d.hit_lat (3) cycles later, and its user issues then. */
+    const int64_t ld2 = issued_at(&r->f, 0, 16);
+    EXPECT_EQ_I(ld2, 2 + 30 + 2);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 24), ld2 + 1 + 3);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 32), ld2 + 5); /* the store needs only r3 */
+    /* The last load takes the LD/ST unit the cycle the store leaves it; the warp's exit waits
+     * for its data although nothing reads r5, and the CTA completes then. */
+    const int64_t ld3 = issued_at(&r->f, 0, 40);
+    EXPECT_EQ_I(ld3, ld2 + 6);
+    EXPECT_EQ_U(r->m.lines[1], C);
+    EXPECT_EQ_U(r->m.taken_at[1], ld3 + 1);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 48), ld3 + 1 + 30 + 1);
+    ASSERT(r->n_done == 1);
+    EXPECT_EQ_U(r->done_at[0], ld3 + 1 + 30 + 1);
+    EXPECT_EQ_U(r->sm.l1d.miss, 2);
+    EXPECT_EQ_U(r->sm.l1d.hit, 1);
+    EXPECT_EQ_U(r->sm.l1d.access, 3);
+    EXPECT_EQ_U(r->sm.l1d.fill, 2);
+    EXPECT_EQ_U(r->sm.loads, 3);
+    EXPECT_EQ_U(r->sm.load_lines, 3);
+    EXPECT_EQ_U(r->sm.stores, 1);
+    EXPECT_EQ_U(r->sm.l1d.store, 1);
+    EXPECT_EQ_U(r->m.writes, 1);
+    EXPECT_EQ_U(r->sm.ldst_replay, 0);
+    EXPECT_EQ_U(r->sm.warp_insts, 7);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
+
+TEST(sm_ldst_replay_on_reservation_failure)
+{
+    /* Two MSHR entries, one load touching four lines (lane l reads A + (l / 8) * 128: each line
+     * in its own set, so only the MSHRs run short). */
+    Rig *r = rig_new();
+    r->c.l1d.mshr_entries = 2;
+    r->m.latency = 10;
+    ASSERT(rig_start(r, 32, 1));
+    const uint64_t A = 0x40000;
+    MockInst p[] = {ld(1, A, 16), alu(2, 1), ex()};
+    script(&r->f, 0, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* Access 0 and 1 miss at cycles 2 and 3; access 2 fails at 4 and replays every cycle
+     * (cycles 4..12: 9 failures) until the first reply (taken at 2, back at 12) frees an
+     * entry at 13; access 3 goes at 14 after the second reply (back at 13) frees the other. */
+    EXPECT_EQ_U(r->sm.ldst_replay, 9);
+    EXPECT_EQ_U(r->sm.l1d.fail_mshr, 9);
+    EXPECT_EQ_U(r->sm.l1d.fail_missq + r->sm.l1d.fail_line + r->sm.l1d.fail_merge, 0);
+    EXPECT_EQ_U(r->sm.l1d.miss, 4);
+    EXPECT_EQ_U(r->sm.l1d.access, 4);
+    EXPECT_EQ_U(r->sm.l1d.fill, 4);
+    EXPECT_EQ_U(r->sm.load_lines, 4);
+    EXPECT_EQ_U(r->sm.load_insts_divergent, 1);
+    ASSERT(r->m.reads == 4 && r->m.replies == 4);
+    for (uint32_t i = 0; i < 4; i++)
+        EXPECT_EQ_U(r->m.lines[i], A + 128 * i); /* every line once, in lane order */
+    EXPECT_EQ_U(r->m.taken_at[0], 2);
+    EXPECT_EQ_U(r->m.taken_at[1], 3);
+    EXPECT_EQ_U(r->m.taken_at[2], 13);
+    EXPECT_EQ_U(r->m.taken_at[3], 14);
+    EXPECT_EQ_U(r->sm.ldst_busy, 14 - 1 + 1); /* issued at 1, last access presented at 14 */
+    /* r1 is written only when the last access is back (taken at 14, back at 24). */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 14 + 10 + 1);
+    EXPECT_EQ_U(mshr_in_use(&r->sm.l1d.mshr), 0);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
+
+TEST(sm_ldst_replay_on_full_miss_queue)
+{
+    /* A two-entry miss queue the port does not drain before cycle 10: the third access fails
+     * with "miss queue full" until the port takes a request; the drain wakes the LD/ST unit. */
+    Rig *r = rig_new();
+    r->c.l1d.mshr_entries = 8;
+    r->c.l1d.miss_queue = 2;
+    r->m.latency = 5;
+    r->m.refuse_until = 10;
+    ASSERT(rig_start(r, 32, 1));
+    const uint64_t A = 0x80000;
+    MockInst p[] = {ld(1, A, 16), alu(2, 1), ex()};
+    script(&r->f, 0, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* Misses at 2 and 3 fill the queue; access 2 fails at cycles 4..10 (7 times), goes at 11
+     * after the drain at 10; access 3 at 12. */
+    EXPECT_EQ_U(r->sm.ldst_replay, 7);
+    EXPECT_EQ_U(r->sm.l1d.fail_missq, 7);
+    EXPECT_EQ_U(r->sm.l1d.fail_icnt + r->sm.l1d.fail_mshr, 0);
+    EXPECT_EQ_U(r->sm.l1d.miss, 4);
+    ASSERT(r->m.reads == 4);
+    EXPECT_EQ_U(r->m.taken_at[0], 10);
+    EXPECT_EQ_U(r->m.taken_at[1], 11);
+    EXPECT_EQ_U(r->m.taken_at[2], 12);
+    EXPECT_EQ_U(r->m.taken_at[3], 13);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 13 + 5 + 1);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
+
+TEST(sm_barrier)
+{
+    /* Two warps of one CTA, each on its own scheduler. Warp 0 reaches bar.sync at once;
+     * warp 1 first runs a chain of three dependent adds. */
+    Rig *r = rig_new();
+    r->c.sm.n_sched = 2;
+    ASSERT(rig_start(r, 64, 1));
+    const uint64_t lat = r->c.alu.int_add_lat;
+    MockInst w0[] = {bar(), alu(1, 0), ex()};
+    MockInst w1[] = {alu(1, 0), alu(2, 1), alu(3, 2), bar(), alu(4, 0), ex()};
+    script(&r->f, 0, w0, 3);
+    script(&r->f, 1, w1, 6);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(r->f.n_log == 9);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 0), 1);
+    const int64_t arrive = issued_at(&r->f, 1, 24);
+    EXPECT_EQ_I(arrive, 1 + 2 * lat + 1);
+    /* Warp 0 waits at the barrier although its add has no dependence: it issues the cycle
+     * after the last warp arrives, with warp 1's next instruction. */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), arrive + 1);
+    EXPECT_EQ_I(issued_at(&r->f, 1, 32), arrive + 1);
+    for (uint32_t i = 0; i < r->f.n_log; i++) /* nothing of warp 0 between its bar and then */
+        if (r->f.log[i].warp == 0 && r->f.log[i].pc != 0)
+            EXPECT(r->f.log[i].cycle > (uint64_t)arrive);
+    EXPECT_EQ_U(r->sm.warp_insts, 9);
+    EXPECT_EQ_U(r->sm.ctas[0].n_at_barrier, 0);
+    rig_free(r);
+}
+
+TEST(sm_cta_completion_reported_upward)
+{
+    /* CTA 7 on one scheduler: warp 0 exits at 1, warp 1 then runs two dependent adds. */
+    Rig *r = rig_new();
+    ASSERT(rig_start(r, 64, 1));
+    const uint64_t lat = r->c.alu.int_add_lat;
+    MockInst w0[] = {ex()};
+    MockInst w1[] = {alu(1, 0), alu(2, 1), ex()};
+    script(&r->f, 0, w0, 1);
+    script(&r->f, 1, w1, 3);
+    rig_launch(r, 7);
+    EXPECT(sm_busy(&r->sm));
+    while (r->now < 4)
+        rig_step(r);
+    EXPECT(issued_at(&r->f, 0, 0) >= 0); /* warp 0 has exited ... */
+    EXPECT_EQ_U(r->n_done, 0);           /* ... but the CTA has not */
+    EXPECT_EQ_U(r->f.n_ended, 0);
+    EXPECT_EQ_U(r->sm.ctas_done, 0);
+    EXPECT(sm_busy(&r->sm));
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    const int64_t last_exit = issued_at(&r->f, 1, 16);
+    EXPECT_EQ_I(last_exit, 2 + lat + 1);
+    ASSERT(r->n_done == 1);
+    EXPECT_EQ_U(r->done[0], 7);
+    EXPECT_EQ_U(r->done_at[0], last_exit);
+    uint32_t cta = 12345;
+    EXPECT(!sm_take_done_cta(&r->sm, &cta)); /* reported once */
+    EXPECT_EQ_U(cta, 12345);
+    EXPECT_EQ_U(r->sm.ctas_done, 1);
+    ASSERT(r->f.n_ended == 1);
+    EXPECT_EQ_U(r->f.ended[0], 7);
+    EXPECT(!sm_busy(&r->sm));
+    EXPECT_EQ_U(r->sm.n_live_ctas, 0);
+    EXPECT_EQ_U(r->sm.warps_used + r->sm.threads_used + r->sm.regs_used, 0);
+
+    /* Two CTAs at once on the now empty SM: both come back, each once, and their warps take
+     * consecutive slots from 0. */
+    rig_launch(r, 3);
+    rig_launch(r, 5);
+    EXPECT_EQ_U(r->sm.n_live_ctas, 2);
+    ASSERT(r->f.n_started == 3);
+    EXPECT_EQ_U(r->f.base[1], 0);
+    EXPECT_EQ_U(r->f.base[2], 2);
+    ASSERT(rig_run(r, 2000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(r->n_done == 3);
+    EXPECT((r->done[1] == 3 && r->done[2] == 5) || (r->done[1] == 5 && r->done[2] == 3));
+    EXPECT_EQ_U(r->f.n_ended, 3);
+    EXPECT_EQ_U(r->sm.ctas_done, 3);
+    EXPECT_EQ_U(r->sm.warp_insts, 4 + 2 * 4);
+    EXPECT(!sm_take_done_cta(&r->sm, &cta));
+    EXPECT(!sm_busy(&r->sm));
+    rig_free(r);
+}
+
+TEST(sm_scheduler_hooks_and_held)
+{
+    /* swl with a limit of 1 on one scheduler: of two ready warps only the older issues until
+     * it exits; the younger is held back whenever it is the only ready one. */
+    Rig *r = rig_new();
+    char err[256];
+    ASSERT(config_set(&r->c, "sm.sched", "swl", err, sizeof err));
+    ASSERT(config_set(&r->c, "sm.sched.swl.limit", "1", err, sizeof err));
+    ASSERT(rig_start(r, 64, 1));
+    EXPECT_STR(r->sm.sched_ops->meta.name, "swl");
+    const uint64_t lat = r->c.alu.int_add_lat;
+    MockInst p[] = {alu(1, 0), alu(2, 1), ex()};
+    script(&r->f, 0, p, 3);
+    script(&r->f, 1, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(r->f.n_log == 6);
+    for (uint32_t i = 0; i < 6; i++) /* warp 0's three, then warp 1's */
+        EXPECT_EQ_U(r->f.log[i].warp, i < 3 ? 0 : 1);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 16), 1 + lat + 1);
+    EXPECT_EQ_I(issued_at(&r->f, 1, 0), 1 + lat + 2); /* the cycle after warp 0 exits */
+    EXPECT_EQ_U(r->sm.held, lat - 1); /* warp 0 waiting on r1, warp 1 ready but held */
+    EXPECT_EQ_U(r->sm.ctas_done, 1);
+    rig_free(r);
+
+    /* The same two warps under gto: warp 1 fills warp 0's stall and nothing is held. */
+    r = rig_new();
+    ASSERT(rig_start(r, 64, 1));
+    script(&r->f, 0, p, 3);
+    script(&r->f, 1, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_I(issued_at(&r->f, 1, 0), 2);
+    EXPECT_EQ_U(r->sm.held, 0);
+    rig_free(r);
+}
