@@ -304,7 +304,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
 
 bool sm_busy(const Sm *sm)
 {
-    return sm->n_live_ctas || sm->ldst.active || sm->replies.head || sm->hit_ring.n || sm->l1d.miss_q.n ||
+    return sm->n_live_ctas || sm->ldst.active || sm->replies.head || sm->ring[SM_RING_HIT].n || sm->l1d.miss_q.n ||
            mshr_in_use(&sm->l1d.mshr);
 }
 

@@ -69,6 +69,8 @@ typedef struct LoadRec {
 } LoadRec;
 
 /* A timed return (L1D hit, shared or constant load): a FIFO per fixed latency keeps order. */
+enum { SM_RING_HIT, SM_RING_SMEM, SM_RING_CONST, SM_RING_COUNT };
+
 typedef struct TimedRing {
     uint64_t *ready;
     uint32_t *rec;
@@ -128,7 +130,8 @@ typedef struct Sm {
     L1d l1d;
     LoadRec *recs;
     uint32_t rec_free, n_recs;
-    TimedRing hit_ring, smem_ring, const_ring;
+    TimedRing ring[SM_RING_COUNT]; /* timed returns: L1D hits, shared, constant */
+    uint64_t ring_next_ready;      /* earliest ready cycle over the rings */
     MemReqQueue replies; /* from the interconnect */
     Winst scratch;
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */

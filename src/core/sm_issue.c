@@ -112,6 +112,10 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             blocked_mem = cand & sm->mem_next_mask;
             cand &= ~blocked_mem;
         }
+        if (!cand && !blocked_mem) { /* every warp waits for an event: the common case */
+            sm->idle_no_ready += live != 0;
+            continue;
+        }
         uint64_t ready = ready_warps(sm, cand, now, next_ready);
         for (uint64_t m = blocked_mem; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);

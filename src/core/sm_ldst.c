@@ -56,6 +56,12 @@ static void ring_push(TimedRing *r, uint64_t ready, uint32_t rec)
 
 static uint64_t ring_next(const TimedRing *r) { return r->n ? r->ready[r->head] : UINT64_MAX; }
 
+static void timed_return(Sm *sm, int ring, uint64_t ready, uint32_t rec)
+{
+    ring_push(&sm->ring[ring], ready, rec);
+    sm->ring_next_ready = MIN(sm->ring_next_ready, ready);
+}
+
 static uint32_t ring_pop(TimedRing *r)
 {
     uint32_t rec = r->rec[r->head];
@@ -72,17 +78,17 @@ void sm_ldst_init(Sm *sm, Stats *st)
     for (uint32_t i = 0; i < sm->n_recs; i++)
         sm->recs[i].next_free = i + 1;
     sm->rec_free = 0;
+    sm->ring_next_ready = UINT64_MAX;
     /* one access a cycle, each back within the hit latency plus a miss-path component's (<= 1000) */
-    ring_init(&sm->hit_ring, COAL_MAX_ACCESSES * 4 + sm->cfg->l1d.hit_lat + 1000);
-    ring_init(&sm->smem_ring, sm->max_warps + 4);
-    ring_init(&sm->const_ring, sm->max_warps + 4);
+    ring_init(&sm->ring[SM_RING_HIT], COAL_MAX_ACCESSES * 4 + sm->cfg->l1d.hit_lat + 1000);
+    ring_init(&sm->ring[SM_RING_SMEM], sm->max_warps + 4);
+    ring_init(&sm->ring[SM_RING_CONST], sm->max_warps + 4);
 }
 
 void sm_ldst_free(Sm *sm)
 {
-    ring_free(&sm->hit_ring);
-    ring_free(&sm->smem_ring);
-    ring_free(&sm->const_ring);
+    for (int i = 0; i < SM_RING_COUNT; i++)
+        ring_free(&sm->ring[i]);
     free(sm->recs);
 }
 
@@ -225,7 +231,7 @@ static bool ldst_step(Sm *sm, uint64_t now)
         res = l1d_load(&sm->l1d, a->line_addr, u->rec, &ra, now, &lat);
         if (res == L1D_HIT) {
             r->outstanding++;
-            ring_push(&sm->hit_ring, now + lat, u->rec);
+            timed_return(sm, SM_RING_HIT, now + lat, u->rec);
         } else if (!l1d_failed(res)) {
             r->outstanding++;
             r->n_miss++;
@@ -306,9 +312,9 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
             sm->recs[u->rec].outstanding = 1;
             sm->recs[u->rec].all_sent = true;
             if (shared)
-                ring_push(&sm->smem_ring, now + sm->cfg->smem.lat + passes - 1, u->rec);
+                timed_return(sm, SM_RING_SMEM, now + sm->cfg->smem.lat + passes - 1, u->rec);
             else
-                ring_push(&sm->const_ring, now + sm->cfg->sm.const_lat, u->rec);
+                timed_return(sm, SM_RING_CONST, now + sm->cfg->sm.const_lat, u->rec);
         }
         return;
     }
@@ -339,12 +345,17 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
     }
     if (sm->ldst.wake)
         ldst_unblock(sm, now);
-    TimedRing *rings[3] = {&sm->hit_ring, &sm->smem_ring, &sm->const_ring};
-    for (int i = 0; i < 3; i++)
-        while (ring_next(rings[i]) <= now) {
-            rec_return(sm, ring_pop(rings[i]), now);
-            progress = true;
+    if (sm->ring_next_ready <= now) {
+        uint64_t next = UINT64_MAX;
+        for (int i = 0; i < SM_RING_COUNT; i++) {
+            while (ring_next(&sm->ring[i]) <= now) {
+                rec_return(sm, ring_pop(&sm->ring[i]), now);
+                progress = true;
+            }
+            next = MIN(next, ring_next(&sm->ring[i]));
         }
+        sm->ring_next_ready = next;
+    }
     if (sm->ldst.active && !sm->ldst.blocked)
         progress |= ldst_step(sm, now);
     return progress;
@@ -357,8 +368,5 @@ uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
         next = MIN(next, MAX(now + 1, sm->ldst.busy_until));
     if (sm->replies.head)
         next = now + 1;
-    const TimedRing *rings[3] = {&sm->hit_ring, &sm->smem_ring, &sm->const_ring};
-    for (int i = 0; i < 3; i++)
-        next = MIN(next, ring_next(rings[i]));
-    return next;
+    return MIN(next, sm->ring_next_ready);
 }
