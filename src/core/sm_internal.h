@@ -12,6 +12,8 @@ static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - 
 /* sm_scoreboard.c: recompute a warp's earliest issue cycle after something about it changed,
  * and keep the SM's masks and the schedulers' slot info in step. */
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now);
+/* Record n destination registers written at `release` (UINT64_MAX: when a load is back). */
+void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now);
 
 /* sm.c */
 void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now);

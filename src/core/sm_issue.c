@@ -55,8 +55,7 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
                 busy[i] = now + sm->ii[op];
                 break;
             }
-        for (uint32_t d = 0; d < wi->s.n_dst; d++)
-            w->sb[w->n_sb++] = (ScoreboardEntry){wi->s.dst[d], now + sm->lat[op]};
+        sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     }
     sm_warp_update(sm, w, now);
 }

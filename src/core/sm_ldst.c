@@ -299,8 +299,7 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
     if (s->op != WOP_STORE && s->n_dst > 0) {
         u->rec = rec_alloc(sm, slot, s);
         w->loads_pending++;
-        for (uint32_t d = 0; d < s->n_dst; d++)
-            w->sb[w->n_sb++] = (ScoreboardEntry){s->dst[d], UINT64_MAX};
+        sm_sb_add(sm, w, s->dst, s->n_dst, UINT64_MAX, now);
     }
     if (timed_space(s->space)) {
         bool shared = s->space == WSPACE_SHARED;

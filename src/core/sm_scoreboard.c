@@ -22,6 +22,45 @@ static bool sb_mentions(const WinstStatic *s, uint16_t reg)
     return false;
 }
 
+/* Drop the entries whose registers are written by `now`. */
+static void sb_compact(Warp *w, uint64_t now)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < w->n_sb; i++)
+        if (w->sb[i].release > now)
+            w->sb[k++] = w->sb[i];
+    w->n_sb = k;
+}
+
+/* The cycle by which `need` entries are free: the need-th earliest release (pending loads,
+ * UINT64_MAX, never count: then the warp waits for their data). */
+static uint64_t sb_free_by(const Warp *w, uint32_t need)
+{
+    uint64_t t = 0;
+    uint32_t freed = 0;
+    while (freed < need) {
+        uint64_t next = UINT64_MAX;
+        for (uint32_t i = 0; i < w->n_sb; i++)
+            if (w->sb[i].release > t && w->sb[i].release < next)
+                next = w->sb[i].release;
+        if (next == UINT64_MAX)
+            return UINT64_MAX;
+        for (uint32_t i = 0; i < w->n_sb; i++)
+            freed += w->sb[i].release == next;
+        t = next;
+    }
+    return t;
+}
+
+void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now)
+{
+    if (w->n_sb + n > sm->cfg->sm.max_pending_regs)
+        sb_compact(w, now);
+    CHECK(w->n_sb + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
+    for (uint32_t d = 0; d < n; d++)
+        w->sb[w->n_sb++] = (ScoreboardEntry){regs[d], release};
+}
+
 static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
 {
     if (!w->live || w->exited || w->at_barrier) {
@@ -32,12 +71,7 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
         w->next = sm->front->peek(sm->front_self, w->id);
         CHECK(w->next); /* every stream ends with an exit, which retires the warp */
     }
-    /* Drop scoreboard entries already written. */
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < w->n_sb; i++)
-        if (w->sb[i].release > now)
-            w->sb[k++] = w->sb[i];
-    w->n_sb = k;
+    sb_compact(w, now);
     uint64_t t = w->ibuf_ready;
     const WinstStatic *s = w->next;
     for (uint32_t i = 0; i < w->n_sb && t != UINT64_MAX; i++)
@@ -45,12 +79,8 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
             t = w->sb[i].release;
     if (s->op == WOP_EXIT && w->loads_pending)
         t = UINT64_MAX; /* retire only when every load is back */
-    if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs) {
-        uint64_t first_free = UINT64_MAX;
-        for (uint32_t i = 0; i < w->n_sb; i++)
-            first_free = MIN(first_free, w->sb[i].release);
-        t = MAX(t, first_free);
-    }
+    if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs)
+        t = MAX(t, sb_free_by(w, w->n_sb + s->n_dst - sm->cfg->sm.max_pending_regs));
     w->ready_at = t;
 }
 

@@ -596,3 +596,25 @@ TEST(sm_scheduler_hooks_and_held)
     EXPECT_EQ_U(r->sm.held, 0);
     rig_free(r);
 }
+
+/* A full scoreboard: the third instruction waits until an entry is released, and the entries
+ * already released are dropped before it adds its own. With one warp slot the scoreboard
+ * storage ends where the warp's does, so an overflow is a heap overflow (caught by the
+ * allocator or the sanitizers). */
+TEST(sm_scoreboard_full_waits_and_never_overflows)
+{
+    Rig *r = rig_new();
+    r->c.sm.max_warps = 1;
+    r->c.sm.max_threads = 32;
+    r->c.sm.max_pending_regs = 2;
+    r->c.alu.int_add_lat = 6;
+    ASSERT(rig_start(r, 32, 1));
+    /* pc 0: r1 <- r0; pc 8: r2 <- r0; pc 16: r3 <- r0 (needs a free entry); pc 24: exit */
+    MockInst p[] = {alu(1, 0), alu(2, 0), alu(3, 0), ex()};
+    script(&r->f, 0, p, 4);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 2);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 16), 1 + 6); /* when r1's entry is released */
+    rig_free(r);
+}
