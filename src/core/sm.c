@@ -183,8 +183,22 @@ bool sm_take_done_cta(Sm *sm, uint32_t *cta_id)
     return true;
 }
 
+/* The cycles the SM slept through: nothing could issue, so each counts as active while CTAs
+ * were resident and as no_ready for every scheduler with live warps, as if it had run. */
+static void account_sleep(Sm *sm, uint64_t now)
+{
+    if (now > sm->accounted && sm->n_live_ctas) {
+        uint64_t skipped = now - sm->accounted;
+        sm->cycles_active += skipped;
+        for (uint32_t k = 0; k < sm->n_sched; k++)
+            sm->idle_no_ready += sm->sched_mask[k] ? skipped : 0;
+    }
+    sm->accounted = MAX(sm->accounted, now);
+}
+
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
 {
+    account_sleep(sm, now);
     uint32_t slot = 0;
     while (sm->ctas[slot].live)
         slot++;
@@ -292,6 +306,8 @@ bool sm_cycle(Sm *sm, uint64_t now)
 {
     if (sm->next_wake > now)
         return false;
+    account_sleep(sm, now);
+    sm->accounted = now + 1;
     if (sm->n_live_ctas)
         sm->cycles_active++;
     bool progress = sm_ldst_cycle(sm, now);

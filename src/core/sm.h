@@ -135,6 +135,7 @@ typedef struct Sm {
     MemReqQueue replies; /* from the interconnect */
     Winst scratch;
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
+    uint64_t accounted;  /* cycles before this one are in cycles_active / sched.no_ready */
     uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
     /* stats */
     uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;

@@ -618,3 +618,22 @@ TEST(sm_scoreboard_full_waits_and_never_overflows)
     EXPECT_EQ_I(issued_at(&r->f, 0, 16), 1 + 6); /* when r1's entry is released */
     rig_free(r);
 }
+
+/* While the SM sleeps (its warp waits 100 cycles for a load), the cycles still count as active
+ * and as scheduler cycles with nothing ready, exactly as if it had run each one. */
+TEST(sm_sleeping_cycles_are_counted)
+{
+    Rig *r = rig_new();
+    r->m.latency = 100;
+    ASSERT(rig_start(r, 32, 1));
+    MockInst p[] = {ld(1, 0x10000, 4), alu(2, 1), ex()};
+    script(&r->f, 0, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    int64_t done = issued_at(&r->f, 0, 16); /* the exit: the CTA completes that cycle */
+    ASSERT(done > 100);
+    EXPECT_EQ_U(r->sm.cycles_active, (uint64_t)done + 1); /* cycles 0 .. done */
+    EXPECT_EQ_U(r->sm.idle_no_ready + r->sm.issued + r->sm.stall_ldst, (uint64_t)done + 1);
+    EXPECT_EQ_U(r->sm.issued, 3);
+    rig_free(r);
+}
