@@ -211,6 +211,9 @@ typedef struct WarpSchedOps {
 /* The oldest slot of a mask (smallest age), -1 for an empty mask: GTO's order, for every
  * scheduler that builds on it. */
 int warp_sched_oldest(uint64_t mask, const uint64_t *age);
+/* Greedy-then-oldest among v->ready: `last` (the warp that issued last, -1: none) while it is
+ * ready, else the oldest ready warp. */
+int warp_sched_gto(int last, const WarpSchedView *v);
 
 /* ---- CTA schedulers --------------------------------------------------------------------- */
 

@@ -400,3 +400,53 @@ TEST(l1d_victim_cache_on_the_miss_path)
     EXPECT_EQ_U(stats_get(&r.st, "sm[0].l1d.victim.insert", NULL), 3);
     rig_free(&r);
 }
+
+/* Every registered policy answers victim() with one of the candidate ways (or bypass/stall),
+ * whatever subset of the set is offered, after inserts and hits in any order. */
+TEST(l1d_contract_every_policy_picks_among_candidates)
+{
+    Config c;
+    config_init(&c);
+    for (uint32_t p = 0; p < policy_count(POLICY_REPL); p++) {
+        const ReplOps *ops = policy_repl(policy_name_at(POLICY_REPL, p));
+        PolicyCtx ctx;
+        policy_ctx_init(&ctx, &ops->meta, "l1d.repl", &c, NULL, "t", 0, 0);
+        void *self = ops->create ? ops->create(&ctx, 4, 8) : NULL;
+        uint64_t seed = 7 + p;
+        for (int i = 0; i < 2000; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            ReplAccess a = {.set = (uint32_t)(seed >> 40) % 4, .way = (uint32_t)(seed >> 50) % 8,
+                            .warp_uid = (uint32_t)(seed >> 20) % 48, .n_lines = 1 + (uint32_t)(seed >> 30) % 32,
+                            .cycle = (uint64_t)i};
+            uint64_t cand = (seed >> 8) & 0xFF;
+            switch (seed >> 61) {
+            case 0:
+            case 1:
+                if (ops->on_hit) {
+                    a.hit = true;
+                    ops->on_hit(self, &a);
+                }
+                break;
+            case 2:
+            case 3:
+                if (ops->on_insert)
+                    ops->on_insert(self, &a);
+                if (ops->on_fill)
+                    ops->on_fill(self, &a);
+                break;
+            default:
+                if (!cand)
+                    break;
+                int w = ops->victim(self, &a, cand);
+                EXPECT(w == REPL_BYPASS || w == REPL_STALL || (w >= 0 && w < 8 && (cand >> w & 1)));
+                if (w >= 0 && ops->on_evict) {
+                    ReplEvict e = {.set = a.set, .way = (uint32_t)w, .line_addr = seed >> 20, .cycle = (uint64_t)i};
+                    ops->on_evict(self, &e);
+                }
+            }
+        }
+        if (ops->destroy)
+            ops->destroy(self);
+        policy_ctx_free(&ctx);
+    }
+}

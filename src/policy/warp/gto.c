@@ -31,13 +31,14 @@ int warp_sched_oldest(uint64_t mask, const uint64_t *age)
     return best;
 }
 
-static int gto_pick(void *self, const WarpSchedView *v)
+int warp_sched_gto(int last, const WarpSchedView *v)
 {
-    const Gto *g = self;
-    if (g->last >= 0 && (v->ready >> g->last & 1))
-        return g->last;
+    if (last >= 0 && (v->ready >> last & 1))
+        return last;
     return warp_sched_oldest(v->ready, v->age);
 }
+
+static int gto_pick(void *self, const WarpSchedView *v) { return warp_sched_gto(((const Gto *)self)->last, v); }
 
 static void gto_on_issue(void *self, uint32_t slot, const WarpSchedView *v) { ((Gto *)self)->last = (int)slot; }
 

@@ -60,13 +60,7 @@ static bool swl_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, cons
     return s->allowed >> slot & 1;
 }
 
-static int swl_pick(void *self, const WarpSchedView *v)
-{
-    const Swl *s = self;
-    if (s->last >= 0 && (v->ready >> s->last & 1))
-        return s->last;
-    return warp_sched_oldest(v->ready, v->age);
-}
+static int swl_pick(void *self, const WarpSchedView *v) { return warp_sched_gto(((const Swl *)self)->last, v); }
 
 static void swl_on_issue(void *self, uint32_t slot, const WarpSchedView *v) { ((Swl *)self)->last = (int)slot; }
 
