@@ -26,7 +26,12 @@ MAIN_OBJ := $(BUILD)/src/cli/main.o
 .PHONY: all test test-unit test-cluster test-workloads asan bench run clean golden-update workloads
 all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 workloads
 
-$(BUILD)/%.o: %.c
+# A fresh machine may lack libzstd's headers: tools/deps.sh installs them once (stamp file).
+$(BUILD)/.deps:
+	@mkdir -p $(BUILD)
+	@sh tools/deps.sh $(CC) && touch $@
+
+$(BUILD)/%.o: %.c | $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
