@@ -23,7 +23,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
-.PHONY: all test test-unit test-cluster test-workloads asan bench run clean golden-update workloads
+.PHONY: all test test-unit test-cluster test-workloads asan bench run clean golden-update workloads fuzz fuzz-build fuzz-smoke
 all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 workloads
 
 # A fresh machine may lack libzstd's headers: tools/deps.sh installs them once (stamp file).
@@ -119,6 +119,32 @@ asan:
 	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test-unit
 
 # The divergent benchmark runs on configs/gpgpusim/gtx480.config (GPGPU-Sim's GTX480 machine).
+# Fuzzing with clang's libFuzzer: one harness per parser in tests/fuzz/, seeded from the
+# repository's inputs (tests/fuzz/run.sh). make fuzz-smoke runs each for FUZZ_SECONDS (CI);
+# make fuzz FUZZ_TARGET=ptx FUZZ_SECONDS=600 runs one campaign. See docs/reliability.md.
+FUZZ_TARGETS := ptx fatbin lz4 elf config gpgpusim synth spec manifest json
+FUZZ_TARGET  ?= ptx
+FUZZ_SECONDS ?= 10
+FUZZ_BUILD   := build-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+fuzz-build:
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT=-O1 \
+	        CFLAGS="-g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libwarpsim.a
+	@for t in $(FUZZ_TARGETS); do \
+	    clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc \
+	          -o $(FUZZ_BUILD)/fuzz_$$t tests/fuzz/fuzz_$$t.c $(FUZZ_BUILD)/libwarpsim.a -lzstd -lm || exit 1; \
+	done
+
+fuzz-smoke: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    echo "fuzz $$t ($(FUZZ_SECONDS) s)"; \
+	    sh tests/fuzz/run.sh $(FUZZ_BUILD) $$t $(FUZZ_SECONDS) > $(FUZZ_BUILD)/fuzz_$$t.log 2>&1 || \
+	        { tail -40 $(FUZZ_BUILD)/fuzz_$$t.log; echo "fuzz $$t: FAILED (input in $(FUZZ_BUILD)/)"; exit 1; }; \
+	done; echo "fuzz-smoke: every target ran $(FUZZ_SECONDS) s without a finding"
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TARGET) $(FUZZ_SECONDS)
+
 bench: $(BUILD)/warpsim
 	$(BUILD)/warpsim bench
 
@@ -130,6 +156,6 @@ golden-update: $(BUILD)/warpsim
 	WARPSIM=$(BUILD)/warpsim GOLDEN_UPDATE=1 $(BUILD)/unit_tests golden
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
