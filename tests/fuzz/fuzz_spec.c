@@ -1,5 +1,6 @@
 /* fuzz_spec.c: the experiment-spec reader, and its round trip: a spec that parses is written in
- * canonical form, which must parse again and be written identically. */
+ * canonical form, which must parse again (under the same file name, which the header names) and
+ * be written identically. */
 #include "fuzz.h"
 
 #include "exp/spec.h"
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n1, n2;
         char *w1 = write_spec(&a, &n1);
         ExpSpec b;
-        if (!exp_spec_parse(&b, w1, "canonical.spec", err, sizeof err)) {
+        if (!exp_spec_parse(&b, w1, "fuzz.spec", err, sizeof err)) {
             fprintf(stderr, "canonical spec does not parse: %s\n%s", err, w1);
             abort();
         }
