@@ -25,3 +25,39 @@ TEST(robust_cu_module_load_data_redefinition)
     EXPECT(cuModuleLoadData(&mod, ptx) != CUDA_SUCCESS);
     EXPECT(mod == NULL);
 }
+
+/* A file of the test's scratch directory holding text; returns its path in buf. */
+static const char *scratch_file(const char *name, const char *text, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", test_tmpdir(), name);
+    FILE *f = fopen(buf, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return buf;
+}
+
+/* `warpsim ARGS` must exit 1 (not crash) and say want. */
+static void expect_cli_error(const char *args, const char *want)
+{
+    char cmd[2048], out[8192];
+    snprintf(cmd, sizeof cmd, "%s %s", test_warpsim(), args);
+    int rc = test_run_cmd(cmd, out, sizeof out);
+    EXPECT_EQ_I(rc, 1);
+    EXPECT_CONTAINS(out, want);
+}
+
+/* 60,000 nested '-' in a synthetic stream's address expression overflowed the stack. */
+TEST(robust_synth_deep_expression)
+{
+    enum { DEEP = 60000 };
+    const char *head = "kernel k\ngrid 1\nblock 32\narray A 0 4\nload A[";
+    char *text = xmalloc(strlen(head) + DEEP + 16), path[512], args[600];
+    strcpy(text, head);
+    memset(text + strlen(head), '-', DEEP);
+    strcpy(text + strlen(head) + DEEP, "tid]\n");
+    snprintf(args, sizeof args, "run %s", scratch_file("deep.syn", text, path, sizeof path));
+    expect_cli_error(args, "deep.syn:5: expected an expression nested at most 64 deep");
+    free(text);
+}
