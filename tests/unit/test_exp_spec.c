@@ -145,6 +145,8 @@ TEST(exp_spec_errors_name_file_and_line)
         { "workload a a.syn\npreset a b\n", "e.spec:2: expected 'preset VALUE' (one value)" },
         { "workload a \"a.syn\n", "e.spec:1: unterminated double quote" },
         { "suite nope/none\n", "e.spec:1: suite 'nope/none': cannot read nope/none" },
+        { "\nsuite /dev/zero\n", "e.spec:2: suite '/dev/zero': cannot read /dev/zero: larger than the 64 MiB limit" },
+        { "suite /\n", "e.spec:1: suite '/': cannot read /: Is a directory" },
     };
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -154,6 +156,10 @@ TEST(exp_spec_errors_name_file_and_line)
         EXPECT_CONTAINS(err, bad[i].msg);
         exp_spec_free(&s);
     }
+    ExpSpec s;
+    EXPECT(!exp_spec_load(&s, "/", err, sizeof err));
+    EXPECT_STR(err, "/: cannot read: Is a directory");
+    exp_spec_free(&s);
 }
 
 TEST(exp_spec_series_figure)

@@ -111,6 +111,10 @@ TEST(ptx_parse_errors_name_file_line)
     EXPECT_CONTAINS(err, "expected '}'");
     EXPECT(ptx_module_load("tests/ptx/does_not_exist.ptx", err, sizeof err) == NULL);
     EXPECT_CONTAINS(err, "does_not_exist.ptx: cannot read");
+    EXPECT(ptx_module_load("/dev/zero", err, sizeof err) == NULL);
+    EXPECT_STR(err, "/dev/zero: cannot read: larger than the 64 MiB limit on input files");
+    EXPECT(ptx_module_load("tests/ptx", err, sizeof err) == NULL);
+    EXPECT_STR(err, "tests/ptx: cannot read: Is a directory");
 }
 
 /* A function declared, then redefined with a malformed parameter list: the declaration's lists

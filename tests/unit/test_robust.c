@@ -61,3 +61,25 @@ TEST(robust_synth_deep_expression)
     expect_cli_error(args, "deep.syn:5: expected an expression nested at most 64 deep");
     free(text);
 }
+
+/* Files that are not what the command expects: an endless device is refused at the size limit
+ * (it used to be read until memory ran out), a directory says so (it said "Input/output
+ * error"). */
+TEST(robust_cli_unreadable_inputs)
+{
+    char cfg[512], spec[512], args[1200];
+    scratch_file("zero.cfg", "# machine\ninclude /dev/zero\n", cfg, sizeof cfg);
+    snprintf(args, sizeof args, "run --config %s workloads/synthetic/atax1.syn", cfg);
+    expect_cli_error(args, "zero.cfg:2: include /dev/zero: cannot read config file: larger than the 64 MiB limit on input files");
+    scratch_file("dir.cfg", "include /\n", cfg, sizeof cfg);
+    snprintf(args, sizeof args, "run --config %s workloads/synthetic/atax1.syn", cfg);
+    expect_cli_error(args, "dir.cfg:1: include /: cannot read config file: Is a directory");
+    expect_cli_error("run --gpgpusim-config /dev/zero workloads/synthetic/atax1.syn",
+                     "/dev/zero: cannot read GPGPU-Sim config file: larger than the 64 MiB limit");
+    expect_cli_error("run /dev/zero", "/dev/zero: cannot read the synthetic workload: larger than the 64 MiB limit");
+    scratch_file("zero.spec", "suite /dev/zero\n", spec, sizeof spec);
+    snprintf(args, sizeof args, "sweep %s", spec);
+    expect_cli_error(args, "zero.spec:1: suite '/dev/zero': cannot read /dev/zero: larger than the 64 MiB limit");
+    snprintf(args, sizeof args, "sweep %s", test_tmpdir());
+    expect_cli_error(args, ": cannot read: Is a directory");
+}

@@ -453,7 +453,7 @@ PtxModule *ptx_module_load(const char *path, char *err, size_t err_len)
     char *text = read_file(path, &len);
     if (!text) {
         if (err_len)
-            snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+            snprintf(err, err_len, "%s: cannot read: %s", path, read_file_error(errno));
         return NULL;
     }
     PtxModule *m = ptx_module_parse(text, path, err, err_len);
