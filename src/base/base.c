@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,30 +95,63 @@ char *str_trim(char *s)
     return s;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Close fd, free buf and fail with err (kept: close may change errno). */
+static char *read_fail(int fd, char *buf, int err)
+{
+    close(fd);
+    free(buf);
+    errno = err;
+    return NULL;
+}
+
 char *read_file(const char *path, size_t *len_out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
         return NULL;
-    size_t cap = 4096, len = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return read_fail(fd, NULL, errno);
+    if (S_ISDIR(st.st_mode))
+        return read_fail(fd, NULL, EISDIR);
+    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > READ_FILE_MAX_BYTES)
+        return read_fail(fd, NULL, EFBIG);
+    /* A regular file's size is only a hint (it may grow while read: room for one more byte
+     * tells); devices and pipes say nothing. The buffer grows to one byte past the limit at
+     * most, so an endless input is refused after that much. */
+    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : 4096, len = 0;
     char *buf = xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len - 1 == 0)
-            buf = xrealloc(buf, cap *= 2);
+    for (;;) {
+        if (len + 1 == cap) {
+            if (len > READ_FILE_MAX_BYTES)
+                return read_fail(fd, buf, EFBIG);
+            cap = MIN(2 * cap, READ_FILE_MAX_BYTES + 2);
+            buf = xrealloc(buf, cap);
+        }
+        ssize_t got = read(fd, buf + len, cap - len - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return read_fail(fd, buf, errno);
+        if (got == 0)
+            break;
+        len += (size_t)got;
     }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
+    close(fd);
     buf[len] = 0;
     if (len_out)
         *len_out = len;
     return buf;
+}
+
+const char *read_file_error(int err)
+{
+    if (err == EFBIG)
+        return "larger than the " STR(READ_FILE_MAX_MIB) " MiB limit on input files";
+    return strerror(err);
 }
 
 double wall_seconds(void)

@@ -56,8 +56,15 @@ bool parse_u64(const char *s, uint64_t *out);
 bool parse_f64(const char *s, double *out);
 char *str_trim(char *s);
 
-/* Read a whole file into a NUL-terminated buffer; NULL (errno set) if it cannot be read. */
+/* Read a whole file into a NUL-terminated buffer; NULL (errno set) if it cannot be read. Every
+ * input a user names comes through here, so it is bounded: a file of more than
+ * READ_FILE_MAX_BYTES fails with EFBIG (a device or pipe is read that far, no further), a
+ * directory with EISDIR. */
+#define READ_FILE_MAX_MIB 64
+#define READ_FILE_MAX_BYTES ((size_t)READ_FILE_MAX_MIB << 20)
 char *read_file(const char *path, size_t *len_out);
+/* Why read_file failed, for messages: strerror(err), or the size limit for EFBIG. */
+const char *read_file_error(int err);
 
 /* Where a file of the warpsim tree ("configs/gtx480.cfg") is: under $WARPSIM_HOME if set, else
  * the working directory if it is there, else beside the executable's build folder. */

@@ -334,13 +334,17 @@ void config_init(Config *c)
             check_failed(err, __FILE__, __LINE__);
 }
 
-static int load_file(Config *c, const char *path, int depth, char *err, size_t err_len)
+/* from: "file:line" of the include line that names path, NULL for the top file. */
+static int load_file(Config *c, const char *path, const char *from, int depth, char *err, size_t err_len)
 {
     if (depth > 16)
         return fail(err, err_len, "%s: includes nested more than 16 deep (a cycle?)", path);
     char *text = read_file(path, NULL);
+    if (!text && from)
+        return fail(err, err_len, "%s: include %s: cannot read config file: %s", from, path,
+                    read_file_error(errno));
     if (!text)
-        return fail(err, err_len, "%s: cannot read config file: %s", path, strerror(errno));
+        return fail(err, err_len, "%s: cannot read config file: %s", path, read_file_error(errno));
     int ok = 1, lineno = 0;
     for (char *line = text, *next; ok && line; line = next) {
         next = strchr(line, '\n');
@@ -363,7 +367,7 @@ static int load_file(Config *c, const char *path, int depth, char *err, size_t e
                 snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, inc);
             else
                 snprintf(full, sizeof full, "%s", inc);
-            ok = load_file(c, full, depth + 1, err, err_len);
+            ok = load_file(c, full, where, depth + 1, err, err_len);
             continue;
         }
         char *eq = strchr(s, '=');
@@ -384,7 +388,7 @@ static int load_file(Config *c, const char *path, int depth, char *err, size_t e
 
 int config_load_file_err(Config *c, const char *path, char *err, size_t err_len)
 {
-    return load_file(c, path, 0, err, err_len);
+    return load_file(c, path, NULL, 0, err, err_len);
 }
 
 void config_load_file(Config *c, const char *path)

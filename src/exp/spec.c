@@ -233,7 +233,7 @@ static bool stmt_suite(Ctx *c, char **tok, int n)
         snprintf(path, sizeof path, "workloads/suites/%s", tok[1]);
     char *text = read_file(path, NULL);
     if (!text)
-        return fail(c, "suite '%s': cannot read %s: %s", tok[1], path, strerror(errno));
+        return fail(c, "suite '%s': cannot read %s: %s", tok[1], path, read_file_error(errno));
     Ctx sub = *c;
     sub.file = path;
     sub.line = 0;
@@ -523,7 +523,7 @@ bool exp_spec_load(ExpSpec *s, const char *path, char *err, size_t err_len)
     char *text = read_file(path, NULL);
     if (!text) {
         memset(s, 0, sizeof *s);
-        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, err_len, "%s: cannot read: %s", path, read_file_error(errno));
         return false;
     }
     bool ok = exp_spec_parse(s, text, path, err, err_len);

@@ -97,6 +97,10 @@ TEST(config_readers_return_their_errors)
     expect_file_error(&c, "badinc.cfg", "l1d.assoc = 2\ninclude missing.cfg\nl1d.assoc = 8\n",
                       "missing.cfg: cannot read config file: No such file or directory");
     EXPECT_EQ_U(c.l1d.assoc, 2); /* reading stops at the failed include */
+    /* an include of something that is not a config file names the include line and why */
+    expect_file_error(&c, "zero.cfg", "include /dev/zero\n",
+                      "zero.cfg:1: include /dev/zero: cannot read config file: larger than the 64 MiB limit");
+    expect_file_error(&c, "dir.cfg", "\ninclude /\n", "dir.cfg:2: include /: cannot read config file: Is a directory");
 
     char err[1024];
     EXPECT(config_apply_override_err(&c, " l1d.assoc = 16 ", err, sizeof err));

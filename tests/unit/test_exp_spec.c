@@ -105,6 +105,23 @@ TEST(exp_spec_defaults_and_suite)
     exp_spec_free(&s);
 }
 
+/* A suite that names itself stops at the nesting limit with the line of the innermost. */
+TEST(exp_spec_suite_cycle_is_an_error)
+{
+    char suite[512], line[600], text[700], err[1024] = "";
+    snprintf(suite, sizeof suite, "%s/loop.suite", test_tmpdir());
+    snprintf(line, sizeof line, "# loops\nsuite %s\n", suite);
+    FILE *f = fopen(suite, "w");
+    ASSERT(f);
+    fputs(line, f);
+    fclose(f);
+    snprintf(text, sizeof text, "suite %s\n", suite);
+    ExpSpec s;
+    EXPECT(!exp_spec_parse(&s, text, "c.spec", err, sizeof err));
+    EXPECT_CONTAINS(err, "loop.suite:2: suites nested more than 8 deep");
+    exp_spec_free(&s);
+}
+
 TEST(exp_spec_errors_name_file_and_line)
 {
     static const struct { const char *text, *msg; } bad[] = {
@@ -128,6 +145,8 @@ TEST(exp_spec_errors_name_file_and_line)
         { "workload a a.syn\npreset a b\n", "e.spec:2: expected 'preset VALUE' (one value)" },
         { "workload a \"a.syn\n", "e.spec:1: unterminated double quote" },
         { "suite nope/none\n", "e.spec:1: suite 'nope/none': cannot read nope/none" },
+        { "\nsuite /dev/zero\n", "e.spec:2: suite '/dev/zero': cannot read /dev/zero: larger than the 64 MiB limit" },
+        { "suite /\n", "e.spec:1: suite '/': cannot read /: Is a directory" },
     };
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -137,6 +156,10 @@ TEST(exp_spec_errors_name_file_and_line)
         EXPECT_CONTAINS(err, bad[i].msg);
         exp_spec_free(&s);
     }
+    ExpSpec s;
+    EXPECT(!exp_spec_load(&s, "/", err, sizeof err));
+    EXPECT_STR(err, "/: cannot read: Is a directory");
+    exp_spec_free(&s);
 }
 
 TEST(exp_spec_series_figure)
