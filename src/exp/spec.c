@@ -110,18 +110,20 @@ static int tokenize(Ctx *c, char *line, char **tok, bool *ok)
     }
 }
 
+static bool name_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+           ch == '-' || ch == '.' || ch == '+';
+}
+
 static bool valid_name(Ctx *c, const char *what, const char *name)
 {
     size_t n = strlen(name);
     if (n == 0 || n >= EXP_NAME_LEN)
         return fail(c, "%s name '%s' must have 1 to %d characters", what, name, EXP_NAME_LEN - 1);
-    for (const char *p = name; *p; p++) {
-        char ch = *p;
-        bool good = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                    ch == '_' || ch == '-' || ch == '.' || ch == '+';
-        if (!good)
+    for (const char *p = name; *p; p++)
+        if (!name_char(*p))
             return fail(c, "%s name '%s': use only letters, digits and _ - . + (it names files)", what, name);
-    }
     if (strstr(name, "__") || name[0] == '.')
         return fail(c, "%s name '%s' must not contain '__' or start with '.' (result files are named "
                        "<workload>__<variant>)", what, name);
@@ -496,11 +498,8 @@ static void name_from_path(const char *path, char *name)
     base = base ? base + 1 : path;
     size_t n = 0;
     for (const char *p = base; *p && *p != '.' && n < EXP_NAME_LEN - 1; p++) {
-        char ch = *p;
-        bool good = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                    ch == '-' || ch == '+';
-        if (good)
-            name[n++] = ch;
+        if (name_char(*p) && *p != '_')
+            name[n++] = *p;
         else if (!n || name[n - 1] != '_')
             name[n++] = '_';
     }
