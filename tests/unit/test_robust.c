@@ -83,3 +83,16 @@ TEST(robust_cli_unreadable_inputs)
     snprintf(args, sizeof args, "sweep %s", test_tmpdir());
     expect_cli_error(args, ": cannot read: Is a directory");
 }
+
+/* Cache geometries inside the options' ranges whose arrays do not fit in memory are refused
+ * before anything is allocated (they aborted with "out of memory"). */
+TEST(robust_cli_huge_caches)
+{
+    expect_cli_error("run -o l1d.n_sets=1048576 -o l1d.assoc=64 -o l1d.line_bytes=4096 -o l2.line_bytes=4096 "
+                     "workloads/synthetic/atax1.syn",
+                     "warpsim: l1d.n_sets x l1d.assoc: 1048576 x 64 = 67108864 lines, more than the 16777216 (2^24)");
+    expect_cli_error("run -o l2.n_sets=1048576 -o l2.assoc=64 workloads/synthetic/atax1.syn",
+                     "warpsim: l2.n_sets x l2.assoc: 1048576 x 64 = 67108864 lines");
+    expect_cli_error("run -o l1d.n_sets=262144 -o l1d.assoc=64 workloads/synthetic/atax1.syn",
+                     "warpsim: the caches would take 15360 MiB of simulator memory, more than the 2048 MiB bound");
+}
