@@ -10,25 +10,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A sparse file of n bytes (zeros) in the scratch folder; its path in path. */
-static bool sparse_file(char *path, size_t len, const char *name, off_t n)
+/* A file of the scratch folder holding text, then zeros up to size bytes (sparse); its path in
+ * path. */
+static bool scratch_file(char *path, size_t len, const char *name, const char *text, off_t size)
 {
     snprintf(path, len, "%s/%s", test_tmpdir(), name);
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
-    bool ok = ftruncate(fileno(f), n) == 0;
+    bool ok = fputs(text, f) >= 0 && fflush(f) == 0 &&
+              ((off_t)strlen(text) >= size || ftruncate(fileno(f), size) == 0);
     return fclose(f) == 0 && ok;
 }
 
 TEST(base_read_file_text)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/small.txt", test_tmpdir());
-    FILE *f = fopen(path, "w");
-    ASSERT(f);
-    fputs("two\nlines\n", f);
-    fclose(f);
+    ASSERT(scratch_file(path, sizeof path, "small.txt", "two\nlines\n", 0));
     size_t len = 0;
     char *text = read_file(path, &len);
     ASSERT(text);
@@ -51,16 +49,16 @@ TEST(base_read_file_directory)
 TEST(base_read_file_size_limit)
 {
     char path[512];
-    ASSERT(sparse_file(path, sizeof path, "huge.txt", (off_t)READ_FILE_MAX_BYTES + 1));
+    ASSERT(scratch_file(path, sizeof path, "huge.txt", "", (off_t)READ_FILE_MAX_BYTES + 1));
     errno = 0;
     EXPECT(read_file(path, NULL) == NULL);
     EXPECT_EQ_I(errno, EFBIG);
     EXPECT_CONTAINS(read_file_error(EFBIG), "larger than the 64 MiB limit");
     /* exactly at the limit is still read */
-    ASSERT(sparse_file(path, sizeof path, "limit.txt", (off_t)READ_FILE_MAX_BYTES));
+    ASSERT(scratch_file(path, sizeof path, "limit.txt", "text", (off_t)READ_FILE_MAX_BYTES));
     size_t len = 0;
     char *text = read_file(path, &len);
-    EXPECT(text != NULL);
+    EXPECT(text != NULL && !strncmp(text, "text", 4));
     EXPECT_EQ_U(len, READ_FILE_MAX_BYTES);
     free(text);
     unlink(path);

@@ -144,39 +144,31 @@ TEST(config_check_names_the_key)
  * errors naming the keys (they aborted with "out of memory" while the GPU was built). */
 TEST(config_check_bounds_cache_memory)
 {
-    Config c;
-    config_init(&c);
-    c.l1d.n_sets = 1048576;
-    c.l1d.assoc = 64;
-    c.l1d.line_bytes = c.l2.line_bytes = 4096;
-    expect_check_error(&c, "l1d.n_sets x l1d.assoc: 1048576 x 64 = 67108864 lines, more than the 16777216 "
-                           "(2^24) a cache may hold");
-    config_init(&c);
-    c.l2.n_sets = 1048576;
-    c.l2.assoc = 32;
-    expect_check_error(&c, "l2.n_sets x l2.assoc: 1048576 x 32 = 33554432 lines");
-    /* the largest single cache passes... */
-    config_init(&c);
-    c.l1d.n_sets = 262144;
-    c.l1d.assoc = 64;
-    c.gpu.n_clusters = 1;
-    c.gpu.cores_per_cluster = 1;
-    c.mem.n_partitions = 1;
-    c.mem.subpartitions = 1;
-    char err[512];
-    EXPECT(config_check(&c, err, sizeof err));
-    /* ...but not once per SM of a full machine */
-    c.gpu.n_clusters = 15;
-    c.gpu.cores_per_cluster = 2;
-    expect_check_error(&c, "30 L1Ds (gpu.n_clusters x gpu.cores_per_cluster) of 16777216 lines");
-    expect_check_error(&c, "more than the 2048 MiB bound");
-    /* MSHR merge slots count too */
-    config_init(&c);
-    c.gpu.n_clusters = 256;
-    c.gpu.cores_per_cluster = 16;
-    c.l1d.mshr_entries = 4096;
-    c.l1d.mshr_max_merge = 1024;
-    expect_check_error(&c, "l1d.mshr_entries x l1d.mshr_max_merge");
+    static const struct { const char *kv[6], *msg; } cases[] = {
+        { {"l1d.n_sets=1048576", "l1d.assoc=64", "l1d.line_bytes=4096", "l2.line_bytes=4096"},
+          "l1d.n_sets x l1d.assoc: 1048576 x 64 = 67108864 lines, more than the 16777216 (2^24) a cache may hold" },
+        { {"l2.n_sets=1048576", "l2.assoc=32"}, "l2.n_sets x l2.assoc: 1048576 x 32 = 33554432 lines" },
+        /* the largest single cache passes, but not once per SM of a full machine */
+        { {"l1d.n_sets=262144", "l1d.assoc=64", "gpu.n_clusters=1", "gpu.cores_per_cluster=1", "mem.n_partitions=1",
+           "mem.subpartitions=1"}, NULL },
+        { {"l1d.n_sets=262144", "l1d.assoc=64"},
+          "the caches would take 15360 MiB of simulator memory, more than the 2048 MiB bound: 30 L1Ds "
+          "(gpu.n_clusters x gpu.cores_per_cluster) of 16777216 lines (l1d.n_sets x l1d.assoc)" },
+        /* MSHR merge slots count too */
+        { {"gpu.n_clusters=256", "gpu.cores_per_cluster=16", "l1d.mshr_entries=4096", "l1d.mshr_max_merge=1024"},
+          "and 4194304 MSHR slots (l1d.mshr_entries x l1d.mshr_max_merge)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Config c;
+        config_init(&c);
+        char err[512] = "";
+        for (size_t k = 0; k < 6 && cases[i].kv[k]; k++)
+            EXPECT(config_apply_override_err(&c, cases[i].kv[k], err, sizeof err));
+        if (cases[i].msg)
+            expect_check_error(&c, cases[i].msg);
+        else
+            EXPECT(config_check(&c, err, sizeof err));
+    }
 }
 
 TEST(config_apply_arg_in_order)
