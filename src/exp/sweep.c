@@ -6,7 +6,7 @@
  * (default: every online core); a progress line on stderr (done / running / failed, ETA); a
  * failed run is reported with the tail of its log and does not stop the others. A run whose
  * result exists and whose record (.cmd: version, command, input hashes) equals the one it would
- * get now is skipped, so rerunning an interrupted sweep only does what is left, and editing a
+ * get now is skipped (a run whose result is not complete, stats.h, failed and is never skipped), so rerunning an interrupted sweep only does what is left, and editing a
  * variant reruns exactly that variant. `--emit` writes the same runs for a cluster: each job is
  * `warpsim sweep SPEC --item I`, which does one run with the same bookkeeping. */
 #include "exp/sweep.h"
@@ -15,6 +15,7 @@
 #include "exp/json.h"
 #include "exp/spec.h"
 #include "exp/store.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +177,8 @@ static void finish_item(Sweep *s, Item *it, int st, bool timed_out)
         JsonValue *j = exp_result_load(s->dir, &s->spec, it->w, it->v, err, sizeof err);
         if (!j)
             set_error(it, "exit status 0 but no valid result: %s", err);
+        else if (strcmp(exp_result_status(j), STATS_STATUS_COMPLETE)) /* not complete: not done */
+            set_error(it, "status %s%s%s", exp_result_status(j), tail[0] ? ": " : "", tail);
         else if (!write_atomic(cmd, it->record))
             set_error(it, "cannot write %s: %s", cmd, strerror(errno));
         else

@@ -17,7 +17,7 @@
 
 /* Writes {"total": {"sim.ipc": <checksum of the run's options and workload>}} to the --json
  * file; logs each invocation ("<json file name>") to $FAKE_COUNT; hangs on workloads named
- * *hang* until $FAKE_RELEASE exists; fails on *bad*. */
+ * *hang* until $FAKE_RELEASE exists; fails on *bad*; says "stopped: max_cycles" on *stop*. */
 static const char *fake_runner =
     "#!/bin/sh\n"
     "out=''; prev=''; wl=''; key=''\n"
@@ -28,9 +28,10 @@ static const char *fake_runner =
     "echo \"$(basename \"$out\")\" >> \"$FAKE_COUNT\"\n"
     "case $wl in *hang*) while [ ! -f \"$FAKE_RELEASE\" ]; do sleep 0.05; done;; esac\n"
     "case $wl in *bad*) echo 'loading the workload' >&2; echo \"error: $wl: bad workload\" >&2; exit 1;; esac\n"
+    "status=complete; case $wl in *stop*) status='stopped: max_cycles';; esac\n"
     "v=$(echo \"$key\" | cksum | cut -d' ' -f1)\n"
-    "printf '{\"workload\": \"%s\", \"wall_seconds\": 0.01, \"config\": {}, \"kernels\": [], "
-    "\"total\": {\"sim.ipc\": %s}}\\n' \"$wl\" \"$v\" > \"$out\"\n";
+    "printf '{\"workload\": \"%s\", \"status\": \"%s\", \"wall_seconds\": 0.01, \"config\": {}, \"kernels\": [], "
+    "\"total\": {\"sim.ipc\": %s}}\\n' \"$wl\" \"$status\" \"$v\" > \"$out\"\n";
 
 typedef struct Env {
     char dir[512], runner[600], count[600], release[600], spec[600];
@@ -121,6 +122,24 @@ static char *result(const char *results, const char *run)
     char path[1024];
     snprintf(path, sizeof path, "%s/runs/%s.json", results, run);
     return read_file(path, NULL);
+}
+
+/* call() with stderr captured into a file of the test's scratch folder; returns the status and
+ * the text (the caller frees it). */
+static int call_captured(const Env *e, const char *args, char **err)
+{
+    char log[700];
+    snprintf(log, sizeof log, "%s/stderr", e->dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    dup2(fd, 2);
+    int status = call(sweep_main, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    *err = read_file(log, NULL);
+    return status;
 }
 
 static const char *spec_resume =
@@ -317,4 +336,34 @@ TEST(exp_sweep_bad_input)
     EXPECT_EQ_I(call(sweep_main, "sweep x.spec --emit pbs"), 1);
     EXPECT_EQ_I(call(sweep_main, "sweep /nonexistent/spec"), 1);
     EXPECT_EQ_I(total_invocations(&e), 0);
+}
+
+TEST(exp_sweep_incomplete_runs_fail)
+{
+    Env e;
+    env_setup(&e, "incomplete", "workload w1 w1.syn\nworkload stop stop.syn\nvariant a:\n");
+    char res[700], args[1500], path[800], *err = NULL;
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
+    EXPECT_EQ_I(call_captured(&e, args, &err), 1);
+    EXPECT_CONTAINS(err, "warpsim: sweep: stop/a failed: status stopped: max_cycles");
+    EXPECT_CONTAINS(err, "2 runs: 1 done now, 0 up to date, 1 failed");
+    free(err);
+    snprintf(path, sizeof path, "%s/runs/stop__a.cmd", res);
+    EXPECT(access(path, F_OK) != 0); /* not done: no record */
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 1);
+    EXPECT_EQ_I(invocations(&e, "stop__a.json"), 2); /* rerun */
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 1);
+
+    /* A result that says it was killed is not up to date, whatever its record. */
+    snprintf(path, sizeof path, "%s/runs/w1__a.json", res);
+    char *text = read_file(path, NULL);
+    ASSERT(text && strstr(text, "\"complete\""));
+    char *at = strstr(text, "\"complete\"");
+    char edited[4096];
+    snprintf(edited, sizeof edited, "%.*s\"killed\"%s", (int)(at - text), text, at + strlen("\"complete\""));
+    write_text(path, edited);
+    free(text);
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 1);
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 2);
 }
