@@ -307,3 +307,11 @@ int atomic_write_buffers(const AtomicFile *a, const char *const *bufs, const siz
         err = errno;
     return atomic_finish(a, err);
 }
+
+bool atomic_write_file(const char *path, const char *text, size_t len)
+{
+    AtomicFile a;
+    int err = atomic_prepare(&a, path) ? atomic_write_buffers(&a, &text, &len, 1) : errno;
+    errno = err;
+    return !err;
+}

@@ -96,6 +96,8 @@ FILE *atomic_open(AtomicFile *a, const char *path);
 bool atomic_commit(AtomicFile *a);
 /* Give up: nothing is written. */
 void atomic_discard(AtomicFile *a);
+/* Replace path with len bytes of text; false with errno set on failure. */
+bool atomic_write_file(const char *path, const char *text, size_t len);
 /* Write n buffers as the whole content of a prepared target, with async-signal-safe calls
  * only (no stdio, no allocation): for signal handlers. 0, or the errno of the first failure. */
 int atomic_write_buffers(const AtomicFile *a, const char *const *bufs, const size_t *lens, size_t n);

@@ -8,6 +8,7 @@
  *                          when this record equals the one the sweep would write now and the
  *                          result's status is complete
  *   runs/W__V.log          the run's stdout and stderr
+ *   runs/W__V.lock         the processes running it, while they run (lock.h)
  */
 #ifndef WARPSIM_EXP_STORE_H
 #define WARPSIM_EXP_STORE_H
