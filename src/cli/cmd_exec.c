@@ -27,6 +27,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
 /* The folder holding this executable (build/), where lib/ and workloads/ are built. */
 static void exe_dir(char *buf, size_t len)
 {
@@ -121,18 +125,30 @@ static int run_program(const char *sim_args, char **prog_argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGINT, &sa, &old_int);
+    sigset_t both, old_mask; /* held until exec_child is known, so that none is lost */
+    sigemptyset(&both);
+    sigaddset(&both, SIGTERM);
+    sigaddset(&both, SIGINT);
+    sigprocmask(SIG_BLOCK, &both, &old_mask);
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0)
         fatal("cannot start %s: %s", prog_argv[0], strerror(errno));
     if (pid == 0) {
         sigaction(SIGTERM, &old_term, NULL);
         sigaction(SIGINT, &old_int, NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* warpsim killed outright: the program still ends */
+        if (getppid() != parent)
+            _exit(128 + SIGTERM);
+#endif
         execvp(prog_argv[0], prog_argv);
         fprintf(stderr, "warpsim: cannot run %s: %s\n", prog_argv[0], strerror(errno));
         _exit(127);
     }
     exec_child = pid;
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     close(pipe_fd[1]);
     int st;
     while (waitpid(pid, &st, 0) < 0)

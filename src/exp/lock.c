@@ -13,9 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A process's state and start time, fields 3 and 22 of /proc/PID/stat (after the command name,
- * which is in parentheses and may hold blanks). */
-static bool proc_stat(long pid, uint64_t *start, char *state)
+bool exp_proc_stat(long pid, char *state, long *pgid, uint64_t *start)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
@@ -25,11 +23,15 @@ static bool proc_stat(long pid, uint64_t *start, char *state)
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = 0;
+    /* Fields from the third on follow the command name, which is in parentheses and may hold
+     * blanks: 3 state, 5 process group, 22 start time. */
     char *p = strrchr(buf, ')'), *save = NULL;
     int field = 3;
     for (char *tok = p ? strtok_r(p + 1, " ", &save) : NULL; tok; tok = strtok_r(NULL, " ", &save), field++) {
         if (field == 3)
             *state = tok[0];
+        if (field == 5)
+            *pgid = atol(tok);
         if (field == 22)
             return parse_u64(tok, start);
     }
@@ -47,8 +49,9 @@ static void this_host(char *buf, size_t len)
 static void lock_line(char *buf, size_t len, const char *role, long pid)
 {
     uint64_t start = 0;
+    long pgid;
     char state, host[256];
-    if (!proc_stat(pid, &start, &state))
+    if (!exp_proc_stat(pid, &state, &pgid, &start))
         start = 0;
     this_host(host, sizeof host);
     snprintf(buf, len, "%s %ld %" PRIu64 " %s\n", role, pid, start, host);
@@ -61,8 +64,9 @@ static bool alive(long pid, uint64_t start, const char *host)
     if (strcmp(host, here))
         return true; /* cannot be checked from here */
     uint64_t now;
+    long pgid;
     char state;
-    if (proc_stat(pid, &now, &state))
+    if (exp_proc_stat(pid, &state, &pgid, &now))
         return state != 'Z' && (!start || now == start);
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }

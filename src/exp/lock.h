@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef enum ExpLockResult { EXP_LOCK_TAKEN, EXP_LOCK_HELD, EXP_LOCK_ERROR } ExpLockResult;
@@ -23,5 +24,9 @@ ExpLockResult exp_lock_take(const char *path, char *msg, size_t msg_len);
 /* Add the process that runs the item (the sweep's child) to a lock this process holds. */
 bool exp_lock_add_run(const char *path, pid_t run);
 void exp_lock_release(const char *path);
+
+/* A process's state ('R', 'S', 'Z', ...), process group and start time (clock ticks after boot),
+ * from /proc/PID/stat (Linux); false where it cannot be read. */
+bool exp_proc_stat(long pid, char *state, long *pgid, uint64_t *start);
 
 #endif

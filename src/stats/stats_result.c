@@ -197,7 +197,8 @@ static void file_update(ResultFile *rf, const Stats *st, const StatsRunInfo *inf
         rf->kernels_cap = MAX(rf->kernels_cap * 2, rf->kernels_len + kern_len);
         rf->kernels = xrealloc(rf->kernels, rf->kernels_cap);
     }
-    memcpy(rf->kernels + rf->kernels_len, kern, kern_len);
+    if (kern_len)
+        memcpy(rf->kernels + rf->kernels_len, kern, kern_len);
     rf->kernels_len += kern_len;
     rf->n_kernels = st->n_kernels;
     restore_signals(&old);
@@ -271,7 +272,9 @@ static void guard_disarm(const StatsResult *r)
         any |= guard.armed[i] != NULL;
     }
     for (size_t i = 0; i < ARRAY_LEN(guarded_signals) && !any; i++) {
-        if (guard.installed[i])
+        struct sigaction now;
+        /* A handler the program installed since is left in place. */
+        if (guard.installed[i] && sigaction(guarded_signals[i], NULL, &now) == 0 && now.sa_handler == on_signal)
             sigaction(guarded_signals[i], &guard.old[i], NULL);
         guard.installed[i] = false;
     }

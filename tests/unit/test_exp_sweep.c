@@ -5,6 +5,7 @@
 #include "../test.h"
 
 #include "base/base.h"
+#include "exp/lock.h"
 #include "exp/sweep.h"
 
 #include <dirent.h>
@@ -82,18 +83,24 @@ static int call(int (*fn)(int, char **), const char *args)
     return fn(argc, argv);
 }
 
-/* The same with stderr discarded (runs that fail on purpose print "FAILED" lines). */
-static int call_quiet(int (*fn)(int, char **), const char *args)
+/* The same with stderr into the file `err` (truncated first). */
+static int call_stderr_to(int (*fn)(int, char **), const char *args, const char *err)
 {
     fflush(stderr);
-    int saved = dup(2), null = open("/dev/null", O_WRONLY);
-    dup2(null, 2);
+    int saved = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    dup2(fd, 2);
     int status = call(fn, args);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
-    close(null);
+    close(fd);
     return status;
+}
+
+/* The same with stderr discarded (runs that fail on purpose print "FAILED" lines). */
+static int call_quiet(int (*fn)(int, char **), const char *args)
+{
+    return call_stderr_to(fn, args, "/dev/null");
 }
 
 /* Invocations of the run whose result file is `name` (e.g. "w1__a.json"). */
@@ -143,18 +150,12 @@ static long run_pid(const Env *e, const char *run)
 /* Whether process pid has ended (a zombie has). */
 static bool process_gone(long pid)
 {
-    char path[64], buf[512];
+    char state;
+    long pgid;
+    uint64_t start;
     if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
         return true;
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    const char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' && p[2] == 'Z';
+    return exp_proc_stat(pid, &state, &pgid, &start) && state == 'Z';
 }
 
 /* Whether no live process is left in process group pgid (zombies are not alive). */
@@ -163,19 +164,11 @@ static bool group_gone(long pgid)
     DIR *d = opendir("/proc");
     bool gone = true;
     for (struct dirent *de; d && gone && (de = readdir(d));) {
-        long pid = atol(de->d_name);
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-        FILE *f = pid > 0 ? fopen(path, "r") : NULL;
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
         char state;
-        long ppid, group;
-        const char *p = strrchr(buf, ')');
-        if (p && sscanf(p + 1, " %c %ld %ld", &state, &ppid, &group) == 3 && group == pgid && state != 'Z')
+        long group;
+        uint64_t start;
+        if (atol(de->d_name) > 0 && exp_proc_stat(atol(de->d_name), &state, &group, &start) && group == pgid &&
+            state != 'Z')
             gone = false;
     }
     if (d)
@@ -226,14 +219,7 @@ static int call_captured(const Env *e, const char *args, char **err)
 {
     char log[700];
     snprintf(log, sizeof log, "%s/stderr", e->dir);
-    fflush(stderr);
-    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    dup2(fd, 2);
-    int status = call(sweep_main, args);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    close(fd);
+    int status = call_stderr_to(sweep_main, args, log);
     *err = read_file(log, NULL);
     return status;
 }
@@ -487,6 +473,11 @@ TEST(exp_sweep_lock_keeps_one_process_per_run)
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
     pid_t first = sweep_in_child(args);
     wait_invocations(&e, "hang__a.json", 1);
+    snprintf(path, sizeof path, "%s/runs/w1__a.cmd", res); /* w1 done */
+    for (double t0 = wall_seconds(); access(path, F_OK) != 0 && wall_seconds() - t0 < 20;) {
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
     /* A second sweep while the first still runs hang: it is not started again. */
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s --force", e.spec, res);
     EXPECT_EQ_I(call_captured(&e, args, &err), 1);
@@ -509,7 +500,7 @@ TEST(exp_sweep_lock_keeps_one_process_per_run)
     if (dead == 0)
         _exit(0);
     waitpid(dead, &st, 0);
-    char host[256], lock[400];
+    char host[256], lock[700];
     gethostname(host, sizeof host);
     host[sizeof host - 1] = 0;
     snprintf(path, sizeof path, "%s/runs/w1__a.lock", res);

@@ -390,7 +390,7 @@ TEST(result_run_killed_by_sigterm)
 
 TEST(result_run_unwritable_result)
 {
-    char dir[512], cmd[2048], json[600], *text;
+    char dir[512], cmd[2048], json[700], *text;
     scratch(dir, sizeof dir, "full");
     snprintf(json, sizeof json, "%s/r.json", dir);
     write_text(json, "{\"the previous\": \"result\"}\n");
