@@ -427,6 +427,25 @@ static int require_pow2(const char *key, uint64_t v, char *err, size_t err_len)
     return fail(err, err_len, "%s: %llu must be a power of two", key, (unsigned long long)v);
 }
 
+/* A sectored cache (sector_bytes > 0): its sector masks are built from the coalescer's 32-byte
+ * segments, 32 of them at most per line. */
+static int check_sectors(const char *cache, const CacheConfig *cc, char *err, size_t err_len)
+{
+    uint32_t s = cc->sector_bytes;
+    if (!s)
+        return 1;
+    if (!is_pow2_u64(s) || s < 32)
+        return fail(err, err_len, "%s.sector_bytes: %u must be 0 (whole lines) or a power of two of at least 32", cache,
+                    s);
+    if (s > cc->line_bytes)
+        return fail(err, err_len, "%s.sector_bytes: %u must divide %s.line_bytes (%u)", cache, s, cache,
+                    cc->line_bytes);
+    if (cc->line_bytes > 32 * 32)
+        return fail(err, err_len, "%s.sector_bytes: a sectored line is at most 1024 bytes (32 segments of 32 B); "
+                    "%s.line_bytes is %u", cache, cache, cc->line_bytes);
+    return 1;
+}
+
 int config_check(const Config *c, char *err, size_t err_len)
 {
     if (!require_pow2("l1d.n_sets", c->l1d.n_sets, err, err_len) ||
@@ -437,6 +456,8 @@ int config_check(const Config *c, char *err, size_t err_len)
     if (c->l2.line_bytes != c->l1d.line_bytes)
         return fail(err, err_len, "l2.line_bytes: %u must equal l1d.line_bytes (%u)", c->l2.line_bytes,
                     c->l1d.line_bytes);
+    if (!check_sectors("l1d", &c->l1d, err, err_len) || !check_sectors("l2", &c->l2, err, err_len))
+        return 0;
     if (c->l1d.write != CACHE_WRITE_EVICT)
         return fail(err, err_len,
                     "l1d.write: only 'evict' is modelled for the L1D (global stores evict on hit, bypass on miss)");

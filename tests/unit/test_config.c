@@ -134,6 +134,24 @@ TEST(config_check_names_the_key)
     config_init(&c);
     c.dram.n_bank_groups = 3;
     expect_check_error(&c, "dram.n_bank_groups: 3 does not divide dram.n_banks");
+    config_init(&c);
+    c.l1d.sector_bytes = 16;
+    expect_check_error(&c, "l1d.sector_bytes: 16 must be 0 (whole lines) or a power of two of at least 32");
+    c.l1d.sector_bytes = 48;
+    expect_check_error(&c, "l1d.sector_bytes: 48 must be 0 (whole lines) or a power of two of at least 32");
+    config_init(&c);
+    c.l2.sector_bytes = 256;
+    expect_check_error(&c, "l2.sector_bytes: 256 must divide l2.line_bytes (128)");
+    config_init(&c);
+    c.l1d.line_bytes = c.l2.line_bytes = 2048;
+    c.l2.sector_bytes = 32;
+    expect_check_error(&c, "l2.sector_bytes: a sectored line is at most 1024 bytes");
+    c.l2.sector_bytes = 0; /* whole 2 KB lines are fine */
+    EXPECT(config_check(&c, err, sizeof err));
+    c.l1d.line_bytes = c.l2.line_bytes = 128;
+    c.l1d.sector_bytes = 64;
+    c.l2.sector_bytes = 128; /* one sector per line */
+    EXPECT(config_check(&c, err, sizeof err));
 }
 
 TEST(config_apply_arg_in_order)
