@@ -1,7 +1,7 @@
 /* memreq.h: one memory request as it travels SM -> interconnect -> L2 -> DRAM and back.
  *
  * Requests live in a fixed pool owned by the GPU (no allocation per access); components pass
- * pointers. A read returns as the same request with is_reply set. */
+ * pointers. A read returns as the same request with is_reply set. (80 bytes: keep it so.) */
 #ifndef WARPSIM_MEMREQ_H
 #define WARPSIM_MEMREQ_H
 
@@ -13,13 +13,14 @@ typedef enum MemReqKind { MREQ_READ, MREQ_WRITE, MREQ_ATOMIC, MREQ_WRITEBACK } M
 typedef struct MemReq {
     uint64_t addr;        /* line-aligned for reads; byte address of the first byte written */
     uint64_t local_addr;  /* addr with the channel bits removed: what the L2 slice indexes */
-    uint32_t size_bytes;  /* bytes moved with the data (line for reads, written bytes for writes) */
+    uint32_t size_bytes;  /* bytes moved with the data (line or sectors for reads, written bytes for writes) */
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
     bool routed;          /* partition/slice/bank/row/col decoded */
     uint16_t sm;          /* source SM (replies go back there) */
-    uint32_t partition;   /* memory partition (DRAM controller) */
-    uint32_t slice;       /* L2 slice (partition * subpartitions + sub) */
+    uint32_t sectors;     /* 32-byte segments of the line it covers (bit i: bytes 32i..32i+31); 0: the whole line */
+    uint16_t partition;   /* memory partition (DRAM controller) */
+    uint16_t slice;       /* L2 slice (partition * subpartitions + sub) */
     uint32_t bank, row, col; /* DRAM coordinates, filled by the address decoder */
     uint64_t ready;       /* cycle (of the holding component's clock) it may move on */
     uint64_t issued;      /* core cycle the SM sent it, for latency stats */
