@@ -3,12 +3,17 @@
  * The L1D: the test plays the interconnect and the L2 (it pops the miss queue and hands the
  * requests back as fills). Hits, line misses and sector misses, fills of part of a line, an
  * MSHR entry per sector, merging a second request for other sectors of a line in flight, the
- * replacement state a sector miss touches, allocate-on-fill, and write-evict by sector. */
+ * replacement state a sector miss touches, allocate-on-fill, and write-evict by sector.
+ * The L2: the test plays the L1D and the DRAM (it pushes requests and fills the fetches). A
+ * line read broken into per-sector accesses that reply once, merges of sectors in flight, and
+ * write-backs of dirty sectors only. Last, the whole simulator: L2 accesses per L1D miss on a
+ * divergent load, with and without a sectored L2. */
 #include "../test.h"
 
 #include "base/base.h"
 #include "conf/config.h"
 #include "mem/l1d.h"
+#include "mem/l2.h"
 #include "policy/policy.h"
 
 #include <stdlib.h>
@@ -281,4 +286,226 @@ TEST(sector_l1d_rejects_miss_path_components)
     c.l1d.victim = 8;
     EXPECT(!policy_check_config(&c, err, sizeof err));
     EXPECT_CONTAINS(err, "l1d.sector_bytes: the miss-path component 'victim' holds whole lines");
+}
+
+/* ---- the L2 ------------------------------------------------------------------------------ */
+
+typedef struct L2Rig {
+    Config c;
+    Stats st;
+    MemPool pool;
+    L2Slice s;
+    uint64_t now;
+} L2Rig;
+
+/* One slice of 4 sets x 2 ways that looks requests up the cycle after they arrive. */
+static void l2_rig(L2Rig *r, uint32_t sector_bytes)
+{
+    config_init(&r->c);
+    r->c.l2.sector_bytes = sector_bytes;
+    r->c.l2.n_sets = 4;
+    r->c.l2.assoc = 2;
+    r->c.l2.mshr_entries = 16;
+    r->c.l2.mshr_max_merge = 4;
+    r->c.l2.miss_queue = 16;
+    r->c.l2.hit_lat = 1;
+    r->c.mem.l2_lat = 0;
+    stats_init(&r->st);
+    mempool_init(&r->pool);
+    l2_init(&r->s, 0, &r->c, &r->pool, &r->st);
+    r->now = 0;
+}
+
+static void l2_rig_free(L2Rig *r)
+{
+    l2_free(&r->s);
+    mempool_free(&r->pool);
+    stats_free(&r->st);
+}
+
+/* An L1D request arrives: `segs` of the line at `line` (0: all of it), `bytes` of data. */
+static MemReq *arrive(L2Rig *r, uint8_t kind, uint64_t line, uint32_t segs, uint32_t bytes)
+{
+    MemReq *q = mempool_get(&r->pool);
+    q->kind = kind;
+    q->addr = q->local_addr = line;
+    q->sectors = segs;
+    q->size_bytes = bytes;
+    l2_push(&r->s, q, r->now);
+    return q;
+}
+
+/* Tick the slice until its input is empty; returns the accesses served. */
+static uint32_t serve_all(L2Rig *r)
+{
+    uint32_t n = 0;
+    while (r->s.in.n)
+        n += l2_tick(&r->s, ++r->now);
+    return n;
+}
+
+/* The DRAM returns the oldest n reads bound to it (write-backs are dropped). */
+static void dram_return(L2Rig *r, uint32_t n)
+{
+    while (n) {
+        MemReq *f = memreq_queue_pop(&r->s.to_dram);
+        CHECK(f);
+        if (f->kind == MREQ_WRITEBACK) {
+            mempool_put(&r->pool, f);
+            continue;
+        }
+        l2_fill(&r->s, f, ++r->now);
+        n--;
+    }
+}
+
+TEST(sector_l2_breaks_a_line_read_into_sector_accesses)
+{
+    L2Rig r;
+    l2_rig(&r, 32);
+    MemReq *q = arrive(&r, MREQ_READ, 0x4000, 0, 128); /* an unsectored L1D's line miss */
+    EXPECT_EQ_U(r.s.in.n, 4);
+    EXPECT_EQ_U(r.s.in_reqs, 1); /* the input buffer counts requests */
+    EXPECT_EQ_U(serve_all(&r), 4);
+    EXPECT_EQ_U(r.s.in_reqs, 0);
+    EXPECT_EQ_U(r.s.access, 4);
+    EXPECT_EQ_U(r.s.miss, 4);        /* each sector fetched */
+    EXPECT_EQ_U(r.s.sector_miss, 3); /* the first allocated the line */
+    EXPECT_EQ_U(r.s.to_dram.n, 4);
+    uint32_t i = 0;
+    for (const MemReq *f = r.s.to_dram.head; f; f = f->next, i++) {
+        EXPECT_EQ_U(f->addr, 0x4000 + 32 * i);
+        EXPECT_EQ_U(f->size_bytes, 32);
+    }
+    dram_return(&r, 3);
+    EXPECT_EQ_U(r.s.replies.n, 0); /* the reply waits for every sector */
+    dram_return(&r, 1);
+    ASSERT(r.s.replies.n == 1);
+    EXPECT(r.s.replies.head == q && q->is_reply);
+    EXPECT_EQ_U(q->size_bytes, 128);
+    memreq_queue_pop(&r.s.replies);
+    mempool_put(&r.pool, q);
+    /* the same line again: four hits */
+    q = arrive(&r, MREQ_READ, 0x4000, 0, 128);
+    serve_all(&r);
+    EXPECT_EQ_U(r.s.hit, 4);
+    EXPECT(r.s.replies.head == q);
+    EXPECT_EQ_U(r.pool.in_use, 1); /* the sector accesses were recycled */
+    l2_rig_free(&r);
+
+    /* a whole-line L2: one access, one fetch of the line */
+    l2_rig(&r, 0);
+    q = arrive(&r, MREQ_READ, 0x4000, 0, 128);
+    EXPECT_EQ_U(serve_all(&r), 1);
+    EXPECT_EQ_U(r.s.access, 1);
+    EXPECT_EQ_U(r.s.to_dram.head->size_bytes, 128);
+    dram_return(&r, 1);
+    EXPECT(r.s.replies.head == q);
+    l2_rig_free(&r);
+}
+
+TEST(sector_l2_merges_sectors_in_flight)
+{
+    L2Rig r;
+    l2_rig(&r, 32);
+    MemReq *a = arrive(&r, MREQ_READ, 0x8000, 0, 128);
+    MemReq *b = arrive(&r, MREQ_READ, 0x8000, 0x4, 32); /* a sectored L1D's sector 2 */
+    EXPECT_EQ_U(serve_all(&r), 5);
+    EXPECT_EQ_U(r.s.miss, 4);
+    EXPECT_EQ_U(r.s.merge, 1);
+    EXPECT_EQ_U(r.s.to_dram.n, 4);
+    dram_return(&r, 3); /* sectors 0, 1, 2: b is complete */
+    ASSERT(r.s.replies.n == 1);
+    EXPECT(r.s.replies.head == b);
+    EXPECT_EQ_U(b->size_bytes, 32);
+    dram_return(&r, 1);
+    EXPECT(r.s.replies.tail == a);
+    l2_rig_free(&r);
+}
+
+TEST(sector_l2_writes_back_dirty_sectors_only)
+{
+    L2Rig r;
+    l2_rig(&r, 32);
+    arrive(&r, MREQ_WRITE, 0x0000, 0x2, 32); /* set 0 */
+    EXPECT_EQ_U(serve_all(&r), 1);
+    EXPECT_EQ_U(r.s.write, 1);
+    EXPECT_EQ_U(r.s.to_dram.n, 0); /* write-allocate, no fetch */
+    arrive(&r, MREQ_READ, 0x0000, 0x2, 32);
+    serve_all(&r);
+    EXPECT_EQ_U(r.s.hit, 1); /* the written sector is valid */
+    arrive(&r, MREQ_READ, 0x0000, 0x1, 32);
+    serve_all(&r);
+    EXPECT_EQ_U(r.s.sector_miss, 1);
+    dram_return(&r, 1);
+    /* two more lines of set 0: the second replaces the written line */
+    arrive(&r, MREQ_READ, 0x0200, 0x1, 32);
+    arrive(&r, MREQ_READ, 0x0400, 0x1, 32);
+    serve_all(&r);
+    EXPECT_EQ_U(r.s.writeback, 1);
+    const MemReq *wb = NULL;
+    for (const MemReq *f = r.s.to_dram.head; f; f = f->next)
+        if (f->kind == MREQ_WRITEBACK)
+            wb = f;
+    ASSERT(wb);
+    EXPECT_EQ_U(wb->local_addr, 0x0000);
+    EXPECT_EQ_U(wb->size_bytes, 32); /* sector 1 only */
+    l2_rig_free(&r);
+}
+
+/* ---- the whole simulator ----------------------------------------------------------------- */
+
+/* A stat's total from a text summary, or -1. */
+static double stat_of(const char *summary, const char *name)
+{
+    char key[96];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *p = strstr(summary, key);
+    return p ? atof(p + strlen(key)) : -1;
+}
+
+/* Each lane walks a line of its own (lanes 128 bytes apart: 32 lines per warp load), and reads
+ * all of it over 32 iterations. */
+static const char divergent_syn[] = "kernel divergent\n"
+                                    "grid 30\n"
+                                    "block 64\n"
+                                    "array A 0x10000000 4\n"
+                                    "loop j 32\n"
+                                    "  load A[tid*32 + j]\n"
+                                    "  alu 1 fmad\n"
+                                    "end\n";
+
+static void run_divergent(const char *opts, char *summary, size_t cap)
+{
+    char path[512], cmd[1024];
+    snprintf(path, sizeof path, "%s/divergent.syn", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    CHECK(f);
+    fputs(divergent_syn, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s run --quiet --stats /dev/stdout --preset gtx480 %s %s", test_warpsim(), opts, path);
+    if (test_run_cmd(cmd, summary, cap) != 0)
+        test_fail(__FILE__, __LINE__, summary);
+}
+
+TEST(sector_l2_accesses_per_l1d_miss)
+{
+    static char out[1 << 20];
+    run_divergent("", out, sizeof out);
+    double misses = stat_of(out, "sm.l1d.miss");
+    EXPECT(misses >= 30 * 64); /* every line misses at least once */
+    EXPECT_NEAR(stat_of(out, "l2.access") / misses, 1.0, 0.01);
+    EXPECT_EQ_I(stat_of(out, "l2.sector_miss"), 0);
+    /* a sectored L2 looks each of a line's four sectors up on its own */
+    run_divergent("-o l2.sector_bytes=32", out, sizeof out);
+    misses = stat_of(out, "sm.l1d.miss");
+    EXPECT(misses >= 30 * 64);
+    EXPECT_NEAR(stat_of(out, "l2.access") / misses, 4.0, 0.05);
+    EXPECT(stat_of(out, "l2.sector_miss") >= 3 * 30 * 64);
+    /* a sectored L1D too: it asks for the sector it needs, then the next ones as sector misses */
+    run_divergent("-o l1d.sector_bytes=32 -o l2.sector_bytes=32", out, sizeof out);
+    misses = stat_of(out, "sm.l1d.miss");
+    EXPECT(misses >= 4 * 30 * 64);
+    EXPECT(stat_of(out, "sm.l1d.sector_miss") >= 3 * 30 * 64);
+    EXPECT_EQ_I(stat_of(out, "l2.access"), stat_of(out, "sm.l1d.sector_fetch"));
 }
