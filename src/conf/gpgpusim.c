@@ -427,7 +427,12 @@ static int cache_mshr(Reader *r, const char *cache, char **f)
         return 0;
     if (!strchr("ASFT", type))
         return fail(r, "MSHR type '%c': expected A (associative), S (sector), F or T (texture FIFO)", type);
-    if (type != 'A')
+    /* S (sector) entries of a normal cache wait for a line's sector replies from a sectored
+     * L2; warpsim's sectored L2 gathers them into one reply, which A entries wait for. */
+    if (type == 'S')
+        note(r, "MSHR type S modelled as A: a sectored L2 returns a line's sectors in one reply, "
+                "not one reply per sector");
+    else if (type != 'A')
         note(r, "MSHR type %c modelled as A (associative)", type);
     return get_u(r, "MSHR entries", f[1], &u) && set_in(r, cache, "mshr_entries", f[1]) &&
            get_u(r, "MSHR merge", f[2], &u) && set_in(r, cache, "mshr_max_merge", f[2]);
@@ -451,16 +456,17 @@ static int apply_cache(Reader *r, const char *v, const char *cache)
         return fail(r, "expected " CACHE_FORMAT ", got '%s'", v);
 
     char **num = geo; /* nsets, bsize, assoc */
+    char type = 'N';
     if (ngeo == 4) {
-        char type = 0;
         if (!letter(r, "cache type", geo[0], &type))
             return 0;
         if (type != 'N' && type != 'S')
             return fail(r, "cache type '%c': expected N (normal) or S (sectored)", type);
-        if (type == 'S')
-            note(r, "S (sectored) cache modelled as a normal one (whole lines are fetched and filled)");
         num = geo + 1;
     }
+    /* GPGPU-Sim 4.x's sector cache: 32-byte sectors (SECTOR_SIZE) */
+    if (!set_in(r, cache, "sector_bytes", type == 'S' ? "32" : "0"))
+        return 0;
     uint64_t bsize = 0;
     if (!get_u(r, "nsets", num[0], &u) || !get_u(r, "bsize", num[1], &bsize) || !get_u(r, "assoc", num[2], &u) ||
         !set_in(r, cache, "n_sets", num[0]) || !set_in(r, cache, "line_bytes", num[1]) ||
@@ -474,11 +480,11 @@ static int apply_cache(Reader *r, const char *v, const char *cache)
     if (nmq == 2 && !get_u(r, "fifo entries", mq[1], &u))
         return 0;
     /* GPGPU-Sim's data port width (0: the line size) splits a line access into several
-     * array cycles; warpsim moves a line in one access. */
+     * array cycles; warpsim moves a line, or in a sectored cache a sector, in one access. */
     uint64_t port;
     if (ng == 5 && !get_u(r, "data port width", g[4], &port))
         return 0;
-    if (ng == 5 && port && port != bsize)
+    if (ng == 5 && port && port != bsize && !(type == 'S' && port == 32))
         note(r, "data port width %llu B not modelled (a line moves in one access); ignored", (unsigned long long)port);
     return 1;
 }
@@ -529,7 +535,7 @@ static const GsOption options[] = {
     MAP("ptx_opcode_latency_sfu", apply_uint, "alu.sfu_lat", "alu.sfu_lat"),
     MAP("ptx_opcode_initiation_sfu", apply_uint, "alu.sfu_ii", "alu.sfu_ii"),
     /* caches */
-    MAP("gpgpu_cache:dl1", apply_cache, "l1d", "l1d.* (n_sets, line_bytes, assoc, repl, write, alloc, index, mshr_entries, mshr_max_merge, miss_queue)"),
+    MAP("gpgpu_cache:dl1", apply_cache, "l1d", "l1d.* (sector_bytes, n_sets, line_bytes, assoc, repl, write, alloc, index, mshr_entries, mshr_max_merge, miss_queue)"),
     MAP("gpgpu_cache:dl2", apply_cache, "l2", "l2.* (as dl1; per memory sub-partition)"),
     MAP("gpgpu_l1_latency", apply_uint, "l1d.hit_lat", "l1d.hit_lat"),
     MAP("gpgpu_gmem_skip_L1D", apply_only, "0", "none (must be 0: global accesses use the L1D)"),
