@@ -134,24 +134,34 @@ TEST(config_check_names_the_key)
     config_init(&c);
     c.dram.n_bank_groups = 3;
     expect_check_error(&c, "dram.n_bank_groups: 3 does not divide dram.n_banks");
-    config_init(&c);
-    c.l1d.sector_bytes = 16;
-    expect_check_error(&c, "l1d.sector_bytes: 16 must be 0 (whole lines) or a power of two of at least 32");
-    c.l1d.sector_bytes = 48;
-    expect_check_error(&c, "l1d.sector_bytes: 48 must be 0 (whole lines) or a power of two of at least 32");
-    config_init(&c);
-    c.l2.sector_bytes = 256;
-    expect_check_error(&c, "l2.sector_bytes: 256 must divide l2.line_bytes (128)");
-    config_init(&c);
-    c.l1d.line_bytes = c.l2.line_bytes = 2048;
-    c.l2.sector_bytes = 32;
-    expect_check_error(&c, "l2.sector_bytes: a sectored line is at most 1024 bytes");
-    c.l2.sector_bytes = 0; /* whole 2 KB lines are fine */
-    EXPECT(config_check(&c, err, sizeof err));
-    c.l1d.line_bytes = c.l2.line_bytes = 128;
-    c.l1d.sector_bytes = 64;
-    c.l2.sector_bytes = 128; /* one sector per line */
-    EXPECT(config_check(&c, err, sizeof err));
+}
+
+/* Sectored caches: sector_bytes is 0 or a power of two of at least 32 dividing a line of at
+ * most 1024 bytes (an empty message: valid). */
+TEST(config_check_sector_bytes)
+{
+    static const struct {
+        const char *set[3], *message;
+    } cases[] = {
+        {{"l1d.sector_bytes=16"}, "l1d.sector_bytes: 16 must be 0 (whole lines) or a power of two of at least 32"},
+        {{"l1d.sector_bytes=48"}, "l1d.sector_bytes: 48 must be 0 (whole lines) or a power of two of at least 32"},
+        {{"l2.sector_bytes=256"}, "l2.sector_bytes: 256 must divide l2.line_bytes (128)"},
+        {{"l1d.line_bytes=2048", "l2.line_bytes=2048", "l2.sector_bytes=32"},
+         "l2.sector_bytes: a sectored line is at most 1024 bytes (32 segments of 32 B); l2.line_bytes is 2048"},
+        {{"l1d.line_bytes=2048", "l2.line_bytes=2048"}, ""}, /* whole lines of 2 KB */
+        {{"l1d.sector_bytes=64", "l2.sector_bytes=128"}, ""}, /* one sector per line is a sector */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Config c;
+        char err[512] = "";
+        config_init(&c);
+        for (int k = 0; k < 3 && cases[i].set[k]; k++)
+            EXPECT(config_apply_override_err(&c, cases[i].set[k], err, sizeof err));
+        if (*cases[i].message)
+            expect_check_error(&c, cases[i].message);
+        else
+            EXPECT(config_check(&c, err, sizeof err));
+    }
 }
 
 TEST(config_apply_arg_in_order)
