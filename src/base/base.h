@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define WARPSIM_VERSION "0.1.0"
 
@@ -56,8 +57,15 @@ bool parse_u64(const char *s, uint64_t *out);
 bool parse_f64(const char *s, double *out);
 char *str_trim(char *s);
 
-/* Read a whole file into a NUL-terminated buffer; NULL (errno set) if it cannot be read. */
+/* Read a whole file into a NUL-terminated buffer; NULL (errno set) if it cannot be read. Every
+ * input a user names comes through here, so it is bounded: a file of more than
+ * READ_FILE_MAX_BYTES fails with EFBIG (a device or pipe is read that far, no further), a
+ * directory with EISDIR. */
+#define READ_FILE_MAX_MIB 64
+#define READ_FILE_MAX_BYTES ((size_t)READ_FILE_MAX_MIB << 20)
 char *read_file(const char *path, size_t *len_out);
+/* Why read_file failed, for messages: strerror(err), or the size limit for EFBIG. */
+const char *read_file_error(int err);
 
 /* Where a file of the warpsim tree ("configs/gtx480.cfg") is: under $WARPSIM_HOME if set, else
  * the working directory if it is there, else beside the executable's build folder. */
@@ -68,5 +76,37 @@ bool mkdir_p(const char *path);
 
 /* Wall-clock seconds from a monotonic clock, for progress lines and benchmarks. */
 double wall_seconds(void);
+
+/* Replacing a file atomically: the content goes to a temporary file beside the target
+ * ("<target>.tmp.<pid>"), which is flushed to disk (fsync) and renamed over the target only
+ * when every write and the close succeeded. On an error the temporary is removed and the
+ * target is left as it was, so a full disk or a kill never leaves a truncated file. Symbolic
+ * links are followed (the file they name is replaced, the link stays); a target that exists
+ * and is not a regular file (/dev/stdout, a pipe, /dev/null) is written in place. */
+typedef struct AtomicFile {
+    FILE *f;              /* the content goes here (atomic_open): held in memory until the commit */
+    char *buf;
+    size_t len;
+    char target[4096];    /* the file replaced, links resolved */
+    char tmp[4200];       /* the temporary; "" when the target is written in place */
+    int mode;             /* permissions of the file replaced; -1 for a new file */
+} AtomicFile;
+
+/* Resolve path into a->target and a->tmp without opening anything; false (errno set) if the
+ * name is too long or a link cannot be read. */
+bool atomic_prepare(AtomicFile *a, const char *path);
+/* atomic_prepare, then a stream for the content (not to be copied while open); NULL, errno
+ * set, on failure. */
+FILE *atomic_open(AtomicFile *a, const char *path);
+/* Write the content (atomic_write_buffers); false with errno set of the first failure (the
+ * temporary removed, the target untouched). */
+bool atomic_commit(AtomicFile *a);
+/* Give up: nothing is written. */
+void atomic_discard(AtomicFile *a);
+/* Replace path with len bytes of text; false with errno set on failure. */
+bool atomic_write_file(const char *path, const char *text, size_t len);
+/* Write n buffers as the whole content of a prepared target, with async-signal-safe calls
+ * only (no stdio, no allocation): for signal handlers. 0, or the errno of the first failure. */
+int atomic_write_buffers(const AtomicFile *a, const char *const *bufs, const size_t *lens, size_t n);
 
 #endif

@@ -7,16 +7,24 @@
  * The program finds warpsim's libcuda.so.1 / libcudart.so.13 first on its library path; they
  * read the simulator arguments from WARPSIM_ARGS and write the stats when the program exits
  * (one block per kernel launch plus the totals; on stderr unless --quiet, and into the files
- * named). Our process becomes the program, so its exit status is the program's. */
+ * named). The program runs as our child: SIGTERM and SIGINT are passed on to it, and it tells
+ * us how the simulation ended through the pipe $WARPSIM_STATUS_FD (sim.c). Exit status: the
+ * program's, except that a simulation that did not complete gives that of `warpsim run`
+ * (3 deadlock, 4 gpu.max_cycles, 5 kernel fault: cli_exit_status) and result files that
+ * could not be written give 1; a program killed by a signal ends us with the same signal. */
 #include "cli/cli.h"
 
 #include "base/base.h"
 #include "exp/manifest.h"
+#include "stats/stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The folder holding this executable (build/), where lib/ and workloads/ are built. */
@@ -57,7 +65,38 @@ static bool sim_arg(Config *cfg, int argc, char **argv, int *i, char *out, size_
     return true;
 }
 
-_Noreturn static void exec_program(const char *sim_args, char **prog_argv)
+/* The program's pid while it runs, for the handler that passes signals on. */
+static volatile sig_atomic_t exec_child;
+
+static void pass_signal(int sig)
+{
+    if (exec_child > 0)
+        kill((pid_t)exec_child, sig);
+}
+
+/* How the simulation ended, from the lines "ok|error STATUS" the program's simulators wrote:
+ * the first status that is not complete (else complete); *written false if one said error. */
+static void read_status(int fd, char *status, size_t len, bool *written)
+{
+    char buf[4096];
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < sizeof buf && (got = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
+        n += (size_t)got;
+    buf[n] = 0;
+    snprintf(status, len, "%s", STATS_STATUS_COMPLETE);
+    *written = true;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        char *sp = strchr(line, ' ');
+        if (!sp)
+            continue;
+        *written &= strncmp(line, "error ", 6) != 0;
+        if (!strcmp(status, STATS_STATUS_COMPLETE))
+            snprintf(status, len, "%s", sp + 1);
+    }
+}
+
+static int run_program(const char *sim_args, char **prog_argv)
 {
     char dir[4096], buf[8192];
     exe_dir(dir, sizeof dir);
@@ -69,9 +108,58 @@ _Noreturn static void exec_program(const char *sim_args, char **prog_argv)
         setenv("WARPSIM_HOME", buf, 1);
     }
     setenv("WARPSIM_ARGS", sim_args, 1);
+    int pipe_fd[2];
+    if (pipe(pipe_fd) != 0)
+        fatal("cannot create a pipe: %s", strerror(errno));
+    fcntl(pipe_fd[0], F_SETFD, FD_CLOEXEC);
+    snprintf(buf, sizeof buf, "%d", pipe_fd[1]);
+    setenv("WARPSIM_STATUS_FD", buf, 1);
+
+    struct sigaction sa, old_term, old_int;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = pass_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, &old_int);
     fflush(NULL);
-    execvp(prog_argv[0], prog_argv);
-    fatal("cannot run %s: %s", prog_argv[0], strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0)
+        fatal("cannot start %s: %s", prog_argv[0], strerror(errno));
+    if (pid == 0) {
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGINT, &old_int, NULL);
+        execvp(prog_argv[0], prog_argv);
+        fprintf(stderr, "warpsim: cannot run %s: %s\n", prog_argv[0], strerror(errno));
+        _exit(127);
+    }
+    exec_child = pid;
+    close(pipe_fd[1]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            fatal("waiting for %s: %s", prog_argv[0], strerror(errno));
+    exec_child = 0;
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    /* Whatever the program left running holds the pipe open too: read without waiting. */
+    fcntl(pipe_fd[0], F_SETFL, O_NONBLOCK);
+    char status[1200];
+    bool written;
+    read_status(pipe_fd[0], status, sizeof status, &written);
+    close(pipe_fd[0]);
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        if (sig == SIGTERM || sig == SIGINT || sig == SIGKILL) {
+            fflush(NULL);
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
+        return 128 + sig;
+    }
+    int code = WEXITSTATUS(st);
+    if (strcmp(status, STATS_STATUS_COMPLETE))
+        return cli_exit_status(status);
+    return code == 0 && !written ? 1 : code;
 }
 
 int cli_exec_main(int argc, char **argv)
@@ -91,7 +179,7 @@ int cli_exec_main(int argc, char **argv)
         size_t used = strlen(sim_args);
         snprintf(sim_args + used, sizeof sim_args - used, "%s--name %s", used ? " " : "", base ? base + 1 : argv[i]);
     }
-    exec_program(sim_args, argv + i);
+    return run_program(sim_args, argv + i);
 }
 
 /* Split a manifest argument list on blanks into argv (entries point into buf). */
@@ -154,7 +242,7 @@ int cli_run_workload(int argc, char **argv, const char *name)
     prog_argv[n] = NULL;
     if (!quiet)
         fprintf(stderr, "warpsim: running %s (%s size)\n", name, size);
-    exec_program(sim_args, prog_argv);
+    return run_program(sim_args, prog_argv);
 }
 
 int cli_list_main(int argc, char **argv)

@@ -5,31 +5,23 @@
  *
  * WORKLOAD is a synthetic stream description (.syn), or the name of a suite workload
  * (workloads/manifest), which runs its host program on the simulated GPU (cmd_exec.c). The text summary goes to stdout unless
- * --quiet; --json/--csv/--stats write result files that carry the version, workload name and
- * resolved config. Exit status: 0 done, 1 bad input, 3 deadlock, 4 cycle limit reached. */
+ * --quiet; --json/--csv/--stats write result files that carry the version, workload name, status
+ * and resolved config, each written atomically (a failed write leaves the previous file).
+ * SIGTERM or SIGINT stops the run: between kernels here, after which the results say "killed"
+ * and the process ends with the signal; inside a kernel the handler writes the kernels
+ * completed so far (stats_result.c). Exit status: 0 complete, 1 bad input or a result file
+ * not written, 3 deadlock, 4 cycle limit reached (gpu.max_cycles), 5 kernel fault (suite
+ * workloads), or the signal that killed the run. */
 #include "cli/cli.h"
 
 #include "base/base.h"
 #include "core/gpu.h"
 #include "front/synth/synth.h"
+#include "stats/stats_result.h"
 
-#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef void (*StatsWriter)(FILE *, const Stats *, const StatsRunInfo *);
-
-static void write_result(const char *path, StatsWriter w, const Stats *st, const StatsRunInfo *info)
-{
-    if (!path)
-        return;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fatal("%s: cannot write: %s", path, strerror(errno));
-    w(f, st, info);
-    if (fclose(f) != 0)
-        fatal("%s: cannot write: %s", path, strerror(errno));
-}
 
 /* The workload's display name: its file name without folder and extension. */
 static void workload_name(const char *path, char *out, size_t len)
@@ -95,25 +87,50 @@ int cli_run_main(int argc, char **argv)
     SynthProgram *prog = synth_load_file(workload);
     Gpu *g = gpu_create(&cfg);
     gpu_set_progress(g, !quiet);
+    char name[256];
+    workload_name(workload, name, sizeof name);
+    StatsRunInfo info = {.workload = name, .config = &g->cfg, .core_mhz = cfg.gpu.core_mhz};
+    StatsResult *res = stats_result_create(json, csv, text, &g->stats, &info);
+    stats_guard_arm(res, false);
     double t0 = wall_seconds();
     GpuRunStatus status = GPU_RUN_OK;
     for (uint32_t k = 0; k < synth_n_kernels(prog) && status == GPU_RUN_OK; k++) {
+        if (stats_guard_set_direct(res, true))
+            break; /* a signal between kernels: stop here */
         SynthFront *f = synth_front_create(prog, k);
         status = gpu_run_kernel(g, &synth_front_ops, f, synth_kernel(prog, k), stderr);
         synth_front_destroy(f);
+        stats_guard_set_direct(res, false);
+        info.wall_seconds = wall_seconds() - t0;
+        stats_result_update(res, &g->stats, &info);
     }
-    char name[256];
-    workload_name(workload, name, sizeof name);
-    StatsRunInfo info = {.workload = name, .config = &g->cfg, .wall_seconds = wall_seconds() - t0,
-                         .core_mhz = cfg.gpu.core_mhz};
+    int sig = stats_guard_signal();
+    info.wall_seconds = wall_seconds() - t0;
+    info.status = sig ? STATS_STATUS_KILLED
+                : status == GPU_RUN_DEADLOCK ? STATS_STATUS_DEADLOCK
+                : status == GPU_RUN_CYCLE_LIMIT ? STATS_STATUS_MAX_CYCLES : STATS_STATUS_COMPLETE;
     if (!quiet)
         stats_write_text(stdout, &g->stats, &info);
-    write_result(json, stats_write_json, &g->stats, &info);
-    write_result(csv, stats_write_csv, &g->stats, &info);
-    write_result(text, stats_write_text, &g->stats, &info);
+    bool written = stats_result_write(res, &g->stats, &info);
+    stats_result_free(res);
     gpu_destroy(g);
     synth_free(prog);
+    if (sig) {
+        fflush(NULL);
+        raise(sig); /* the default action again: end as the signal asked */
+    }
     if (status == GPU_RUN_CYCLE_LIMIT)
         fprintf(stderr, "warpsim: stopped at gpu.max_cycles\n");
-    return status == GPU_RUN_OK ? 0 : status == GPU_RUN_DEADLOCK ? 3 : 4;
+    return written ? cli_exit_status(info.status) : 1;
+}
+
+int cli_exit_status(const char *status)
+{
+    if (!strcmp(status, STATS_STATUS_DEADLOCK))
+        return 3;
+    if (!strcmp(status, STATS_STATUS_MAX_CYCLES))
+        return 4;
+    if (!strncmp(status, STATS_STATUS_FAULT, strlen(STATS_STATUS_FAULT)))
+        return 5;
+    return strcmp(status, STATS_STATUS_COMPLETE) ? 1 : 0;
 }

@@ -334,13 +334,17 @@ void config_init(Config *c)
             check_failed(err, __FILE__, __LINE__);
 }
 
-static int load_file(Config *c, const char *path, int depth, char *err, size_t err_len)
+/* from: "file:line" of the include line that names path, NULL for the top file. */
+static int load_file(Config *c, const char *path, const char *from, int depth, char *err, size_t err_len)
 {
     if (depth > 16)
         return fail(err, err_len, "%s: includes nested more than 16 deep (a cycle?)", path);
     char *text = read_file(path, NULL);
+    if (!text && from)
+        return fail(err, err_len, "%s: include %s: cannot read config file: %s", from, path,
+                    read_file_error(errno));
     if (!text)
-        return fail(err, err_len, "%s: cannot read config file: %s", path, strerror(errno));
+        return fail(err, err_len, "%s: cannot read config file: %s", path, read_file_error(errno));
     int ok = 1, lineno = 0;
     for (char *line = text, *next; ok && line; line = next) {
         next = strchr(line, '\n');
@@ -363,7 +367,7 @@ static int load_file(Config *c, const char *path, int depth, char *err, size_t e
                 snprintf(full, sizeof full, "%.*s/%s", (int)(slash - path), path, inc);
             else
                 snprintf(full, sizeof full, "%s", inc);
-            ok = load_file(c, full, depth + 1, err, err_len);
+            ok = load_file(c, full, where, depth + 1, err, err_len);
             continue;
         }
         char *eq = strchr(s, '=');
@@ -384,7 +388,7 @@ static int load_file(Config *c, const char *path, int depth, char *err, size_t e
 
 int config_load_file_err(Config *c, const char *path, char *err, size_t err_len)
 {
-    return load_file(c, path, 0, err, err_len);
+    return load_file(c, path, NULL, 0, err, err_len);
 }
 
 void config_load_file(Config *c, const char *path)
@@ -425,6 +429,48 @@ static int require_pow2(const char *key, uint64_t v, char *err, size_t err_len)
     if (is_pow2_u64(v))
         return 1;
     return fail(err, err_len, "%s: %llu must be a power of two", key, (unsigned long long)v);
+}
+
+/* Bounds on the simulator's own memory for the caches, checked before anything is allocated
+ * (every geometry inside the options' ranges is otherwise accepted, and the largest aborted
+ * with "out of memory" while the GPU was built). One tag array holds at most CACHE_MAX_LINES
+ * lines (2^24: a 2 GiB cache of 128-byte lines); the tag arrays and MSHRs of every L1D and L2
+ * slice together take at most CACHE_MAX_MEM_MIB, counted at CACHE_LINE_COST bytes a line (the
+ * tag entry and the replacement policy's state) and CACHE_SLOT_COST a merge slot. Real machines
+ * stay orders of magnitude below both. */
+enum { CACHE_LINE_COST = 32, CACHE_SLOT_COST = 4, CACHE_MAX_MEM_MIB = 2048 };
+#define CACHE_MAX_LINES ((uint64_t)1 << 24)
+
+static uint64_t cache_lines(const CacheConfig *cc) { return (uint64_t)cc->n_sets * cc->assoc; }
+static uint64_t cache_slots(const CacheConfig *cc) { return (uint64_t)cc->mshr_entries * cc->mshr_max_merge; }
+static uint64_t cache_bytes(const CacheConfig *cc)
+{
+    return cache_lines(cc) * CACHE_LINE_COST + cache_slots(cc) * CACHE_SLOT_COST;
+}
+
+static int check_cache_memory(const Config *c, char *err, size_t err_len)
+{
+    static const char *const names[2] = {"l1d", "l2"};
+    const CacheConfig *caches[2] = {&c->l1d, &c->l2};
+    for (int i = 0; i < 2; i++)
+        if (cache_lines(caches[i]) > CACHE_MAX_LINES)
+            return fail(err, err_len, "%s.n_sets x %s.assoc: %u x %u = %llu lines, more than the %llu (2^24) a "
+                        "cache may hold", names[i], names[i], caches[i]->n_sets, caches[i]->assoc,
+                        (unsigned long long)cache_lines(caches[i]), (unsigned long long)CACHE_MAX_LINES);
+    uint64_t n_l1d = (uint64_t)c->gpu.n_clusters * c->gpu.cores_per_cluster;
+    uint64_t n_l2 = (uint64_t)c->mem.n_partitions * c->mem.subpartitions;
+    uint64_t mib = (n_l1d * cache_bytes(&c->l1d) + n_l2 * cache_bytes(&c->l2)) >> 20;
+    if (mib > CACHE_MAX_MEM_MIB)
+        return fail(err, err_len, "the caches would take %llu MiB of simulator memory, more than the %d MiB bound: "
+                    "%llu L1Ds (gpu.n_clusters x gpu.cores_per_cluster) of %llu lines (l1d.n_sets x l1d.assoc) "
+                    "and %llu MSHR slots (l1d.mshr_entries x l1d.mshr_max_merge), %llu L2 slices "
+                    "(mem.n_partitions x mem.subpartitions) of %llu lines (l2.n_sets x l2.assoc) and %llu MSHR slots "
+                    "(l2.mshr_entries x l2.mshr_max_merge)",
+                    (unsigned long long)mib, CACHE_MAX_MEM_MIB, (unsigned long long)n_l1d,
+                    (unsigned long long)cache_lines(&c->l1d), (unsigned long long)cache_slots(&c->l1d),
+                    (unsigned long long)n_l2, (unsigned long long)cache_lines(&c->l2),
+                    (unsigned long long)cache_slots(&c->l2));
+    return 1;
 }
 
 /* A sectored cache (sector_bytes > 0): its sector masks are built from the coalescer's 32-byte
@@ -473,7 +519,7 @@ int config_check(const Config *c, char *err, size_t err_len)
                     c->dram.n_banks);
     if (c->l1d.mshr_max_merge < 1 || c->l2.mshr_max_merge < 1)
         return fail(err, err_len, "l1d.mshr_max_merge: must be at least 1");
-    return 1;
+    return check_cache_memory(c, err, err_len);
 }
 
 void config_validate(const Config *c)

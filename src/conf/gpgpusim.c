@@ -632,7 +632,7 @@ int gpgpusim_load(Config *c, const char *path, FILE *notes, char *err, size_t er
 {
     char *text = read_file(path, NULL);
     if (!text) {
-        snprintf(err, err_len, "%s: cannot read GPGPU-Sim config file: %s", path, strerror(errno));
+        snprintf(err, err_len, "%s: cannot read GPGPU-Sim config file: %s", path, read_file_error(errno));
         return 0;
     }
     int ok = gpgpusim_load_text(c, path, text, notes, err, err_len);

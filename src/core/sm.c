@@ -271,7 +271,10 @@ static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
     for (uint32_t i = 0; i < c->n_warps; i++) {
         Warp *w = &sm->warps[c->first_slot + i];
         if (w->live && w->at_barrier) {
+            /* released warps issue from the next cycle on, whichever scheduler they belong to
+             * (the last warp arrives partway through the schedulers' pass) */
             w->at_barrier = false;
+            w->ibuf_ready = MAX(w->ibuf_ready, now + 1);
             sm_warp_update(sm, w, now);
         }
     }

@@ -6,7 +6,6 @@
 
 #include "base/base.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,11 +82,10 @@ void html_table(FILE *f, const ExpTable *t)
         html_escape(f, t->row_labels[r]);
         fputs("</td>", f);
         for (uint32_t c = 0; c < t->n_cols; c++) {
-            double x = t->v[(size_t)r * t->n_cols + c];
-            if (isnan(x))
-                fputs("<td>-</td>", f);
-            else
-                fprintf(f, "<td>%.6g</td>", x);
+            char buf[64];
+            fputs("<td>", f);
+            html_escape(f, exp_table_cell(t, r, c, buf, sizeof buf));
+            fputs("</td>", f);
         }
         fputs("</tr>\n", f);
     }

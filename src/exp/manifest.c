@@ -120,7 +120,7 @@ bool manifest_load(Manifest *m, char *err, size_t err_len)
     data_path("workloads/manifest", path, sizeof path);
     char *text = read_file(path, NULL);
     if (!text) {
-        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, err_len, "%s: cannot read: %s", path, read_file_error(errno));
         return false;
     }
     bool ok = manifest_parse(text, path, m, err, err_len);

@@ -6,13 +6,17 @@
  * Everything is gathered in one HTML page with the configuration used. Values are normalised
  * per workload to the spec's baseline variant and summarised by geometric means, overall and
  * per workload class, as in the papers' figures. Missing runs are reported and left blank,
- * never treated as zero. */
+ * never treated as zero. A run whose status is not complete (stopped at gpu.max_cycles, a
+ * deadlock, a fault, killed: its numbers cover part of the workload) is left out the same way,
+ * marked with its status in every table ("(killed)") and listed under each table and on the
+ * page. Every file is written atomically (base.h). */
 #include "exp/report.h"
 
 #include "base/base.h"
 #include "exp/html.h"
 #include "exp/store.h"
 #include "exp/svg.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -176,33 +180,57 @@ ExpTable *exp_report_stacked_table(const ExpSpec *s, JsonValue *const *results, 
 
 typedef struct Report {
     const ExpSpec *spec;
-    JsonValue **results;
+    JsonValue **results;     /* NULL: missing or not complete */
+    char **incomplete;       /* the status of each run that is not complete, else NULL */
+    char *left_out;          /* "w/v (status), ..." of those runs; NULL if none */
     const char *out_dir;
     bool png, quiet;
     const char *rsvg;        /* path of rsvg-convert, NULL if not installed */
     ExpStrList written;      /* files written, for the summary */
+    AtomicFile html_file;
     FILE *html;
     int errors;
 } Report;
 
-static FILE *open_out(Report *r, const char *name, char *path, size_t len)
+/* An output file: its content is held until close_out writes it atomically. */
+static FILE *open_out(Report *r, AtomicFile *a, const char *name, char *path, size_t len)
 {
     snprintf(path, len, "%s/%s", r->out_dir, name);
-    FILE *f = fopen(path, "w");
+    FILE *f = atomic_open(a, path);
     if (!f) {
         fprintf(stderr, "warpsim: report: %s: cannot write: %s\n", path, strerror(errno));
         r->errors++;
-        return NULL;
     }
-    exp_strlist_push(&r->written, path);
     return f;
 }
 
-static void close_out(Report *r, FILE *f, const char *path)
+static void close_out(Report *r, AtomicFile *a, FILE *f, const char *path)
 {
-    if (f && fclose(f) != 0) {
+    if (!f)
+        return;
+    if (atomic_commit(a)) {
+        exp_strlist_push(&r->written, path);
+    } else {
         fprintf(stderr, "warpsim: report: %s: cannot write: %s\n", path, strerror(errno));
         r->errors++;
+    }
+}
+
+/* Mark the cells of runs that are not complete with their status's first word: "(killed)".
+ * Rows are workloads (a metric table) or workload/variant pairs (stacked). */
+static void mark_incomplete(const Report *r, ExpTable *t, bool stacked)
+{
+    const ExpSpec *s = r->spec;
+    for (uint32_t i = 0; i < s->n_workloads * s->n_variants; i++) {
+        const char *st = r->incomplete[i];
+        if (!st)
+            continue;
+        char mark[64];
+        snprintf(mark, sizeof mark, "(%.*s)", (int)MIN(strcspn(st, ":"), 40), st);
+        uint32_t w = i / s->n_variants, v = i % s->n_variants;
+        for (uint32_t c = 0; c < t->n_cols; c++)
+            if (stacked || c == v)
+                exp_table_mark(t, stacked ? i : w, c, mark);
     }
 }
 
@@ -222,14 +250,17 @@ static void file_stem(const char *name, char *out, size_t len)
 static void write_tables(Report *r, const char *stem, ExpTable *const *tables, uint32_t n)
 {
     char name[300], path[4096];
+    AtomicFile a;
     snprintf(name, sizeof name, "%s.txt", stem);
-    FILE *f = open_out(r, name, path, sizeof path);
+    FILE *f = open_out(r, &a, name, path, sizeof path);
     for (uint32_t i = 0; f && i < n; i++) {
         if (i)
             fputc('\n', f);
         exp_table_write_text(f, tables[i]);
     }
-    close_out(r, f, path);
+    if (f && r->left_out)
+        fprintf(f, "\nnot complete, left out: %s\n", r->left_out);
+    close_out(r, &a, f, path);
     for (uint32_t i = 0; i < n; i++) {
         if (!r->quiet) {
             exp_table_write_text(stdout, tables[i]);
@@ -239,13 +270,13 @@ static void write_tables(Report *r, const char *stem, ExpTable *const *tables, u
             html_table(r->html, tables[i]);
     }
     snprintf(name, sizeof name, "%s.csv", stem);
-    f = open_out(r, name, path, sizeof path);
+    f = open_out(r, &a, name, path, sizeof path);
     for (uint32_t i = 0; f && i < n; i++) {
         if (i)
             fputc('\n', f);
         exp_table_write_csv(f, tables[i]);
     }
-    close_out(r, f, path);
+    close_out(r, &a, f, path);
 }
 
 static const char *find_in_path(const char *prog, char *buf, size_t len)
@@ -267,16 +298,24 @@ static void export_png(Report *r, const char *svg_path, const char *stem)
 {
     if (!r->png || !r->rsvg)
         return;
-    char png[4096];
+    char png[4096], tmp[4200];
     snprintf(png, sizeof png, "%s/%s.png", r->out_dir, stem);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", png, (long)getpid()); /* renamed over it when whole */
     pid_t pid = fork();
     if (pid == 0) {
-        execl(r->rsvg, "rsvg-convert", "-o", png, svg_path, (char *)NULL);
+        execl(r->rsvg, "rsvg-convert", "-o", tmp, svg_path, (char *)NULL);
         _exit(127);
     }
     int st = 0;
     if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         fprintf(stderr, "warpsim: report: rsvg-convert failed on %s\n", svg_path);
+        remove(tmp);
+        r->errors++;
+        return;
+    }
+    if (rename(tmp, png) != 0) {
+        fprintf(stderr, "warpsim: report: %s: cannot write: %s\n", png, strerror(errno));
+        remove(tmp);
         r->errors++;
         return;
     }
@@ -333,12 +372,13 @@ static void series_figure(Report *r, const ExpFigure *fig)
         if (r->html)
             html_heading(r->html, 2, title);
         snprintf(name, sizeof name, "%s.svg", stem);
-        FILE *f = open_out(r, name, path, sizeof path);
+        AtomicFile a;
+        FILE *f = open_out(r, &a, name, path, sizeof path);
         SvgLines c = { title, "core cycles", fig->ylabel ? fig->ylabel : metric, nv, points, vl,
                        (const char *const *)xl, vals, NAN };
         if (f)
             svg_lines(f, &c);
-        close_out(r, f, path);
+        close_out(r, &a, f, path);
         if (f && r->html)
             html_inline_svg(r->html, path);
         if (f)
@@ -381,10 +421,12 @@ static void figure(Report *r, const ExpFigure *fig)
     ExpTable *t;
     char svg_name[160];
     snprintf(svg_name, sizeof svg_name, "%s.svg", stem);
-    FILE *f = open_out(r, svg_name, path, sizeof path);
+    AtomicFile a;
+    FILE *f = open_out(r, &a, svg_name, path, sizeof path);
     double ref = fig->normalise ? 1.0 : NAN;
     if (fig->kind == EXP_FIG_STACKED) {
         t = exp_report_stacked_table(s, r->results, fig);
+        mark_incomplete(r, t, true);
         uint32_t nw = s->n_workloads, nv = s->n_variants, nk = t->n_cols;
         const char **wl = xmalloc(nw * sizeof *wl), **vl = xmalloc(nv * sizeof *vl);
         for (uint32_t w = 0; w < nw; w++)
@@ -408,6 +450,7 @@ static void figure(Report *r, const ExpFigure *fig)
         free(vl);
     } else {
         t = exp_report_metric_table(s, r->results, metric, fig->normalise, fig->geomean);
+        mark_incomplete(r, t, false);
         uint32_t nr = t->n_rows, nc = t->n_cols;
         if (fig->kind == EXP_FIG_LINE) {
             SvgLines c = { title, "variant", ylabel, nr, nc, labels(t->row_labels), labels(t->col_labels), t->v, ref };
@@ -429,7 +472,7 @@ static void figure(Report *r, const ExpFigure *fig)
             free(tr);
         }
     }
-    close_out(r, f, path);
+    close_out(r, &a, f, path);
     if (f && r->html)
         html_inline_svg(r->html, path);
     if (f)
@@ -445,6 +488,8 @@ static void stat_tables(Report *r, const char *stat)
     memcpy(stem, "stat-", 5);
     ExpTable *t[2] = { exp_report_metric_table(r->spec, r->results, stat, false, true),
                        exp_report_metric_table(r->spec, r->results, stat, true, true) };
+    mark_incomplete(r, t[0], false);
+    mark_incomplete(r, t[1], false);
     if (r->html)
         html_heading(r->html, 2, stat);
     write_tables(r, stem, t, 2);
@@ -475,6 +520,7 @@ static void html_config(Report *r)
         for (uint32_t v = 0; v < s->n_variants; v++)
             *exp_table_at(wall, w, v) = json_number(json_get(r->results[w * s->n_variants + v], "wall_seconds"), NAN);
     }
+    mark_incomplete(r, wall, false);
     html_heading(f, 2, "Runs");
     html_table(f, wall);
     exp_table_free(wall);
@@ -565,34 +611,56 @@ int report_main(int argc, char **argv)
         return 1;
     }
 
-    uint32_t n_runs = s.n_workloads * s.n_variants, n_found = 0;
+    uint32_t n_runs = s.n_workloads * s.n_variants, n_found = 0, n_incomplete = 0;
     JsonValue **results = xcalloc(n_runs, sizeof *results);
+    char **incomplete = xcalloc(n_runs, sizeof *incomplete);
+    char *left_out = NULL;
+    size_t left_out_len = 0;
+    FILE *lo = open_memstream(&left_out, &left_out_len);
     for (uint32_t w = 0; w < s.n_workloads; w++)
         for (uint32_t v = 0; v < s.n_variants; v++) {
-            JsonValue **res = &results[w * s.n_variants + v];
-            *res = exp_result_load(dir, &s, w, v, err, sizeof err);
-            if (*res)
+            uint32_t i = w * s.n_variants + v;
+            results[i] = exp_result_load(dir, &s, w, v, err, sizeof err);
+            const char *st = results[i] ? exp_result_status(results[i]) : NULL;
+            if (st && strcmp(st, STATS_STATUS_COMPLETE)) {
+                /* Its numbers cover part of the workload: left out, and said so. */
+                fprintf(stderr, "warpsim: report: %s/%s: not complete (status %s): left out of tables and figures\n",
+                        s.workloads[w].name, s.variants[v].name, st);
+                fprintf(lo, "%s%s/%s (%s)", n_incomplete++ ? ", " : "", s.workloads[w].name, s.variants[v].name, st);
+                incomplete[i] = xstrdup(st);
+                json_free(results[i]);
+                results[i] = NULL;
+            } else if (results[i]) {
                 n_found++;
-            else
+            } else {
                 fprintf(stderr, "warpsim: report: %s/%s: no result (%s)\n", s.workloads[w].name,
                         s.variants[v].name, err);
+            }
         }
+    fclose(lo);
     int status = 0;
     if (!n_found) {
-        fprintf(stderr, "warpsim: report: %s: none of the %u runs has a result; run `warpsim sweep` first\n", dir, n_runs);
+        fprintf(stderr, "warpsim: report: %s: none of the %u runs has a complete result; run `warpsim sweep` first\n",
+                dir, n_runs);
         status = 1;
     } else {
-        Report r = { &s, results, out, png, quiet, NULL, { 0 }, NULL, 0 };
+        Report r = { .spec = &s, .results = results, .incomplete = incomplete,
+                     .left_out = n_incomplete ? left_out : NULL, .out_dir = out, .png = png, .quiet = quiet };
         char rsvg[4096];
         r.rsvg = find_in_path("rsvg-convert", rsvg, sizeof rsvg);
         char html_path[4096], head[256];
-        r.html = open_out(&r, "index.html", html_path, sizeof html_path);
+        r.html = open_out(&r, &r.html_file, "index.html", html_path, sizeof html_path);
         snprintf(head, sizeof head, "Experiment %s", s.name);
         if (r.html) {
             html_begin(r.html, head);
-            snprintf(head, sizeof head, "%u of %u runs have results; baseline variant: %s.", n_found, n_runs,
+            snprintf(head, sizeof head, "%u of %u runs have complete results; baseline variant: %s.", n_found, n_runs,
                      s.variants[s.baseline].name);
             html_text(r.html, head);
+            if (r.left_out) {
+                fputs("<p class=\"incomplete\">Not complete, left out of the tables and figures: ", r.html);
+                html_escape(r.html, r.left_out);
+                fputs(".</p>\n", r.html);
+            }
         }
         for (uint32_t i = 0; i < s.n_figures; i++)
             figure(&r, &s.figures[i]);
@@ -604,11 +672,15 @@ int report_main(int argc, char **argv)
             html_config(&r);
             html_end(r.html);
         }
-        close_out(&r, r.html, html_path);
+        close_out(&r, &r.html_file, r.html, html_path);
         if (png && !r.rsvg)
             printf("PNG export skipped: rsvg-convert is not installed (the SVG figures are complete)\n");
-        if (n_found < n_runs)
-            printf("%u of %u runs have no result (left blank in tables and figures)\n", n_runs - n_found, n_runs);
+        if (n_found + n_incomplete < n_runs)
+            printf("%u of %u runs have no result (left blank in tables and figures)\n", n_runs - n_found - n_incomplete,
+                   n_runs);
+        if (n_incomplete)
+            printf("%u of %u runs are not complete (left out of tables and figures, marked with their status): %s\n",
+                   n_incomplete, n_runs, left_out);
         printf("wrote %u files into %s", r.written.n, out);
         for (uint32_t i = 0; i < r.written.n && !quiet; i++)
             printf("%s%s", i ? " " : ": ", strrchr(r.written.v[i], '/') + 1);
@@ -616,6 +688,10 @@ int report_main(int argc, char **argv)
         status = r.errors ? 1 : 0;
         exp_strlist_free(&r.written);
     }
+    for (uint32_t i = 0; i < n_runs; i++)
+        free(incomplete[i]);
+    free(incomplete);
+    free(left_out);
     for (uint32_t i = 0; i < n_runs; i++)
         json_free(results[i]);
     free(results);

@@ -110,18 +110,20 @@ static int tokenize(Ctx *c, char *line, char **tok, bool *ok)
     }
 }
 
+static bool name_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+           ch == '-' || ch == '.' || ch == '+';
+}
+
 static bool valid_name(Ctx *c, const char *what, const char *name)
 {
     size_t n = strlen(name);
     if (n == 0 || n >= EXP_NAME_LEN)
         return fail(c, "%s name '%s' must have 1 to %d characters", what, name, EXP_NAME_LEN - 1);
-    for (const char *p = name; *p; p++) {
-        char ch = *p;
-        bool good = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                    ch == '_' || ch == '-' || ch == '.' || ch == '+';
-        if (!good)
+    for (const char *p = name; *p; p++)
+        if (!name_char(*p))
             return fail(c, "%s name '%s': use only letters, digits and _ - . + (it names files)", what, name);
-    }
     if (strstr(name, "__") || name[0] == '.')
         return fail(c, "%s name '%s' must not contain '__' or start with '.' (result files are named "
                        "<workload>__<variant>)", what, name);
@@ -233,7 +235,7 @@ static bool stmt_suite(Ctx *c, char **tok, int n)
         snprintf(path, sizeof path, "workloads/suites/%s", tok[1]);
     char *text = read_file(path, NULL);
     if (!text)
-        return fail(c, "suite '%s': cannot read %s: %s", tok[1], path, strerror(errno));
+        return fail(c, "suite '%s': cannot read %s: %s", tok[1], path, read_file_error(errno));
     Ctx sub = *c;
     sub.file = path;
     sub.line = 0;
@@ -254,11 +256,11 @@ static bool parse_bool(const char *v, bool *out)
 
 static void split_metrics(ExpStrList *l, const char *v)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", v);
+    char *buf = xstrdup(v);
     for (char *save = NULL, *m = strtok_r(buf, ",", &save); m; m = strtok_r(NULL, ",", &save))
         if (*m)
             exp_strlist_push(l, m);
+    free(buf);
 }
 
 static bool stmt_figure(Ctx *c, char **tok, int n)
@@ -488,14 +490,29 @@ static bool parse_text(Ctx *c, const char *text, const char *filter_class)
     return true;
 }
 
+/* The default experiment name: the file's name up to its first '.', made a valid name (other
+ * characters become '_', "__" one '_'), so that the canonical spec's 'name' line reads back. */
+static void name_from_path(const char *path, char *name)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = 0;
+    for (const char *p = base; *p && *p != '.' && n < EXP_NAME_LEN - 1; p++) {
+        if (name_char(*p) && *p != '_')
+            name[n++] = *p;
+        else if (!n || name[n - 1] != '_')
+            name[n++] = '_';
+    }
+    name[n] = 0;
+    if (!n)
+        snprintf(name, EXP_NAME_LEN, "experiment");
+}
+
 bool exp_spec_parse(ExpSpec *s, const char *text, const char *path, char *err, size_t err_len)
 {
     memset(s, 0, sizeof *s);
     s->path = xstrdup(path);
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t blen = strcspn(base, ".");
-    snprintf(s->name, sizeof s->name, "%.*s", (int)MIN(blen, (size_t)EXP_NAME_LEN - 1), base);
+    name_from_path(path, s->name);
     Ctx c = { s, path, 0, err, err_len, 0, false, 0, "" };
     if (!parse_text(&c, text, NULL))
         return false;
@@ -523,7 +540,7 @@ bool exp_spec_load(ExpSpec *s, const char *path, char *err, size_t err_len)
     char *text = read_file(path, NULL);
     if (!text) {
         memset(s, 0, sizeof *s);
-        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, err_len, "%s: cannot read: %s", path, read_file_error(errno));
         return false;
     }
     bool ok = exp_spec_parse(s, text, path, err, err_len);
@@ -555,10 +572,12 @@ void exp_spec_free(ExpSpec *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A token as the tokenizer reads it back: quoted when it holds blanks, quotes or '#'. */
+/* A token as the tokenizer reads it back: quoted when it is empty or holds a blank (carriage
+ * return included), a quote, '#' or '\\', with \" and \\ escaped. Written after "key=", the
+ * quoted part joins the key's token. Any value without a newline reads back as it was. */
 static void put_token(FILE *f, const char *t)
 {
-    if (*t && !strpbrk(t, " \t\"#\\")) {
+    if (*t && !strpbrk(t, " \t\r\"#\\")) {
         fputs(t, f);
         return;
     }
@@ -573,7 +592,10 @@ static void put_token(FILE *f, const char *t)
 
 void exp_spec_write(FILE *f, const ExpSpec *s)
 {
-    fprintf(f, "# experiment %s (resolved from %s)\nname %s\n", s->name, s->path ? s->path : "?", s->name);
+    fprintf(f, "# experiment %s (resolved from ", s->name);
+    for (const char *p = s->path ? s->path : "?"; *p; p++)
+        fputc(*p == '\n' ? '?' : *p, f); /* a comment ends at the newline */
+    fprintf(f, ")\nname %s\n", s->name);
     if (s->preset)
         fprintf(f, "preset %s\n", s->preset);
     if (s->config_path) {
@@ -590,8 +612,10 @@ void exp_spec_write(FILE *f, const ExpSpec *s)
         const ExpWorkload *w = &s->workloads[i];
         fprintf(f, "workload %s ", w->name);
         put_token(f, w->path);
-        if (w->class_name[0])
-            fprintf(f, " class=%s", w->class_name);
+        if (w->class_name[0]) {
+            fputs(" class=", f);
+            put_token(f, w->class_name);
+        }
         if (w->args.n) {
             fputs(" --", f);
             for (uint32_t a = 0; a < w->args.n; a++) {
@@ -614,8 +638,11 @@ void exp_spec_write(FILE *f, const ExpSpec *s)
     for (uint32_t i = 0; i < s->n_figures; i++) {
         const ExpFigure *g = &s->figures[i];
         fprintf(f, "figure %s: kind=%s metric=", g->name, exp_figure_kind_name(g->kind));
-        for (uint32_t k = 0; k < g->metrics.n; k++)
-            fprintf(f, "%s%s", k ? "," : "", g->metrics.v[k]);
+        for (uint32_t k = 0; k < g->metrics.n; k++) {
+            if (k)
+                fputc(',', f);
+            put_token(f, g->metrics.v[k]);
+        }
         fprintf(f, " norm=%s group=%s geomean=%s", g->normalise ? "baseline" : "none",
                 g->group_by_variant ? "variant" : "workload", g->geomean ? "yes" : "no");
         if (g->title) {

@@ -71,14 +71,16 @@ typedef struct ExpSpec {
     uint32_t n_figures, cap_figures;
 } ExpSpec;
 
-/* Parse spec text; path names the file in messages and gives the default experiment name.
+/* Parse spec text; path names the file in messages and gives the default experiment name (its
+ * file name up to the first '.', other characters than a name's replaced by '_').
  * Returns false with "path:line: message" in err. The spec must be freed either way. */
 bool exp_spec_parse(ExpSpec *s, const char *text, const char *path, char *err, size_t err_len);
 bool exp_spec_load(ExpSpec *s, const char *path, char *err, size_t err_len);
 void exp_spec_free(ExpSpec *s);
 
 /* The spec in canonical form (suites expanded): what a sweep stores beside its results so that
- * `warpsim report` reads the same experiment without the original files. Parses back equal. */
+ * `warpsim report` reads the same experiment without the original files. Parses back equal:
+ * every value that is not a plain word is quoted (blanks, carriage returns, quotes, '#'). */
 void exp_spec_write(FILE *f, const ExpSpec *s);
 
 int exp_spec_find_variant(const ExpSpec *s, const char *name);

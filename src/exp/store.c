@@ -3,10 +3,12 @@
  * A run is identified by its workload and variant; its record (.cmd) holds everything that
  * decides its result: the warpsim version, the exact command, and a content hash of the input
  * files. The sweep deletes the record before starting a run and writes it only after the run
- * succeeded, so a run interrupted half-way (partial JSON) never counts as done. */
+ * succeeded, so a run interrupted half-way (partial JSON) never counts as done; and a result
+ * whose status is not complete (stats.h) is never up to date, whatever its record. */
 #include "exp/store.h"
 
 #include "base/base.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -129,14 +131,46 @@ char *exp_run_record(const ExpSpec *s, uint32_t w, const ExpStrList *argv)
     return buf;
 }
 
-bool exp_run_is_current(const char *dir, const ExpSpec *s, uint32_t w, uint32_t v, const char *record)
+const char *exp_result_status(const JsonValue *result)
 {
-    char path[4096];
-    exp_run_path(dir, s, w, v, ".json", path, sizeof path);
+    const char *st = json_str(json_get(result, "status"));
+    return st ? st : STATS_STATUS_COMPLETE;
+}
+
+bool exp_result_file_status(const char *path, char *out, size_t len)
+{
     FILE *f = fopen(path, "rb");
     if (!f)
         return false;
+    char head[65536], msg[128];
+    size_t n = fread(head, 1, sizeof head - 2, f);
+    bool whole = feof(f);
     fclose(f);
+    head[n] = 0;
+    /* The members before "config" (version, workload, status, wall time) as an object. */
+    char *cfg = strstr(head, "\"config\":");
+    char *comma = NULL;
+    for (char *p = head; cfg && p < cfg; p++)
+        if (*p == ',')
+            comma = p;
+    if (comma)
+        memcpy(comma, "}", 2);
+    else if (!whole)
+        return false;
+    JsonValue *j = json_parse(head, msg, sizeof msg);
+    if (j && j->type == JSON_OBJECT)
+        snprintf(out, len, "%s", exp_result_status(j));
+    bool ok = j && j->type == JSON_OBJECT;
+    json_free(j);
+    return ok;
+}
+
+bool exp_run_is_current(const char *dir, const ExpSpec *s, uint32_t w, uint32_t v, const char *record)
+{
+    char path[4096], status[256];
+    exp_run_path(dir, s, w, v, ".json", path, sizeof path);
+    if (!exp_result_file_status(path, status, sizeof status) || strcmp(status, STATS_STATUS_COMPLETE))
+        return false;
     exp_run_path(dir, s, w, v, ".cmd", path, sizeof path);
     char *have = read_file(path, NULL);
     bool same = have && !strcmp(have, record);

@@ -5,8 +5,10 @@
  *   experiment             the spec in canonical form (what `warpsim report` reads)
  *   runs/W__V.json         result of workload W under variant V (`warpsim run --json`)
  *   runs/W__V.cmd          run record: written after the run succeeded; a result is reused only
- *                          when this record equals the one the sweep would write now
+ *                          when this record equals the one the sweep would write now and the
+ *                          result's status is complete
  *   runs/W__V.log          the run's stdout and stderr
+ *   runs/W__V.lock         the processes running it, while they run (lock.h)
  */
 #ifndef WARPSIM_EXP_STORE_H
 #define WARPSIM_EXP_STORE_H
@@ -30,8 +32,15 @@ void exp_run_argv(const ExpSpec *s, uint32_t w, uint32_t v, const char *runner, 
  * of each input file (workload, config file) so that editing an input reruns the run. */
 char *exp_run_record(const ExpSpec *s, uint32_t w, const ExpStrList *argv);
 
-/* True when the run's result exists and its record equals `record`. */
+/* True when the run's result exists, says it is complete and its record equals `record`. */
 bool exp_run_is_current(const char *dir, const ExpSpec *s, uint32_t w, uint32_t v, const char *record);
+
+/* How a result's run ended: its "status" ("complete" for a result written before results
+ * had one). */
+const char *exp_result_status(const JsonValue *result);
+/* The same from the head of a result file, without reading the rest (results can be large);
+ * false if the file cannot be read or does not start like a result. */
+bool exp_result_file_status(const char *path, char *out, size_t len);
 
 /* Append s to buf shell-quoted (single quotes unless it is plainly safe). */
 void exp_shell_quote(char **buf, size_t *len, const char *s);

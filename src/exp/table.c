@@ -39,6 +39,9 @@ void exp_table_free(ExpTable *t)
         free(t->row_labels[r]);
     for (uint32_t c = 0; c < t->n_cols; c++)
         free(t->col_labels[c]);
+    for (size_t i = 0; t->marks && i < (size_t)t->n_rows * t->n_cols; i++)
+        free(t->marks[i]);
+    free(t->marks);
     free(t->row_labels);
     free(t->col_labels);
     free(t->v);
@@ -69,7 +72,31 @@ uint32_t exp_table_add_row(ExpTable *t, const char *label)
     t->v = xrealloc(t->v, (size_t)t->n_rows * (t->n_cols ? t->n_cols : 1) * sizeof *t->v);
     for (uint32_t c = 0; c < t->n_cols; c++)
         t->v[(size_t)r * t->n_cols + c] = NAN;
+    if (t->marks) {
+        t->marks = xrealloc(t->marks, (size_t)t->n_rows * (t->n_cols ? t->n_cols : 1) * sizeof *t->marks);
+        for (uint32_t c = 0; c < t->n_cols; c++)
+            t->marks[(size_t)r * t->n_cols + c] = NULL;
+    }
     return r;
+}
+
+void exp_table_mark(ExpTable *t, uint32_t r, uint32_t c, const char *mark)
+{
+    if (!t->marks)
+        t->marks = xcalloc((size_t)(t->n_rows ? t->n_rows : 1) * (t->n_cols ? t->n_cols : 1), sizeof *t->marks);
+    char **m = &t->marks[(size_t)r * t->n_cols + c];
+    free(*m);
+    *m = xstrdup(mark);
+}
+
+const char *exp_table_cell(const ExpTable *t, uint32_t r, uint32_t c, char *buf, size_t len)
+{
+    size_t i = (size_t)r * t->n_cols + c;
+    if (!isnan(t->v[i]))
+        snprintf(buf, len, "%.6g", t->v[i]);
+    else
+        snprintf(buf, len, "%s", t->marks && t->marks[i] ? t->marks[i] : "-");
+    return buf;
 }
 
 void exp_table_normalise(ExpTable *t, uint32_t base_col)
@@ -99,14 +126,6 @@ double exp_geomean(const double *v, uint32_t n, uint32_t stride, uint32_t *n_use
     return used ? exp(log_sum / used) : NAN;
 }
 
-static void format_value(double x, char *buf, size_t len)
-{
-    if (isnan(x))
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, "%.6g", x);
-}
-
 void exp_table_write_text(FILE *f, const ExpTable *t)
 {
     size_t w0 = strlen(t->corner);
@@ -116,10 +135,8 @@ void exp_table_write_text(FILE *f, const ExpTable *t)
     char buf[64];
     for (uint32_t c = 0; c < t->n_cols; c++) {
         w[c] = strlen(t->col_labels[c]);
-        for (uint32_t r = 0; r < t->n_rows; r++) {
-            format_value(t->v[(size_t)r * t->n_cols + c], buf, sizeof buf);
-            w[c] = MAX(w[c], strlen(buf));
-        }
+        for (uint32_t r = 0; r < t->n_rows; r++)
+            w[c] = MAX(w[c], strlen(exp_table_cell(t, r, c, buf, sizeof buf)));
     }
     if (t->title[0])
         fprintf(f, "%s\n", t->title);
@@ -129,10 +146,8 @@ void exp_table_write_text(FILE *f, const ExpTable *t)
     fputc('\n', f);
     for (uint32_t r = 0; r < t->n_rows; r++) {
         fprintf(f, "%-*s", (int)w0, t->row_labels[r]);
-        for (uint32_t c = 0; c < t->n_cols; c++) {
-            format_value(t->v[(size_t)r * t->n_cols + c], buf, sizeof buf);
-            fprintf(f, "  %*s", (int)w[c], buf);
-        }
+        for (uint32_t c = 0; c < t->n_cols; c++)
+            fprintf(f, "  %*s", (int)w[c], exp_table_cell(t, r, c, buf, sizeof buf));
         fputc('\n', f);
     }
     free(w);

@@ -9,7 +9,15 @@
  *
  * This runs inside users' programs, so bad input never ends the process: the configuration
  * arguments go through the error-returning readers of conf/ (the command line wraps the same
- * ones to exit), and warpsim_create returns NULL with their message. */
+ * ones to exit), and warpsim_create returns NULL with their message.
+ *
+ * Results (stats_result.h): the status of the first kernel that did not complete (fault,
+ * deadlock, gpu.max_cycles) is the run's; the result files are brought up to date after every
+ * kernel, so SIGTERM or SIGINT (when the program does not handle them itself) writes the
+ * kernels completed so far with status "killed" and ends the program; warpsim_destroy writes
+ * them atomically. Under `warpsim exec` the status also goes to the file descriptor
+ * $WARPSIM_STATUS_FD ("ok STATUS" or "error STATUS" when a file could not be written), from
+ * which the command makes its exit status. */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
@@ -20,12 +28,14 @@
 #include "mem/addrdec.h"
 #include "policy/policy.h"
 #include "sim/ptxinfo.h"
+#include "stats/stats_result.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SIM_MAX_ARGS 256
 
@@ -47,6 +57,8 @@ struct WarpsimSim {
     WarpsimModule *modules;
     double t0;
     char err[1024];
+    char status[1100]; /* of the first kernel that did not complete; "" while all did */
+    StatsResult *result;
 };
 
 static WarpsimStatus fail(WarpsimSim *s, WarpsimStatus st, const char *fmt, ...)
@@ -147,6 +159,17 @@ static int apply_args(WarpsimSim *s, int argc, const char *const *argv, char *er
     return check_config(s, err, err_len);
 }
 
+static const Stats *info_stats(const WarpsimSim *s)
+{
+    return s->gpu ? &s->gpu->stats : &s->fstats;
+}
+
+static StatsRunInfo run_info(const WarpsimSim *s)
+{
+    return (StatsRunInfo){.workload = s->name, .config = &s->cfg, .wall_seconds = wall_seconds() - s->t0,
+                          .core_mhz = s->cfg.gpu.core_mhz, .status = s->status[0] ? s->status : NULL};
+}
+
 WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t err_len)
 {
     set_home_from_library();
@@ -172,6 +195,9 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
         gpu_set_progress(s->gpu, !s->quiet);
     }
     s->t0 = wall_seconds();
+    StatsRunInfo info = run_info(s);
+    s->result = stats_result_create(s->json, s->csv, s->text, info_stats(s), &info);
+    stats_guard_arm(s->result, true);
     return s;
 }
 
@@ -194,33 +220,30 @@ WarpsimSim *warpsim_create_from_env(char *err, size_t err_len)
     return s;
 }
 
-static void write_file(const char *path, void (*w)(FILE *, const Stats *, const StatsRunInfo *),
-                       const Stats *st, const StatsRunInfo *info)
+/* "ok STATUS" or "error STATUS" to $WARPSIM_STATUS_FD, for `warpsim exec` (cmd_exec.c). */
+static void report_status(const char *status, bool written)
 {
-    if (!path)
+    const char *env = getenv("WARPSIM_STATUS_FD");
+    uint64_t fd;
+    if (!env || !parse_u64(env, &fd) || fd > 1024)
         return;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "warpsim: %s: cannot write: %s\n", path, strerror(errno));
-        return;
-    }
-    w(f, st, info);
-    if (fclose(f) != 0)
-        fprintf(stderr, "warpsim: %s: cannot write: %s\n", path, strerror(errno));
+    char line[1200];
+    int n = snprintf(line, sizeof line, "%s %s\n", written ? "ok" : "error", status);
+    if (write((int)fd, line, (size_t)MIN(n, (int)sizeof line - 1)) < 0)
+        fprintf(stderr, "warpsim: WARPSIM_STATUS_FD=%s: %s\n", env, strerror(errno));
 }
 
 void warpsim_destroy(WarpsimSim *s)
 {
     if (!s)
         return;
-    const Stats *st = s->gpu ? &s->gpu->stats : &s->fstats;
-    StatsRunInfo info = {.workload = s->name, .config = &s->cfg, .wall_seconds = wall_seconds() - s->t0,
-                         .core_mhz = s->cfg.gpu.core_mhz};
+    const Stats *st = info_stats(s);
+    StatsRunInfo info = run_info(s);
     if (!s->quiet)
         stats_write_text(stderr, st, &info);
-    write_file(s->json, stats_write_json, st, &info);
-    write_file(s->csv, stats_write_csv, st, &info);
-    write_file(s->text, stats_write_text, st, &info);
+    bool written = stats_result_write(s->result, st, &info);
+    stats_result_free(s->result);
+    report_status(info.status ? info.status : STATS_STATUS_COMPLETE, written);
     while (s->modules) {
         WarpsimModule *m = s->modules;
         s->modules = m->next;
@@ -459,6 +482,20 @@ static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint3
     return WARPSIM_OK;
 }
 
+/* After a kernel: the first that did not complete gives the run its status; the result files
+ * (what a signal writes) take in the kernel. */
+static WarpsimStatus kernel_done(WarpsimSim *s, WarpsimStatus st)
+{
+    if (!s->status[0] && st == WARPSIM_E_FAULT)
+        snprintf(s->status, sizeof s->status, "%s%s", STATS_STATUS_FAULT, s->err);
+    else if (!s->status[0] && (st == WARPSIM_E_DEADLOCK || st == WARPSIM_E_CYCLE_LIMIT))
+        snprintf(s->status, sizeof s->status, "%s",
+                 st == WARPSIM_E_DEADLOCK ? STATS_STATUS_DEADLOCK : STATS_STATUS_MAX_CYCLES);
+    StatsRunInfo info = run_info(s);
+    stats_result_update(s->result, info_stats(s), &info);
+    return st;
+}
+
 WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
                              const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
                              size_t params_len)
@@ -489,7 +526,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         s->f_kernels++;
         stats_kernel_end(&s->fstats, kernel);
         ptx_launch_destroy(l);
-        return ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err);
+        return kernel_done(s, ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err));
     }
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
@@ -505,7 +542,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
                   (unsigned long long)s->cfg.gpu.max_cycles);
     }
     ptx_launch_destroy(l);
-    return st;
+    return kernel_done(s, st);
 }
 
 double warpsim_time_ns(const WarpsimSim *s)

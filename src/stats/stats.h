@@ -10,6 +10,7 @@
 #ifndef WARPSIM_STATS_H
 #define WARPSIM_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -68,16 +69,39 @@ void stats_kernel_end(Stats *st, const char *kernel_name);
  * instances exist); returns 0 and sets *found = 0 when unknown. */
 uint64_t stats_get(const Stats *st, const char *name, int *found);
 
-/* Writers. A result carries the warpsim version, the workload name and the resolved config. */
+/* How a run ended, the "status" of its results: complete; stopped at gpu.max_cycles; the timing
+ * model stopped making progress; a kernel faulted ("fault: " and the fault's message); killed by
+ * SIGTERM or SIGINT (the results hold the kernels completed before). */
+#define STATS_STATUS_COMPLETE "complete"
+#define STATS_STATUS_MAX_CYCLES "stopped: max_cycles"
+#define STATS_STATUS_DEADLOCK "deadlock"
+#define STATS_STATUS_FAULT "fault: "
+#define STATS_STATUS_KILLED "killed"
+
+/* Writers. A result carries the warpsim version, the workload name, the status and the
+ * resolved config. */
 typedef struct StatsRunInfo {
     const char *workload;
     const Config *config;
     double wall_seconds;
     double core_mhz;
+    const char *status; /* NULL: complete */
 } StatsRunInfo;
 
+typedef enum StatsFormat { STATS_TEXT, STATS_JSON, STATS_CSV } StatsFormat;
+
+void stats_write(FILE *f, StatsFormat fmt, const Stats *st, const StatsRunInfo *info);
 void stats_write_text(FILE *f, const Stats *st, const StatsRunInfo *info);
 void stats_write_json(FILE *f, const Stats *st, const StatsRunInfo *info);
 void stats_write_csv(FILE *f, const Stats *st, const StatsRunInfo *info);
+
+/* The parts stats_write joins: the head (identity, status, config), kernel k's part, and the
+ * tail (the totals, the series). The kernels' parts come before the tail, except in text,
+ * where they follow it; *shown says whether they are part of the result at all (text shows
+ * them only with more than one kernel). */
+void stats_write_head(FILE *f, StatsFormat fmt, const StatsRunInfo *info);
+void stats_write_kernel(FILE *f, StatsFormat fmt, const Stats *st, uint32_t k);
+void stats_write_tail(FILE *f, StatsFormat fmt, const Stats *st);
+bool stats_kernels_after_tail(StatsFormat fmt, uint32_t n_kernels, bool *shown);
 
 #endif

@@ -3,15 +3,19 @@
  * Every format carries the warpsim version, the workload, the wall time and the fully resolved
  * config, so a number can always be traced back to the run that produced it. The JSON layout
  * is the contract read by `warpsim report` (docs/experiments.md):
- *   { "warpsim_version", "workload", "wall_seconds", "config": {key: value},
+ *   { "warpsim_version", "workload", "status", "wall_seconds", "config": {key: value},
  *     "kernels": [ {"name", "stats": {...}} ], "total": {...} }
+ * "status" says how the run ended (stats.h: complete, stopped: max_cycles, deadlock,
+ * fault: MESSAGE, killed); only a complete run's statistics are those of the whole workload.
  * A stats object holds, in registration order, every counter by name ("sm[3].l1d.miss"),
  * every histogram as {"label": n}, then the totals over instances ("sm.l1d.miss"), then the
  * derived ratios of the table below. "total" is the whole run (the counters' current values);
  * a kernel's stats are the differences stats_kernel_end recorded.
  * Output is deterministic: the only time in a file is wall_seconds. Integers are exact;
  * ratios are printed with %.10g. A ratio is omitted when one of its counters is not
- * registered or its denominator is zero (an undefined ratio is not a number). */
+ * registered or its denominator is zero (an undefined ratio is not a number).
+ * Each format is written in parts (head, one part per kernel, the totals) so that a run's
+ * results can be kept current kernel by kernel (stats_result.c); stats_write joins them. */
 #include "stats/stats.h"
 
 #include "base/base.h"
@@ -213,12 +217,19 @@ static void json_stats(FILE *f, const Stats *st, const uint64_t *slots, const ch
     rows_free(&r);
 }
 
-void stats_write_json(FILE *f, const Stats *st, const StatsRunInfo *info)
+static const char *status_of(const StatsRunInfo *info)
+{
+    return info && info->status ? info->status : STATS_STATUS_COMPLETE;
+}
+
+static void json_head(FILE *f, const StatsRunInfo *info)
 {
     fputs("{\n  \"warpsim_version\": ", f);
     json_string(f, WARPSIM_VERSION);
     fputs(",\n  \"workload\": ", f);
     json_string(f, info ? info->workload : "");
+    fputs(",\n  \"status\": ", f);
+    json_string(f, status_of(info));
     fprintf(f, ",\n  \"wall_seconds\": %.3f", info ? info->wall_seconds : 0.0);
     fputs(",\n  \"config\": {", f);
     if (info && info->config) {
@@ -227,13 +238,19 @@ void stats_write_json(FILE *f, const Stats *st, const StatsRunInfo *info)
         fputs("  ", f);
     }
     fputs("},\n  \"kernels\": [", f);
-    for (uint32_t k = 0; k < st->n_kernels; k++) {
-        fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
-        json_string(f, st->kernels[k].name);
-        fputs(", \"stats\": ", f);
-        json_stats(f, st, st->kernels[k].values, "    ");
-        fputc('}', f);
-    }
+}
+
+static void json_kernel(FILE *f, const Stats *st, uint32_t k)
+{
+    fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
+    json_string(f, st->kernels[k].name);
+    fputs(", \"stats\": ", f);
+    json_stats(f, st, st->kernels[k].values, "    ");
+    fputc('}', f);
+}
+
+static void json_tail(FILE *f, const Stats *st)
+{
     fputs(st->n_kernels ? "\n  ],\n  \"total\": " : "],\n  \"total\": ", f);
     json_stats(f, st, NULL, "  ");
     if (st->n_series) {
@@ -289,23 +306,29 @@ static void text_stats(FILE *f, const Stats *st, const uint64_t *slots)
     rows_free(&r);
 }
 
-void stats_write_text(FILE *f, const Stats *st, const StatsRunInfo *info)
+static void text_head(FILE *f, const StatsRunInfo *info)
 {
-    fprintf(f, "warpsim %s\nworkload %s\nwall_seconds %.3f\n", WARPSIM_VERSION,
-            info && info->workload ? info->workload : "", info ? info->wall_seconds : 0.0);
+    fprintf(f, "warpsim %s\nworkload %s\nstatus ", WARPSIM_VERSION, info && info->workload ? info->workload : "");
+    /* One line whatever a fault's message holds. */
+    for (const char *p = status_of(info); *p; p++)
+        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+    fprintf(f, "\nwall_seconds %.3f\n", info ? info->wall_seconds : 0.0);
     if (info && info->config) {
         fputs("\n[config]\n", f);
         config_dump(f, info->config);
     }
+}
+
+static void text_kernel(FILE *f, const Stats *st, uint32_t k)
+{
+    fprintf(f, "\n[kernel %u: %s]\n", k, st->kernels[k].name);
+    text_stats(f, st, st->kernels[k].values);
+}
+
+static void text_tail(FILE *f, const Stats *st)
+{
     fputs("\n[total]\n", f);
     text_stats(f, st, NULL);
-    /* With one kernel its section would repeat the total. */
-    if (st->n_kernels > 1) {
-        for (uint32_t k = 0; k < st->n_kernels; k++) {
-            fprintf(f, "\n[kernel %u: %s]\n", k, st->kernels[k].name);
-            text_stats(f, st, st->kernels[k].values);
-        }
-    }
 }
 
 /* ---- CSV ---- */
@@ -363,13 +386,14 @@ static void csv_stats(FILE *f, const Stats *st, const uint64_t *slots, const cha
     rows_free(&r);
 }
 
-void stats_write_csv(FILE *f, const Stats *st, const StatsRunInfo *info)
+static void csv_head(FILE *f, const StatsRunInfo *info)
 {
     char val[CONF_STR_LEN + 32], key[96];
     fputs("kernel,stat,value\n", f);
     /* Run identity and resolved config as rows of the pseudo-kernels "run" and "config". */
     csv_row(f, "run", "warpsim_version", WARPSIM_VERSION);
     csv_row(f, "run", "workload", info && info->workload ? info->workload : "");
+    csv_row(f, "run", "status", status_of(info));
     snprintf(val, sizeof val, "%.3f", info ? info->wall_seconds : 0.0);
     csv_row(f, "run", "wall_seconds", val);
     if (info && info->config) {
@@ -382,11 +406,81 @@ void stats_write_csv(FILE *f, const Stats *st, const StatsRunInfo *info)
             }
         }
     }
-    for (uint32_t k = 0; k < st->n_kernels; k++)
-        csv_stats(f, st, st->kernels[k].values, st->kernels[k].name);
+}
+
+static void csv_kernel(FILE *f, const Stats *st, uint32_t k)
+{
+    csv_stats(f, st, st->kernels[k].values, st->kernels[k].name);
+}
+
+static void csv_tail(FILE *f, const Stats *st)
+{
     csv_stats(f, st, NULL, "total");
     /* Time series as rows of the pseudo-kernel "series": name[i] = value at cycle i*period. */
     for (uint32_t i = 0; i < st->n_series; i++)
         for (uint32_t k = 0; k < st->series[i].n; k++)
             fprintf(f, "series,%s[%u],%.6g\n", st->series[i].name, k, st->series[i].v[k]);
+}
+
+/* ---- the formats by their parts ---- */
+
+static const struct {
+    void (*head)(FILE *, const StatsRunInfo *);
+    void (*kernel)(FILE *, const Stats *, uint32_t);
+    void (*tail)(FILE *, const Stats *);
+} formats[] = {
+    [STATS_TEXT] = { text_head, text_kernel, text_tail },
+    [STATS_JSON] = { json_head, json_kernel, json_tail },
+    [STATS_CSV] = { csv_head, csv_kernel, csv_tail },
+};
+
+void stats_write_head(FILE *f, StatsFormat fmt, const StatsRunInfo *info)
+{
+    formats[fmt].head(f, info);
+}
+
+void stats_write_kernel(FILE *f, StatsFormat fmt, const Stats *st, uint32_t k)
+{
+    formats[fmt].kernel(f, st, k);
+}
+
+void stats_write_tail(FILE *f, StatsFormat fmt, const Stats *st)
+{
+    formats[fmt].tail(f, st);
+}
+
+bool stats_kernels_after_tail(StatsFormat fmt, uint32_t n_kernels, bool *shown)
+{
+    /* The text summary puts its kernel sections after the total, and only with more than one
+     * kernel (one kernel's section would repeat the total). */
+    *shown = fmt != STATS_TEXT || n_kernels > 1;
+    return fmt == STATS_TEXT;
+}
+
+void stats_write(FILE *f, StatsFormat fmt, const Stats *st, const StatsRunInfo *info)
+{
+    bool shown;
+    bool after = stats_kernels_after_tail(fmt, st->n_kernels, &shown);
+    stats_write_head(f, fmt, info);
+    if (after)
+        stats_write_tail(f, fmt, st);
+    for (uint32_t k = 0; shown && k < st->n_kernels; k++)
+        stats_write_kernel(f, fmt, st, k);
+    if (!after)
+        stats_write_tail(f, fmt, st);
+}
+
+void stats_write_text(FILE *f, const Stats *st, const StatsRunInfo *info)
+{
+    stats_write(f, STATS_TEXT, st, info);
+}
+
+void stats_write_json(FILE *f, const Stats *st, const StatsRunInfo *info)
+{
+    stats_write(f, STATS_JSON, st, info);
+}
+
+void stats_write_csv(FILE *f, const Stats *st, const StatsRunInfo *info)
+{
+    stats_write(f, STATS_CSV, st, info);
 }

@@ -97,6 +97,10 @@ TEST(config_readers_return_their_errors)
     expect_file_error(&c, "badinc.cfg", "l1d.assoc = 2\ninclude missing.cfg\nl1d.assoc = 8\n",
                       "missing.cfg: cannot read config file: No such file or directory");
     EXPECT_EQ_U(c.l1d.assoc, 2); /* reading stops at the failed include */
+    /* an include of something that is not a config file names the include line and why */
+    expect_file_error(&c, "zero.cfg", "include /dev/zero\n",
+                      "zero.cfg:1: include /dev/zero: cannot read config file: larger than the 64 MiB limit");
+    expect_file_error(&c, "dir.cfg", "\ninclude /\n", "dir.cfg:2: include /: cannot read config file: Is a directory");
 
     char err[1024];
     EXPECT(config_apply_override_err(&c, " l1d.assoc = 16 ", err, sizeof err));
@@ -159,6 +163,37 @@ TEST(config_check_sector_bytes)
             EXPECT(config_apply_override_err(&c, cases[i].set[k], err, sizeof err));
         if (*cases[i].message)
             expect_check_error(&c, cases[i].message);
+        else
+            EXPECT(config_check(&c, err, sizeof err));
+    }
+}
+
+/* Geometries inside every option's range whose arrays would not fit in memory are configuration
+ * errors naming the keys (they aborted with "out of memory" while the GPU was built). */
+TEST(config_check_bounds_cache_memory)
+{
+    static const struct { const char *kv[6], *msg; } cases[] = {
+        { {"l1d.n_sets=1048576", "l1d.assoc=64", "l1d.line_bytes=4096", "l2.line_bytes=4096"},
+          "l1d.n_sets x l1d.assoc: 1048576 x 64 = 67108864 lines, more than the 16777216 (2^24) a cache may hold" },
+        { {"l2.n_sets=1048576", "l2.assoc=32"}, "l2.n_sets x l2.assoc: 1048576 x 32 = 33554432 lines" },
+        /* the largest single cache passes, but not once per SM of a full machine */
+        { {"l1d.n_sets=262144", "l1d.assoc=64", "gpu.n_clusters=1", "gpu.cores_per_cluster=1", "mem.n_partitions=1",
+           "mem.subpartitions=1"}, NULL },
+        { {"l1d.n_sets=262144", "l1d.assoc=64"},
+          "the caches would take 15360 MiB of simulator memory, more than the 2048 MiB bound: 30 L1Ds "
+          "(gpu.n_clusters x gpu.cores_per_cluster) of 16777216 lines (l1d.n_sets x l1d.assoc)" },
+        /* MSHR merge slots count too */
+        { {"gpu.n_clusters=256", "gpu.cores_per_cluster=16", "l1d.mshr_entries=4096", "l1d.mshr_max_merge=1024"},
+          "and 4194304 MSHR slots (l1d.mshr_entries x l1d.mshr_max_merge)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Config c;
+        config_init(&c);
+        char err[512] = "";
+        for (size_t k = 0; k < 6 && cases[i].kv[k]; k++)
+            EXPECT(config_apply_override_err(&c, cases[i].kv[k], err, sizeof err));
+        if (cases[i].msg)
+            expect_check_error(&c, cases[i].msg);
         else
             EXPECT(config_check(&c, err, sizeof err));
     }

@@ -3,6 +3,8 @@
 
 #include "exp/json.h"
 
+#include <stdlib.h>
+
 TEST(exp_json_values)
 {
     char err[128];
@@ -53,4 +55,24 @@ TEST(exp_json_errors)
     deep[sizeof deep - 1] = 0;
     EXPECT(json_parse(deep, err, sizeof err) == NULL);
     EXPECT_CONTAINS(err, "nesting deeper than 64");
+}
+
+/* Nesting is bounded however deep the input goes: a million '[' or '{"a":' is an error naming
+ * the limit, never a stack overflow. */
+TEST(exp_json_deep_nesting_is_an_error)
+{
+    enum { DEEP = 1000000 };
+    char err[128];
+    char *text = malloc(5 * DEEP + 1);
+    ASSERT(text);
+    memset(text, '[', DEEP);
+    text[DEEP] = 0;
+    EXPECT(json_parse(text, err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "line 1: nesting deeper than 64 levels");
+    for (size_t i = 0; i < DEEP; i++)
+        memcpy(text + 5 * i, "{\"a\":", 5);
+    text[5 * (size_t)DEEP] = 0;
+    EXPECT(json_parse(text, err, sizeof err) == NULL);
+    EXPECT_CONTAINS(err, "nesting deeper than 64 levels");
+    free(text);
 }

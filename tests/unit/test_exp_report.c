@@ -11,7 +11,12 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 TEST(exp_report_geomean_and_normalise)
 {
@@ -358,4 +363,90 @@ TEST(exp_report_bad_input)
     EXPECT_EQ_I(call(report_main, "report /nonexistent/results"), 1);
     EXPECT_EQ_I(call(report_main, "report"), 1);
     EXPECT_EQ_I(call(report_main, "report a b"), 1);
+}
+
+/* Replace the status of run `run` ("c__x") of the fixture. */
+static void set_status(const char *dir, const char *run, const char *status)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/runs/%s.json", dir, run);
+    char *text = read_file(path, NULL), *out = malloc(strlen(text) + 256);
+    const char *rest = strstr(text, "\"wall_seconds\"");
+    sprintf(out, "%.*s\"status\": \"%s\", %s", (int)(rest - text), text, status, rest);
+    write_file(path, out);
+    free(out);
+    free(text);
+}
+
+TEST(exp_report_incomplete_runs_left_out_and_marked)
+{
+    const char *dir = make_results();
+    set_status(dir, "b__base", "killed");
+    set_status(dir, "c__x", "stopped: max_cycles");
+    set_status(dir, "a__x", "complete");
+    char args[1024];
+    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    int status = call(report_main, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(null);
+    EXPECT_EQ_I(status, 0);
+    /* Left out of the numbers: b's baseline and c/x are blank, the means go without them. */
+    char *csv = slurp(dir, "ipc.csv");
+    EXPECT_CONTAINS(csv, "workload,base,x\na,1,2\nb,,\nc,1,\ngmean:div,1,2\ngmean:reg,1,\ngmean,1,2\n");
+    free(csv);
+    char *txt = slurp(dir, "ipc.txt");
+    EXPECT_CONTAINS(txt, "\nb          (killed)          -\n");
+    EXPECT_CONTAINS(txt, "\nc                 1  (stopped)\n");
+    EXPECT_CONTAINS(txt, "\nnot complete, left out: b/base (killed), c/x (stopped: max_cycles)\n");
+    free(txt);
+    txt = slurp(dir, "brk.txt"); /* stacked: every segment of the run */
+    EXPECT_CONTAINS(txt, "\nb/base             (killed)   (killed)\nb/x");
+    EXPECT_CONTAINS(txt, "\nc/x               (stopped)  (stopped)\n");
+    free(txt);
+    char *html = slurp(dir, "index.html");
+    EXPECT_CONTAINS(html, "4 of 6 runs have complete results");
+    EXPECT_CONTAINS(html, "Not complete, left out of the tables and figures: b/base (killed), c/x (stopped: "
+                          "max_cycles).");
+    EXPECT_CONTAINS(html, "<td>b</td><td>(killed)</td><td>-</td>");
+    free(html);
+}
+
+TEST(exp_report_files_written_atomically)
+{
+    const char *dir = make_results();
+    char args[1024], path[1024];
+    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
+    EXPECT_EQ_I(call(report_main, args), 0);
+    char *before = slurp(dir, "index.html");
+    ASSERT(before && strlen(before) > 4096);
+    /* On a full disk (a 4 KiB limit on file sizes, in a child) the report fails and the files
+     * it could not write are the previous ones, whole. */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = { 4096, 4096 };
+        setrlimit(RLIMIT_FSIZE, &rl);
+        _exit(call(report_main, args));
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    char *after = slurp(dir, "index.html");
+    EXPECT_STR(after, before);
+    free(after);
+    free(before);
+    snprintf(path, sizeof path, "ls '%s/report' | grep -c '[.]tmp[.]'", dir);
+    char out[256];
+    test_run_cmd(path, out, sizeof out);
+    EXPECT_STR(out, "0\n");
 }

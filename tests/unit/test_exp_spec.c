@@ -2,6 +2,7 @@
  * malformed specs failing with file:line and what was expected. */
 #include "../test.h"
 
+#include "base/base.h"
 #include "exp/spec.h"
 
 #include <stdlib.h>
@@ -105,6 +106,23 @@ TEST(exp_spec_defaults_and_suite)
     exp_spec_free(&s);
 }
 
+/* A suite that names itself stops at the nesting limit with the line of the innermost. */
+TEST(exp_spec_suite_cycle_is_an_error)
+{
+    char suite[512], line[600], text[700], err[1024] = "";
+    snprintf(suite, sizeof suite, "%s/loop.suite", test_tmpdir());
+    snprintf(line, sizeof line, "# loops\nsuite %s\n", suite);
+    FILE *f = fopen(suite, "w");
+    ASSERT(f);
+    fputs(line, f);
+    fclose(f);
+    snprintf(text, sizeof text, "suite %s\n", suite);
+    ExpSpec s;
+    EXPECT(!exp_spec_parse(&s, text, "c.spec", err, sizeof err));
+    EXPECT_CONTAINS(err, "loop.suite:2: suites nested more than 8 deep");
+    exp_spec_free(&s);
+}
+
 TEST(exp_spec_errors_name_file_and_line)
 {
     static const struct { const char *text, *msg; } bad[] = {
@@ -128,6 +146,8 @@ TEST(exp_spec_errors_name_file_and_line)
         { "workload a a.syn\npreset a b\n", "e.spec:2: expected 'preset VALUE' (one value)" },
         { "workload a \"a.syn\n", "e.spec:1: unterminated double quote" },
         { "suite nope/none\n", "e.spec:1: suite 'nope/none': cannot read nope/none" },
+        { "\nsuite /dev/zero\n", "e.spec:2: suite '/dev/zero': cannot read /dev/zero: larger than the 64 MiB limit" },
+        { "suite /\n", "e.spec:1: suite '/': cannot read /: Is a directory" },
     };
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -137,6 +157,10 @@ TEST(exp_spec_errors_name_file_and_line)
         EXPECT_CONTAINS(err, bad[i].msg);
         exp_spec_free(&s);
     }
+    ExpSpec s;
+    EXPECT(!exp_spec_load(&s, "/", err, sizeof err));
+    EXPECT_STR(err, "/: cannot read: Is a directory");
+    exp_spec_free(&s);
 }
 
 TEST(exp_spec_series_figure)
@@ -155,4 +179,176 @@ TEST(exp_spec_series_figure)
     EXPECT(!exp_spec_parse(&b, bad, "s.spec", err, sizeof err));
     EXPECT_CONTAINS(err, "s.spec:5: figure 't': a series figure plots time");
     exp_spec_free(&b);
+}
+
+/* ---- canonical round trip over awkward values -------------------------------------------- */
+
+/* A spec whose every free-text field holds v (where the field allows it: metrics hold no ',' and
+ * are not empty, a class and an override value are not empty). */
+static void awkward_spec(ExpSpec *s, const char *v)
+{
+    memset(s, 0, sizeof *s);
+    s->path = xstrdup("awkward.spec");
+    snprintf(s->name, sizeof s->name, "awkward");
+    bool any = *v != 0, metric_ok = any && !strchr(v, ',');
+    s->config_path = xstrdup(v);
+    char kv[256];
+    snprintf(kv, sizeof kv, "mem.addr_map=%s", v);
+    if (any)
+        exp_strlist_push(&s->base_overrides, kv);
+    s->workloads = xcalloc(1, sizeof *s->workloads);
+    s->n_workloads = s->cap_workloads = 1;
+    snprintf(s->workloads[0].name, sizeof s->workloads[0].name, "w");
+    s->workloads[0].path = xstrdup(v);
+    s->workloads[0].class_name = xstrdup(v);
+    exp_strlist_push(&s->workloads[0].args, v);
+    exp_strlist_push(&s->workloads[0].args, "--");
+    exp_strlist_push(&s->workloads[0].args, v);
+    s->variants = xcalloc(2, sizeof *s->variants);
+    s->n_variants = s->cap_variants = 2;
+    snprintf(s->variants[0].name, sizeof s->variants[0].name, "base");
+    snprintf(s->variants[1].name, sizeof s->variants[1].name, "other");
+    if (any)
+        exp_strlist_push(&s->variants[1].overrides, kv);
+    s->baseline = 1;
+    s->figures = xcalloc(2, sizeof *s->figures);
+    s->n_figures = s->cap_figures = 2;
+    ExpFigure *f = &s->figures[0];
+    snprintf(f->name, sizeof f->name, "bars");
+    exp_strlist_push(&f->metrics, metric_ok ? v : "sim.ipc");
+    f->normalise = f->geomean = true;
+    f->title = xstrdup(v);
+    f->ylabel = xstrdup(v);
+    f = &s->figures[1];
+    snprintf(f->name, sizeof f->name, "stack");
+    f->kind = EXP_FIG_STACKED;
+    exp_strlist_push(&f->metrics, metric_ok ? v : "a");
+    exp_strlist_push(&f->metrics, "b c");
+    f->group_by_variant = true;
+}
+
+/* Equal strings, or both NULL. */
+static void expect_same_opt(const char *a, const char *b)
+{
+    EXPECT((a == NULL) == (b == NULL));
+    if (a && b)
+        EXPECT_STR(a, b);
+}
+
+static void expect_same_list(const ExpStrList *a, const ExpStrList *b)
+{
+    EXPECT_EQ_U(a->n, b->n);
+    for (uint32_t i = 0; i < a->n && i < b->n; i++)
+        EXPECT_STR(a->v[i], b->v[i]);
+}
+
+static void expect_same_spec(const ExpSpec *a, const ExpSpec *b)
+{
+    EXPECT_STR(a->name, b->name);
+    expect_same_opt(a->config_path, b->config_path);
+    expect_same_list(&a->base_overrides, &b->base_overrides);
+    ASSERT(a->n_workloads == b->n_workloads && a->n_variants == b->n_variants && a->n_figures == b->n_figures);
+    for (uint32_t i = 0; i < a->n_workloads; i++) {
+        EXPECT_STR(a->workloads[i].name, b->workloads[i].name);
+        EXPECT_STR(a->workloads[i].path, b->workloads[i].path);
+        EXPECT_STR(a->workloads[i].class_name, b->workloads[i].class_name);
+        expect_same_list(&a->workloads[i].args, &b->workloads[i].args);
+    }
+    for (uint32_t i = 0; i < a->n_variants; i++) {
+        EXPECT_STR(a->variants[i].name, b->variants[i].name);
+        expect_same_list(&a->variants[i].overrides, &b->variants[i].overrides);
+    }
+    EXPECT_EQ_U(a->baseline, b->baseline);
+    for (uint32_t i = 0; i < a->n_figures; i++) {
+        const ExpFigure *f = &a->figures[i], *g = &b->figures[i];
+        EXPECT_STR(f->name, g->name);
+        EXPECT(f->kind == g->kind && f->normalise == g->normalise && f->geomean == g->geomean &&
+               f->group_by_variant == g->group_by_variant);
+        expect_same_list(&f->metrics, &g->metrics);
+        expect_same_opt(f->title, g->title);
+        expect_same_opt(f->ylabel, g->ylabel);
+    }
+}
+
+static char *spec_text(const ExpSpec *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    exp_spec_write(f, s);
+    fclose(f);
+    return buf;
+}
+
+/* Write, read back, compare; and the second writing is the first, to the byte (but for the
+ * opening comment, which names the file read). */
+static void round_trip(const ExpSpec *s, const char *what)
+{
+    char *text = spec_text(s), err[512] = "";
+    ExpSpec t;
+    bool ok = exp_spec_parse(&t, text, "results/x/experiment", err, sizeof err);
+    if (!ok || test_failures_in_current())
+        printf("    round trip of %s:\n%s    -> %s\n", what, text, err);
+    EXPECT(ok);
+    if (ok) {
+        expect_same_spec(s, &t);
+        char *again = spec_text(&t);
+        EXPECT_STR(strchr(again, '\n'), strchr(text, '\n'));
+        free(again);
+    }
+    exp_spec_free(&t);
+    free(text);
+}
+
+/* What `warpsim sweep` writes, `warpsim report` reads back exactly: blanks, quotes, '#', '\\',
+ * carriage returns and tabs in names, metrics, classes, paths and arguments, and every byte
+ * value but the newline that ends a line. */
+TEST(exp_spec_canonical_round_trip_awkward_values)
+{
+    static const char *const values[] = {
+        "a b", "\"", "a\"b", "\"\"", "\\", "a\\", "\\\"", "#", "a#b", "a\rb", "\r", "a\r", "a\tb", "\t",
+        " lead", "trail ", "  ", "", "--", "class=x", "metric=y", "a=b", "x:", ":", "a,b", "'q'", "\x01\x7f",
+        "\xc3\xa9t\xc3\xa9", "\"a b\" # c \\ d\r",
+    };
+    ExpSpec s;
+    int failures = test_failures_in_current();
+    for (size_t i = 0; i < sizeof values / sizeof values[0] && test_failures_in_current() == failures; i++) {
+        awkward_spec(&s, values[i]);
+        round_trip(&s, values[i]);
+        exp_spec_free(&s);
+    }
+    char v[4] = "a?b";
+    for (int c = 1; c < 256 && test_failures_in_current() == failures; c++) {
+        if (c == '\n')
+            continue;
+        v[1] = (char)c;
+        awkward_spec(&s, v);
+        round_trip(&s, v);
+        exp_spec_free(&s);
+        char one[2] = {(char)c, 0};
+        awkward_spec(&s, one);
+        round_trip(&s, one);
+        exp_spec_free(&s);
+    }
+}
+
+/* The experiment's name comes from the spec file's name when no 'name' line gives it; one that
+ * is not a valid name is made one, so that the canonical spec can say it. */
+TEST(exp_spec_name_from_awkward_file_name)
+{
+    static const struct { const char *path, *name; } cases[] = {
+        { "experiments/my exp.spec", "my_exp" },
+        { "experiments/a__b", "a_b" },
+        { "experiments/\"q\"#1", "_q_1" },
+        { "experiments/.hidden", "experiment" },
+        { "experiments/a\nb", "a_b" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ExpSpec s;
+        char err[256] = "";
+        ASSERT(exp_spec_parse(&s, "workload a a.syn\n", cases[i].path, err, sizeof err));
+        EXPECT_STR(s.name, cases[i].name);
+        round_trip(&s, cases[i].path);
+        exp_spec_free(&s);
+    }
 }

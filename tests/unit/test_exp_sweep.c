@@ -7,6 +7,8 @@
 #include "base/base.h"
 #include "exp/sweep.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -16,8 +18,9 @@
 #include <unistd.h>
 
 /* Writes {"total": {"sim.ipc": <checksum of the run's options and workload>}} to the --json
- * file; logs each invocation ("<json file name>") to $FAKE_COUNT; hangs on workloads named
- * *hang* until $FAKE_RELEASE exists; fails on *bad*. */
+ * file; logs each invocation ("<json file name>") to $FAKE_COUNT and its pid to
+ * $FAKE_COUNT.<run>.pid; hangs on workloads named *hang* until $FAKE_RELEASE exists (*stubborn*
+ * the same, ignoring SIGTERM); fails on *bad*; says "stopped: max_cycles" on *stop*. */
 static const char *fake_runner =
     "#!/bin/sh\n"
     "out=''; prev=''; wl=''; key=''\n"
@@ -25,12 +28,15 @@ static const char *fake_runner =
     "  if [ \"$prev\" = --json ]; then out=$a; else [ \"$a\" = --json ] || key=\"$key $a\"; fi\n"
     "  prev=$a; wl=$a\n"
     "done\n"
+    "echo $$ > \"$FAKE_COUNT.$(basename \"$out\" .json).pid\"\n"
     "echo \"$(basename \"$out\")\" >> \"$FAKE_COUNT\"\n"
-    "case $wl in *hang*) while [ ! -f \"$FAKE_RELEASE\" ]; do sleep 0.05; done;; esac\n"
+    "case $wl in *stubborn*) trap '' TERM;; esac\n"
+    "case $wl in *hang*|*stubborn*) while [ ! -f \"$FAKE_RELEASE\" ]; do sleep 0.05; done;; esac\n"
     "case $wl in *bad*) echo 'loading the workload' >&2; echo \"error: $wl: bad workload\" >&2; exit 1;; esac\n"
+    "status=complete; case $wl in *stop*) status='stopped: max_cycles';; esac\n"
     "v=$(echo \"$key\" | cksum | cut -d' ' -f1)\n"
-    "printf '{\"workload\": \"%s\", \"wall_seconds\": 0.01, \"config\": {}, \"kernels\": [], "
-    "\"total\": {\"sim.ipc\": %s}}\\n' \"$wl\" \"$v\" > \"$out\"\n";
+    "printf '{\"workload\": \"%s\", \"status\": \"%s\", \"wall_seconds\": 0.01, \"config\": {}, \"kernels\": [], "
+    "\"total\": {\"sim.ipc\": %s}}\\n' \"$wl\" \"$status\" \"$v\" > \"$out\"\n";
 
 typedef struct Env {
     char dir[512], runner[600], count[600], release[600], spec[600];
@@ -123,6 +129,115 @@ static char *result(const char *results, const char *run)
     return read_file(path, NULL);
 }
 
+/* The pid of the last process of run `run` (e.g. "hang__a"), from the fake runner; 0 if none. */
+static long run_pid(const Env *e, const char *run)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s.%s.pid", e->count, run);
+    char *text = read_file(path, NULL);
+    long pid = text ? atol(text) : 0;
+    free(text);
+    return pid;
+}
+
+/* Whether process pid has ended (a zombie has). */
+static bool process_gone(long pid)
+{
+    char path[64], buf[512];
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        return true;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] == 'Z';
+}
+
+/* Whether no live process is left in process group pgid (zombies are not alive). */
+static bool group_gone(long pgid)
+{
+    DIR *d = opendir("/proc");
+    bool gone = true;
+    for (struct dirent *de; d && gone && (de = readdir(d));) {
+        long pid = atol(de->d_name);
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        char state;
+        long ppid, group;
+        const char *p = strrchr(buf, ')');
+        if (p && sscanf(p + 1, " %c %ld %ld", &state, &ppid, &group) == 3 && group == pgid && state != 'Z')
+            gone = false;
+    }
+    if (d)
+        closedir(d);
+    return gone;
+}
+
+/* Wait up to 10 s for process pid to end. */
+static bool wait_gone(long pid)
+{
+    if (pid <= 0)
+        return false;
+    for (double t0 = wall_seconds(); wall_seconds() - t0 < 10;) {
+        if (process_gone(pid))
+            return true;
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return false;
+}
+
+/* Wait up to 20 s until run `name` ("hang__a.json") has been started n times. */
+static void wait_invocations(const Env *e, const char *name, int n)
+{
+    for (double t0 = wall_seconds(); invocations(e, name) < n && wall_seconds() - t0 < 20;) {
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* A sweep in a child process; its pid. */
+static pid_t sweep_in_child(const char *args)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        _exit(call(sweep_main, args));
+    }
+    return pid;
+}
+
+/* call() with stderr captured into a file of the test's scratch folder; returns the status and
+ * the text (the caller frees it). */
+static int call_captured(const Env *e, const char *args, char **err)
+{
+    char log[700];
+    snprintf(log, sizeof log, "%s/stderr", e->dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    dup2(fd, 2);
+    int status = call(sweep_main, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    *err = read_file(log, NULL);
+    return status;
+}
+
 static const char *spec_resume =
     "name resume\n"
     "workload w1 w1.syn\nworkload w2 w2.syn\nworkload hang hang.syn\n"
@@ -159,6 +274,8 @@ TEST(exp_sweep_resume_after_kill)
     int st;
     waitpid(pid, &st, 0);
     EXPECT_EQ_I(total_invocations(&e), 5); /* four finished, one killed mid-way */
+    /* The sweep could pass nothing on; its run ends anyway (it gets SIGTERM when the sweep dies). */
+    EXPECT(wait_gone(run_pid(&e, "hang__a")));
     char *before = result(res, "w1__a");
     EXPECT(before != NULL);
 
@@ -317,4 +434,146 @@ TEST(exp_sweep_bad_input)
     EXPECT_EQ_I(call(sweep_main, "sweep x.spec --emit pbs"), 1);
     EXPECT_EQ_I(call(sweep_main, "sweep /nonexistent/spec"), 1);
     EXPECT_EQ_I(total_invocations(&e), 0);
+}
+
+TEST(exp_sweep_signal_passed_on_to_runs)
+{
+    Env e;
+    env_setup(&e, "signal", "workload w1 w1.syn\nworkload hang hang.syn\nworkload stubborn stubborn.syn\n"
+                            "workload w2 w2.syn\nvariant a:\n");
+    char res[700], args[1500], path[800], out[256];
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
+    pid_t pid = sweep_in_child(args);
+    wait_invocations(&e, "stubborn__a.json", 1);
+    wait_invocations(&e, "hang__a.json", 1);
+    long hang = run_pid(&e, "hang__a"), stubborn = run_pid(&e, "stubborn__a");
+    ASSERT(hang > 0 && stubborn > 0);
+    kill(pid, SIGTERM);
+    /* hang ends at once; stubborn ignores SIGTERM, so the sweep waits for it... */
+    EXPECT(wait_gone(hang));
+    int st = 0;
+    struct timespec ts = { 0, 300 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+    EXPECT_EQ_I(waitpid(pid, &st, WNOHANG), 0);
+    EXPECT(!process_gone(stubborn));
+    /* ...until a second signal, which kills it. */
+    kill(pid, SIGTERM);
+    EXPECT_EQ_I(waitpid(pid, &st, 0), pid);
+    EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGTERM);
+    EXPECT(process_gone(stubborn));
+    EXPECT(group_gone(hang) && group_gone(stubborn)); /* nothing of what they started runs */
+    EXPECT_EQ_I(invocations(&e, "w2__a.json"), 0);                        /* nothing started after it */
+    snprintf(args, sizeof args, "test -e %s/runs/hang__a.cmd || test -e %s/runs/hang__a.lock", res, res);
+    EXPECT(test_run_cmd(args, out, sizeof out) != 0);
+
+    /* The next sweep does what is left. */
+    write_text(e.release, "");
+    snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 0);
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 1);
+    EXPECT_EQ_I(invocations(&e, "hang__a.json"), 2);
+    EXPECT_EQ_I(invocations(&e, "w2__a.json"), 1);
+    snprintf(path, sizeof path, "%s/runs/w2__a.json", res);
+    EXPECT(access(path, R_OK) == 0);
+}
+
+TEST(exp_sweep_lock_keeps_one_process_per_run)
+{
+    Env e;
+    env_setup(&e, "lock", "workload w1 w1.syn\nworkload hang hang.syn\nvariant a:\n");
+    char res[700], args[1500], path[800], *err = NULL;
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
+    pid_t first = sweep_in_child(args);
+    wait_invocations(&e, "hang__a.json", 1);
+    /* A second sweep while the first still runs hang: it is not started again. */
+    snprintf(args, sizeof args, "sweep %s -j 2 --results %s --force", e.spec, res);
+    EXPECT_EQ_I(call_captured(&e, args, &err), 1);
+    EXPECT_CONTAINS(err, "hang/a failed: not started: it still runs in an earlier sweep (");
+    free(err);
+    EXPECT_EQ_I(invocations(&e, "hang__a.json"), 1);
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 2); /* --force: the finished one runs again */
+    write_text(e.release, "");
+    int st = 0;
+    EXPECT_EQ_I(waitpid(first, &st, 0), first);
+    EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 0);
+    EXPECT_EQ_I(total_invocations(&e), 3); /* all up to date */
+
+    /* A lock whose processes are gone is stale; one of another host is taken to be held. */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    waitpid(dead, &st, 0);
+    char host[256], lock[400];
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = 0;
+    snprintf(path, sizeof path, "%s/runs/w1__a.lock", res);
+    snprintf(lock, sizeof lock, "sweep %ld 0 %s\nrun %ld 0 %s\n", (long)dead, host, (long)dead, host);
+    write_text(path, lock);
+    snprintf(path, sizeof path, "%s/runs/hang__a.lock", res);
+    write_text(path, "sweep 1 0 another-host.example\n");
+    snprintf(args, sizeof args, "sweep %s --results %s --force", e.spec, res);
+    EXPECT_EQ_I(call_captured(&e, args, &err), 1);
+    EXPECT_CONTAINS(err, "hang/a failed: not started: it still runs in an earlier sweep (sweep process 1 on "
+                         "another-host.example; ");
+    free(err);
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 3);
+    EXPECT_EQ_I(invocations(&e, "hang__a.json"), 1);
+    snprintf(path, sizeof path, "%s/runs/w1__a.lock", res);
+    EXPECT(access(path, F_OK) != 0); /* released when its run ended */
+}
+
+TEST(exp_sweep_incomplete_runs_fail)
+{
+    Env e;
+    env_setup(&e, "incomplete", "workload w1 w1.syn\nworkload stop stop.syn\nvariant a:\n");
+    char res[700], args[1500], path[800], *err = NULL;
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
+    EXPECT_EQ_I(call_captured(&e, args, &err), 1);
+    EXPECT_CONTAINS(err, "warpsim: sweep: stop/a failed: status stopped: max_cycles");
+    EXPECT_CONTAINS(err, "2 runs: 1 done now, 0 up to date, 1 failed");
+    free(err);
+    snprintf(path, sizeof path, "%s/runs/stop__a.cmd", res);
+    EXPECT(access(path, F_OK) != 0); /* not done: no record */
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 1);
+    EXPECT_EQ_I(invocations(&e, "stop__a.json"), 2); /* rerun */
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 1);
+
+    /* A result that says it was killed is not up to date, whatever its record. */
+    snprintf(path, sizeof path, "%s/runs/w1__a.json", res);
+    char *text = read_file(path, NULL);
+    ASSERT(text && strstr(text, "\"complete\""));
+    char *at = strstr(text, "\"complete\"");
+    char edited[4096];
+    snprintf(edited, sizeof edited, "%.*s\"killed\"%s", (int)(at - text), text, at + strlen("\"complete\""));
+    write_text(path, edited);
+    free(text);
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 1);
+    EXPECT_EQ_I(invocations(&e, "w1__a.json"), 2);
+}
+
+TEST(exp_sweep_failure_reason_without_log)
+{
+    Env e;
+    env_setup(&e, "nolog", "workload bad bad.syn\nworkload ok ok.syn\nvariant a:\n");
+    char res[700], args[1500], path[800], *err = NULL;
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(path, sizeof path, "%s/runs", res);
+    mkdir_p(path);
+    /* Its log on a full device: nothing of what it prints can be written there. */
+    snprintf(path, sizeof path, "%s/runs/bad__a.log", res);
+    EXPECT(symlink("/dev/full", path) == 0);
+    snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
+    EXPECT_EQ_I(call_captured(&e, args, &err), 1);
+    EXPECT_CONTAINS(err, "bad__a.log: No space left on device; the run's last output: loading the workload | "
+                         "error: bad.syn: bad workload\n");
+    EXPECT_CONTAINS(err, "warpsim: sweep: bad/a failed: exit status 1: loading the workload | error: bad.syn: bad "
+                         "workload\n");
+    free(err);
 }

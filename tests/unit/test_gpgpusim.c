@@ -480,6 +480,14 @@ TEST(gpgpusim_exit_status_and_quiet)
     snprintf(path, sizeof path, "%s/missing.config", test_tmpdir());
     EXPECT_EQ_I(run_child(load_child, path, out, sizeof out), 1);
     EXPECT_CONTAINS(out, "missing.config: cannot read GPGPU-Sim config file");
+    /* not a config file: a device without end, a directory */
+    Config c;
+    config_init(&c);
+    char err[512];
+    EXPECT_EQ_I(gpgpusim_load(&c, "/dev/zero", NULL, err, sizeof err), 0);
+    EXPECT_SAME(err, "/dev/zero: cannot read GPGPU-Sim config file: larger than the 64 MiB limit on input files");
+    EXPECT_EQ_I(gpgpusim_load(&c, test_tmpdir(), NULL, err, sizeof err), 0);
+    EXPECT_CONTAINS(err, ": cannot read GPGPU-Sim config file: Is a directory");
 
     /* a whole machine: notes on stderr by default, none with GPGPUSIM_QUIET */
     fixture("gtx480.config", path, sizeof path);

@@ -8,6 +8,7 @@
 #include "base/base.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -110,6 +111,81 @@ TEST(ptx_parse_errors_name_file_line)
     EXPECT_CONTAINS(err, "expected '}'");
     EXPECT(ptx_module_load("tests/ptx/does_not_exist.ptx", err, sizeof err) == NULL);
     EXPECT_CONTAINS(err, "does_not_exist.ptx: cannot read");
+    EXPECT(ptx_module_load("/dev/zero", err, sizeof err) == NULL);
+    EXPECT_STR(err, "/dev/zero: cannot read: larger than the 64 MiB limit on input files");
+    EXPECT(ptx_module_load("tests/ptx", err, sizeof err) == NULL);
+    EXPECT_STR(err, "tests/ptx: cannot read: Is a directory");
+}
+
+/* A function declared, then redefined with a malformed parameter list: the declaration's lists
+ * are freed once (the error path used to free them a second time). Each case must fail with its
+ * file:line and leave nothing behind (make asan checks the frees). */
+TEST(ptx_parse_redefinition_with_bad_params)
+{
+    static const struct { const char *text, *msg; } bad[] = {
+        { ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry k(.param .u64 a);\n"
+          ".visible .entry k(.param .u64 a, junk",
+          "redef.ptx:5: expected .param in the parameter list, found 'junk'" },
+        { HDR ".func (.param .b32 r) f(.param .b32 a);\n.func (.param .b32 r) f(.param .b32 a,\n",
+          "redef.ptx:6: expected .param in the parameter list, found end of file" },
+        { HDR ".func (.param .b32 r) f(.param .b32 a);\n.func (.param .b32 r) f(.param .b32 a) junk",
+          "redef.ptx:5: expected '{' or ';' after the function header" },
+        { HDR ".func (.param .b32 r) f(.param .b32 a);\n.func (.param .b32 r, ) f()\n{\n ret;\n}\n",
+          "redef.ptx:5: expected .param in the parameter list, found ')'" },
+        { HDR ".visible .entry k(.param .u64 a);\n.visible .entry k(.param .u64 a)\n{\n ret;\n}\n"
+          ".visible .entry k(.param .u64 a)\n{\n ret;\n}\n",
+          "redef.ptx:9: function 'k' is defined twice" },
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        PtxModule *m = ptx_module_parse(bad[i].text, "redef.ptx", err, sizeof err);
+        EXPECT(m == NULL);
+        EXPECT_CONTAINS(err, bad[i].msg);
+        ptx_module_free(m);
+    }
+    /* declared, then defined with the same parameters: the definition's list is the one kept */
+    PtxModule *m = ptx_module_parse(HDR ".visible .entry k(.param .u64 a);\n"
+                                    ".visible .entry k(.param .u64 a, .param .u32 b)\n{\n ret;\n}\n",
+                                    "redef.ptx", err, sizeof err);
+    ASSERT(m);
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
+    ASSERT(ki);
+    EXPECT_EQ_U(ki->n_params, 2);
+    EXPECT_EQ_U(ki->param_bytes, 12);
+    ptx_module_free(m);
+}
+
+/* Nesting that recursed without a bound (initialiser braces) is an error, not a stack overflow;
+ * a module of a million '{' fails with its line. */
+TEST(ptx_parse_deep_nesting_is_an_error)
+{
+    enum { DEEP = 1000000 };
+    const char *head = HDR ".global .b32 x[4] = ";
+    size_t hl = strlen(head);
+    char *text = xmalloc(hl + DEEP + 2);
+    memcpy(text, head, hl);
+    memset(text + hl, '{', DEEP);
+    strcpy(text + hl + DEEP, "\n");
+    char err[256] = "";
+    PtxModule *m = ptx_module_parse(text, "deep.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_CONTAINS(err, "deep.ptx:4: initialiser braces nested more than");
+    ptx_module_free(m);
+    /* blocks in a function body were already bounded */
+    size_t kl = strlen(HDR ".entry k()\n");
+    memcpy(text, HDR ".entry k()\n", kl);
+    memset(text + kl, '{', DEEP);
+    text[kl + DEEP] = 0;
+    m = ptx_module_parse(text, "deep.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_CONTAINS(err, "deep.ptx:5: blocks nested too deeply");
+    ptx_module_free(m);
+    /* a legitimate nested initialiser still reads */
+    m = ptx_module_parse(HDR ".global .b32 y[2][2] = {{1, 2}, {3, 4}};\n", "ok.ptx", err, sizeof err);
+    EXPECT(m != NULL);
+    ptx_module_free(m);
+    free(text);
 }
 
 TEST(ptx_runtime_fault_reports_line)

@@ -637,3 +637,24 @@ TEST(sm_sleeping_cycles_are_counted)
     EXPECT_EQ_U(r->sm.issued, 3);
     rig_free(r);
 }
+
+/* The same barrier with the roles swapped: the waiting warp now belongs to the scheduler that
+ * looks after the arriving one in the same cycle; it still issues only the next cycle. */
+TEST(sm_barrier_release_is_order_independent)
+{
+    Rig *r = rig_new();
+    r->c.sm.n_sched = 2;
+    ASSERT(rig_start(r, 64, 1));
+    const uint64_t lat = r->c.alu.int_add_lat;
+    MockInst early[] = {bar(), alu(1, 0), ex()};
+    MockInst late[] = {alu(1, 0), alu(2, 1), alu(3, 2), bar(), alu(4, 0), ex()};
+    script(&r->f, 0, late, 6);
+    script(&r->f, 1, early, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    const int64_t arrive = issued_at(&r->f, 0, 24);
+    EXPECT_EQ_I(arrive, 1 + 2 * lat + 1);
+    EXPECT_EQ_I(issued_at(&r->f, 1, 8), arrive + 1);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 32), arrive + 1);
+    rig_free(r);
+}

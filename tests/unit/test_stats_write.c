@@ -71,13 +71,14 @@ TEST(stats_write_json_contract)
     Config c;
     config_init(&c);
     c.l1d.n_sets = 64;
-    StatsRunInfo info = { "atax1", &c, 1.25, 700 };
+    StatsRunInfo info = { "atax1", &c, 1.25, 700, NULL };
     char *text = write_to_string(stats_write_json, &st, &info);
     char err[200];
     JsonValue *j = json_parse(text, err, sizeof err);
     ASSERT(j);
     EXPECT_STR(json_str(json_get(j, "warpsim_version")), WARPSIM_VERSION);
     EXPECT_STR(json_str(json_get(j, "workload")), "atax1");
+    EXPECT_STR(json_str(json_get(j, "status")), "complete");
     EXPECT_NEAR(json_number(json_get(j, "wall_seconds"), -1), 1.25, 1e-9);
     const JsonValue *cfg = json_get(j, "config");
     EXPECT_EQ_U(u(cfg, "l1d.n_sets"), 64);
@@ -152,9 +153,9 @@ TEST(stats_write_text_summary)
     fake_run(&st, &m);
     Config c;
     config_init(&c);
-    StatsRunInfo info = { "atax1", &c, 0.5, 700 };
+    StatsRunInfo info = { "atax1", &c, 0.5, 700, NULL };
     char *text = write_to_string(stats_write_text, &st, &info);
-    EXPECT_CONTAINS(text, "warpsim " WARPSIM_VERSION "\nworkload atax1\nwall_seconds 0.500\n");
+    EXPECT_CONTAINS(text, "warpsim " WARPSIM_VERSION "\nworkload atax1\nstatus complete\nwall_seconds 0.500\n");
     EXPECT_CONTAINS(text, "\nl1d.index = conv\n");
     EXPECT_CONTAINS(text, "\n[total]\nsim.cycles 400  # core cycles\n");
     EXPECT_CONTAINS(text, "\nsm.l1d.miss 15  # L1D misses (sum of 2)\n");
@@ -175,9 +176,11 @@ TEST(stats_write_csv_rows)
     fake_run(&st, &m);
     Config c;
     config_init(&c);
-    StatsRunInfo info = { "atax1", &c, 0.5, 700 };
+    StatsRunInfo info = { "atax1", &c, 0.5, 700, NULL };
     char *text = write_to_string(stats_write_csv, &st, &info);
-    EXPECT(!strncmp(text, "kernel,stat,value\nrun,warpsim_version," WARPSIM_VERSION "\nrun,workload,atax1\n", 60));
+    const char *head = "kernel,stat,value\nrun,warpsim_version," WARPSIM_VERSION "\nrun,workload,atax1\n"
+                       "run,status,complete\nrun,wall_seconds,0.500\n";
+    EXPECT(!strncmp(text, head, strlen(head)));
     EXPECT_CONTAINS(text, "\nconfig,l1d.index,conv\n");
     EXPECT_CONTAINS(text, "\nk1,sim.cycles,100\n");
     EXPECT_CONTAINS(text, "\n\"k\"\"2\",sim.cycles,300\n");
@@ -186,6 +189,32 @@ TEST(stats_write_csv_rows)
     EXPECT_CONTAINS(text, "\ntotal,mem.load_latency:100+,1\n");
     EXPECT_CONTAINS(text, "\ntotal,l1d.miss_rate,0.25\n");
     EXPECT_CONTAINS(text, "\nk1,sim.ipc,16\n");
+    free(text);
+    stats_free(&st);
+}
+
+TEST(stats_write_status_in_every_format)
+{
+    Stats st;
+    Fake m = { 0 };
+    fake_register(&st, &m);
+    fake_run(&st, &m);
+    StatsRunInfo info = { "w", NULL, 0.5, 700, "fault: kernel k: bad \"address\",\nat 0x40" };
+    char *text = write_to_string(stats_write_json, &st, &info), err[200];
+    JsonValue *j = json_parse(text, err, sizeof err);
+    ASSERT(j);
+    EXPECT_STR(json_str(json_get(j, "status")), "fault: kernel k: bad \"address\",\nat 0x40");
+    json_free(j);
+    free(text);
+    text = write_to_string(stats_write_csv, &st, &info);
+    EXPECT_CONTAINS(text, "\nrun,status,\"fault: kernel k: bad \"\"address\"\",\nat 0x40\"\nrun,wall_seconds,");
+    free(text);
+    text = write_to_string(stats_write_text, &st, &info); /* one line */
+    EXPECT_CONTAINS(text, "\nstatus fault: kernel k: bad \"address\", at 0x40\nwall_seconds 0.500\n");
+    free(text);
+    info.status = STATS_STATUS_MAX_CYCLES;
+    text = write_to_string(stats_write_text, &st, &info);
+    EXPECT_CONTAINS(text, "\nworkload w\nstatus stopped: max_cycles\n");
     free(text);
     stats_free(&st);
 }

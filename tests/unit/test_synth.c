@@ -499,6 +499,42 @@ TEST(synth_errors_name_file_and_line)
     EXPECT_PARSE_ERR("kernel\n", "t.syn:1: expected a kernel name");
 }
 
+/* Nesting is bounded (64 parentheses or unary operators) so that hostile input is an error:
+ * 60,000 nested '-' or '(' overflowed the stack. */
+TEST(synth_expr_nesting_is_bounded)
+{
+    enum { DEEP = 60000 };
+    const char *head = "kernel k\ngrid 1\nblock 32\narray A 0 4\nload A[";
+    size_t hl = strlen(head);
+    char *text = xmalloc(hl + 2 * DEEP + 16);
+    const char *const want = "t.syn:5: expected an expression nested at most 64 deep";
+    for (int paren = 0; paren < 2; paren++) {
+        char *p = text + hl;
+        memcpy(text, head, hl);
+        memset(p, paren ? '(' : '-', DEEP);
+        p += DEEP;
+        p += sprintf(p, "tid");
+        if (paren) {
+            memset(p, ')', DEEP);
+            p += DEEP;
+        }
+        strcpy(p, "]\n");
+        EXPECT_PARSE_ERR(text, want);
+    }
+    /* 63 levels inside the outermost still compile */
+    for (int n = 63; n <= 64; n++) {
+        memset(text + hl, '-', (size_t)n);
+        strcpy(text + hl + n, "tid]\n");
+        char err[256];
+        SynthProgram *p = synth_parse(text, "t.syn", err, sizeof err);
+        EXPECT(n == 63 ? p != NULL : p == NULL);
+        if (n == 64)
+            EXPECT_CONTAINS(err, want);
+        synth_free(p);
+    }
+    free(text);
+}
+
 /* Load a checked-in workload through synth_load_file (a bad file would exit with its
  * file:line message, so check that it is readable first). */
 static SynthProgram *load_workload(const char *name)

@@ -132,12 +132,18 @@ static void init_element(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, con
     *off += eb;
 }
 
-static void init_list(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, const Tok *at)
+/* Braces nest once per array dimension; the bound keeps hostile input off the stack's end. */
+enum { MAX_INIT_DEPTH = 32 };
+
+static void init_list(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, const Tok *at, int depth)
 {
-    if (ptx_accept(P, '{')) {
+    if (ptx_is_punct(ptx_peek(P), '{')) {
+        if (depth == MAX_INIT_DEPTH)
+            ptx_parse_fail(P, ptx_peek(P), "initialiser braces nested more than %d deep", MAX_INIT_DEPTH);
+        ptx_next(P);
         if (!ptx_is_punct(ptx_peek(P), '}')) {
             do
-                init_list(P, s, et, off, at);
+                init_list(P, s, et, off, at, depth + 1);
             while (ptx_accept(P, ','));
         }
         ptx_expect(P, '}');
@@ -222,7 +228,7 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
                 ptx_parse_fail(P, name, "initialised variable '%s' is too large", s->name);
             s->init = xcalloc(1, s->size);
             uint64_t off = 0;
-            init_list(P, s, et, &off, name);
+            init_list(P, s, et, &off, name, 0);
         }
         if (P->cur_func != UINT32_MAX) {
             GROW(P->scope_syms, P->n_scope, P->cap_scope);

@@ -155,8 +155,6 @@ static void parse_function(Parser *P, bool entry)
         if (m->funcs[existing].defined)
             ptx_parse_fail(P, name, "function '%.*s' is defined twice", (int)name->len, name->s);
         fi = (uint32_t)existing;
-        free(m->funcs[fi].rets);
-        free(m->funcs[fi].params);
         /* re-home the return symbols parsed under the provisional index */
         for (uint32_t i = 0; i < n_rets; i++)
             m->syms[rets[i]].func = (uint16_t)fi;
@@ -169,17 +167,21 @@ static void parse_function(Parser *P, bool entry)
     P->cur_func = fi;
     PtxFunc *f = &m->funcs[fi];
     f->is_entry = entry;
-    f->rets = rets;
-    f->n_rets = n_rets;
-    P->pending[0] = NULL;
     f->decl_line = name->line;
     uint16_t *params = NULL;
     uint32_t n_params = 0;
     if (ptx_is_punct(ptx_peek(P), '('))
         params = ptx_parse_param_list(P, &n_params, entry, 1);
+    /* Only once both lists are parsed do they replace a declaration's: until then an error
+     * finds each list with one owner, the function (old) or P->pending (new). */
     f = &m->funcs[fi];
+    free(f->rets);
+    free(f->params);
+    f->rets = rets;
+    f->n_rets = n_rets;
     f->params = params;
     f->n_params = n_params;
+    P->pending[0] = NULL;
     P->pending[1] = NULL;
     if (entry && n_params > PTX_MAX_PARAMS)
         ptx_parse_fail(P, name, "kernel has more than %d parameters", PTX_MAX_PARAMS);
@@ -451,7 +453,7 @@ PtxModule *ptx_module_load(const char *path, char *err, size_t err_len)
     char *text = read_file(path, &len);
     if (!text) {
         if (err_len)
-            snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+            snprintf(err, err_len, "%s: cannot read: %s", path, read_file_error(errno));
         return NULL;
     }
     PtxModule *m = ptx_module_parse(text, path, err, err_len);

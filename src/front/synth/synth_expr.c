@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_NODES = 128 };
+/* MAX_DEPTH bounds the parser's recursion (parentheses and unary operators), so a hostile
+ * expression is an error rather than a stack overflow. */
+enum { MAX_NODES = 128, MAX_DEPTH = 64 };
 
 typedef struct Node {
     uint8_t code; /* SynthCode */
@@ -35,6 +37,7 @@ typedef struct ExprParser {
     int n_nodes;
     const char *const *loop_names;
     unsigned n_loops;
+    int depth; /* parse_unary calls in progress */
     char *err;
     size_t err_cap;
     bool failed;
@@ -208,8 +211,9 @@ static int parse_name(ExprParser *ps)
 }
 
 static int parse_binary(ExprParser *ps, int min_prec);
+static int parse_unary(ExprParser *ps);
 
-static int parse_unary(ExprParser *ps)
+static int parse_unary_at(ExprParser *ps)
 {
     skip_space(ps);
     char c = *ps->p;
@@ -241,6 +245,19 @@ static int parse_unary(ExprParser *ps)
     describe(ps->p, what, sizeof what);
     perr(ps, "a number, a variable or '(' in expression, found %s", what);
     return -1;
+}
+
+/* Every recursion of the parser passes through here, so this is where its depth is bounded. */
+static int parse_unary(ExprParser *ps)
+{
+    if (ps->depth == MAX_DEPTH) {
+        perr(ps, "an expression nested at most %d deep (parentheses and unary - ~)", MAX_DEPTH);
+        return -1;
+    }
+    ps->depth++;
+    int n = parse_unary_at(ps);
+    ps->depth--;
+    return n;
 }
 
 /* The binary operator at p: its code, precedence (C's, higher binds tighter) and length. */

@@ -635,7 +635,7 @@ SynthProgram *synth_load_file(const char *path)
 {
     char *text = read_file(path, NULL);
     if (!text)
-        fatal("%s: cannot read the synthetic workload: %s", path, strerror(errno));
+        fatal("%s: cannot read the synthetic workload: %s", path, read_file_error(errno));
     char err[512];
     SynthProgram *p = synth_parse(text, path, err, sizeof err);
     free(text);
