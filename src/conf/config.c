@@ -436,16 +436,18 @@ static int require_pow2(const char *key, uint64_t v, char *err, size_t err_len)
  * with "out of memory" while the GPU was built). One tag array holds at most CACHE_MAX_LINES
  * lines (2^24: a 2 GiB cache of 128-byte lines); the tag arrays and MSHRs of every L1D and L2
  * slice together take at most CACHE_MAX_MEM_MIB, counted at CACHE_LINE_COST bytes a line (the
- * tag entry and the replacement policy's state) and CACHE_SLOT_COST a merge slot. Real machines
- * stay orders of magnitude below both. */
-enum { CACHE_LINE_COST = 32, CACHE_SLOT_COST = 4, CACHE_MAX_MEM_MIB = 2048 };
+ * tag entry and the replacement policy's state), CACHE_SECTOR_COST more in a sectored cache (the
+ * sector masks) and CACHE_SLOT_COST a merge slot. Real machines stay orders of magnitude below
+ * both. */
+enum { CACHE_LINE_COST = 32, CACHE_SECTOR_COST = 12, CACHE_SLOT_COST = 4, CACHE_MAX_MEM_MIB = 2048 };
 #define CACHE_MAX_LINES ((uint64_t)1 << 24)
 
 static uint64_t cache_lines(const CacheConfig *cc) { return (uint64_t)cc->n_sets * cc->assoc; }
 static uint64_t cache_slots(const CacheConfig *cc) { return (uint64_t)cc->mshr_entries * cc->mshr_max_merge; }
 static uint64_t cache_bytes(const CacheConfig *cc)
 {
-    return cache_lines(cc) * CACHE_LINE_COST + cache_slots(cc) * CACHE_SLOT_COST;
+    uint64_t per_line = CACHE_LINE_COST + (cc->sector_bytes ? CACHE_SECTOR_COST : 0);
+    return cache_lines(cc) * per_line + cache_slots(cc) * CACHE_SLOT_COST;
 }
 
 static int check_cache_memory(const Config *c, char *err, size_t err_len)

@@ -191,6 +191,9 @@ TEST(config_check_bounds_cache_memory)
         { {"l1d.n_sets=262144", "l1d.assoc=64"},
           "the caches would take 15360 MiB of simulator memory, more than the 2048 MiB bound: 30 L1Ds "
           "(gpu.n_clusters x gpu.cores_per_cluster) of 16777216 lines (l1d.n_sets x l1d.assoc)" },
+        /* the sector masks of a sectored cache count too */
+        { {"l1d.n_sets=65536", "l1d.assoc=32"}, NULL },
+        { {"l1d.n_sets=65536", "l1d.assoc=32", "l1d.sector_bytes=32"}, "the caches would take 2640 MiB" },
         /* MSHR merge slots count too */
         { {"gpu.n_clusters=256", "gpu.cores_per_cluster=16", "l1d.mshr_entries=4096", "l1d.mshr_max_merge=1024"},
           "and 4194304 MSHR slots (l1d.mshr_entries x l1d.mshr_max_merge)" },
