@@ -436,16 +436,18 @@ static int require_pow2(const char *key, uint64_t v, char *err, size_t err_len)
  * with "out of memory" while the GPU was built). One tag array holds at most CACHE_MAX_LINES
  * lines (2^24: a 2 GiB cache of 128-byte lines); the tag arrays and MSHRs of every L1D and L2
  * slice together take at most CACHE_MAX_MEM_MIB, counted at CACHE_LINE_COST bytes a line (the
- * tag entry and the replacement policy's state) and CACHE_SLOT_COST a merge slot. Real machines
- * stay orders of magnitude below both. */
-enum { CACHE_LINE_COST = 32, CACHE_SLOT_COST = 4, CACHE_MAX_MEM_MIB = 2048 };
+ * tag entry and the replacement policy's state), CACHE_SECTOR_COST more in a sectored cache (the
+ * sector masks) and CACHE_SLOT_COST a merge slot. Real machines stay orders of magnitude below
+ * both. */
+enum { CACHE_LINE_COST = 32, CACHE_SECTOR_COST = 12, CACHE_SLOT_COST = 4, CACHE_MAX_MEM_MIB = 2048 };
 #define CACHE_MAX_LINES ((uint64_t)1 << 24)
 
 static uint64_t cache_lines(const CacheConfig *cc) { return (uint64_t)cc->n_sets * cc->assoc; }
 static uint64_t cache_slots(const CacheConfig *cc) { return (uint64_t)cc->mshr_entries * cc->mshr_max_merge; }
 static uint64_t cache_bytes(const CacheConfig *cc)
 {
-    return cache_lines(cc) * CACHE_LINE_COST + cache_slots(cc) * CACHE_SLOT_COST;
+    uint64_t per_line = CACHE_LINE_COST + (cc->sector_bytes ? CACHE_SECTOR_COST : 0);
+    return cache_lines(cc) * per_line + cache_slots(cc) * CACHE_SLOT_COST;
 }
 
 static int check_cache_memory(const Config *c, char *err, size_t err_len)
@@ -473,6 +475,25 @@ static int check_cache_memory(const Config *c, char *err, size_t err_len)
     return 1;
 }
 
+/* A sectored cache (sector_bytes > 0): its sector masks are built from the coalescer's 32-byte
+ * segments, 32 of them at most per line. */
+static int check_sectors(const char *cache, const CacheConfig *cc, char *err, size_t err_len)
+{
+    uint32_t s = cc->sector_bytes;
+    if (!s)
+        return 1;
+    if (!is_pow2_u64(s) || s < 32)
+        return fail(err, err_len, "%s.sector_bytes: %u must be 0 (whole lines) or a power of two of at least 32", cache,
+                    s);
+    if (s > cc->line_bytes)
+        return fail(err, err_len, "%s.sector_bytes: %u must divide %s.line_bytes (%u)", cache, s, cache,
+                    cc->line_bytes);
+    if (cc->line_bytes > 32 * 32)
+        return fail(err, err_len, "%s.sector_bytes: a sectored line is at most 1024 bytes (32 segments of 32 B); "
+                    "%s.line_bytes is %u", cache, cache, cc->line_bytes);
+    return 1;
+}
+
 int config_check(const Config *c, char *err, size_t err_len)
 {
     if (!require_pow2("l1d.n_sets", c->l1d.n_sets, err, err_len) ||
@@ -483,6 +504,8 @@ int config_check(const Config *c, char *err, size_t err_len)
     if (c->l2.line_bytes != c->l1d.line_bytes)
         return fail(err, err_len, "l2.line_bytes: %u must equal l1d.line_bytes (%u)", c->l2.line_bytes,
                     c->l1d.line_bytes);
+    if (!check_sectors("l1d", &c->l1d, err, err_len) || !check_sectors("l2", &c->l2, err, err_len))
+        return 0;
     if (c->l1d.write != CACHE_WRITE_EVICT)
         return fail(err, err_len,
                     "l1d.write: only 'evict' is modelled for the L1D (global stores evict on hit, bypass on miss)");

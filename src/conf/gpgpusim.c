@@ -6,10 +6,11 @@
  * as in -gpgpu_dram_timing_opt of the GTX480 file). We require the value on the option's
  * line, which every GPGPU-Sim file does, so that a missing value is caught where it is.
  *
- * Meaning: one table, `options[]`, lists every GPGPU-Sim option warpsim knows. An entry with
- * an apply function maps the option onto warpsim keys (docs/config.md lists each mapping);
- * an entry without one is a known option of a part warpsim does not model (power, PTX-mode
- * flags, statistics, operand collector, ...) and is named in a note. Values are set with
+ * Meaning: one table, `options[]` (its lines are gpgpusim_options.def), lists every GPGPU-Sim
+ * option warpsim knows. An entry with an apply function maps the option onto warpsim keys
+ * (docs/config.md lists each mapping); an entry without one is a known option of a part
+ * warpsim does not model (power, PTX-mode flags, statistics, operand collector, ...) and is
+ * named in a note. Values are set with
  * config_set, so the ranges of the .def tables apply; a GPGPU-Sim value warpsim cannot
  * represent is either approximated with a note saying what is done instead, or an error.
  *
@@ -427,7 +428,12 @@ static int cache_mshr(Reader *r, const char *cache, char **f)
         return 0;
     if (!strchr("ASFT", type))
         return fail(r, "MSHR type '%c': expected A (associative), S (sector), F or T (texture FIFO)", type);
-    if (type != 'A')
+    /* S (sector) entries of a normal cache wait for a line's sector replies from a sectored
+     * L2; warpsim's sectored L2 gathers them into one reply, which A entries wait for. */
+    if (type == 'S')
+        note(r, "MSHR type S modelled as A: a sectored L2 returns a line's sectors in one reply, "
+                "not one reply per sector");
+    else if (type != 'A')
         note(r, "MSHR type %c modelled as A (associative)", type);
     return get_u(r, "MSHR entries", f[1], &u) && set_in(r, cache, "mshr_entries", f[1]) &&
            get_u(r, "MSHR merge", f[2], &u) && set_in(r, cache, "mshr_max_merge", f[2]);
@@ -451,16 +457,17 @@ static int apply_cache(Reader *r, const char *v, const char *cache)
         return fail(r, "expected " CACHE_FORMAT ", got '%s'", v);
 
     char **num = geo; /* nsets, bsize, assoc */
+    char type = 'N';
     if (ngeo == 4) {
-        char type = 0;
         if (!letter(r, "cache type", geo[0], &type))
             return 0;
         if (type != 'N' && type != 'S')
             return fail(r, "cache type '%c': expected N (normal) or S (sectored)", type);
-        if (type == 'S')
-            note(r, "S (sectored) cache modelled as a normal one (whole lines are fetched and filled)");
         num = geo + 1;
     }
+    /* GPGPU-Sim 4.x's sector cache: 32-byte sectors (SECTOR_SIZE) */
+    if (!set_in(r, cache, "sector_bytes", type == 'S' ? "32" : "0"))
+        return 0;
     uint64_t bsize = 0;
     if (!get_u(r, "nsets", num[0], &u) || !get_u(r, "bsize", num[1], &bsize) || !get_u(r, "assoc", num[2], &u) ||
         !set_in(r, cache, "n_sets", num[0]) || !set_in(r, cache, "line_bytes", num[1]) ||
@@ -474,11 +481,11 @@ static int apply_cache(Reader *r, const char *v, const char *cache)
     if (nmq == 2 && !get_u(r, "fifo entries", mq[1], &u))
         return 0;
     /* GPGPU-Sim's data port width (0: the line size) splits a line access into several
-     * array cycles; warpsim moves a line in one access. */
+     * array cycles; warpsim moves a line, or in a sectored cache a sector, in one access. */
     uint64_t port;
     if (ng == 5 && !get_u(r, "data port width", g[4], &port))
         return 0;
-    if (ng == 5 && port && port != bsize)
+    if (ng == 5 && port && port != bsize && !(type == 'S' && port == 32))
         note(r, "data port width %llu B not modelled (a line moves in one access); ignored", (unsigned long long)port);
     return 1;
 }
@@ -498,190 +505,7 @@ typedef struct GsOption {
 #define NOT(name, doc) {name, NULL, NULL, doc}
 
 static const GsOption options[] = {
-    /* machine shape and clocks */
-    MAP("gpgpu_n_clusters", apply_uint, "gpu.n_clusters", "gpu.n_clusters"),
-    MAP("gpgpu_n_cores_per_cluster", apply_uint, "gpu.cores_per_cluster", "gpu.cores_per_cluster"),
-    MAP("gpgpu_n_mem", apply_uint, "mem.n_partitions", "mem.n_partitions"),
-    MAP("gpgpu_n_sub_partition_per_mchannel", apply_uint, "mem.subpartitions", "mem.subpartitions"),
-    MAP("gpgpu_clock_domains", apply_clocks, NULL, "gpu.core_mhz, gpu.icnt_mhz, gpu.l2_mhz, gpu.dram_mhz"),
-    MAP("gpgpu_max_cycle", apply_uint, "gpu.max_cycles", "gpu.max_cycles"),
-    /* SM */
-    MAP("gpgpu_shader_registers", apply_uint, "sm.n_regs", "sm.n_regs"),
-    MAP("gpgpu_shader_core_pipeline", apply_pipeline, NULL, "sm.max_threads, sm.max_warps (warp size must be 32)"),
-    MAP("gpgpu_shader_cta", apply_uint, "sm.max_ctas", "sm.max_ctas"),
-    MAP("gpgpu_num_sched_per_core", apply_uint, "sm.n_sched", "sm.n_sched"),
-    MAP("gpgpu_scheduler", apply_scheduler, NULL, "sm.sched (gto, lrr; two_level_active:N -> twolevel, sm.sched.twolevel.active = N)"),
-    MAP("gpgpu_num_sp_units", apply_uint, "sm.n_sp_units", "sm.n_sp_units"),
-    MAP("gpgpu_num_sfu_units", apply_uint, "sm.n_sfu_units", "sm.n_sfu_units"),
-    MAP("gpgpu_num_dp_units", apply_units_elsewhere, "SFU", "none (0 is warpsim's model: double precision on the SFU pipelines; more: note)"),
-    MAP("gpgpu_num_int_units", apply_units_elsewhere, "SP", "none (0 is warpsim's model: integer on the SP pipelines; more: note)"),
-    MAP("gpgpu_shmem_size", apply_uint, "sm.smem_bytes", "sm.smem_bytes"),
-    MAP("gpgpu_shmem_num_banks", apply_uint, "smem.n_banks", "smem.n_banks"),
-    MAP("gpgpu_smem_latency", apply_uint, "smem.lat", "smem.lat"),
-    MAP("gpgpu_simd_model", apply_only, "1", "none (must be 1: post-dominator reconvergence)"),
-    /* execution units */
-    MAP("ptx_opcode_latency_int", apply_alu, "int:lat", "alu.int_{add,mul,mad,div}_lat (MAX, SHFL unused)"),
-    MAP("ptx_opcode_initiation_int", apply_alu, "int:ii", "alu.int_{add,mul,mad,div}_ii (MAX, SHFL unused)"),
-    MAP("ptx_opcode_latency_fp", apply_alu, "fp:lat", "alu.fp_{add,mul,mad,div}_lat (MAX unused)"),
-    MAP("ptx_opcode_initiation_fp", apply_alu, "fp:ii", "alu.fp_{add,mul,mad,div}_ii (MAX unused)"),
-    MAP("ptx_opcode_latency_dp", apply_alu, "dp:lat", "alu.dp_{add,mul,mad,div}_lat (MAX unused)"),
-    MAP("ptx_opcode_initiation_dp", apply_alu, "dp:ii", "alu.dp_{add,mul,mad,div}_ii (MAX unused)"),
-    MAP("ptx_opcode_latency_sfu", apply_uint, "alu.sfu_lat", "alu.sfu_lat"),
-    MAP("ptx_opcode_initiation_sfu", apply_uint, "alu.sfu_ii", "alu.sfu_ii"),
-    /* caches */
-    MAP("gpgpu_cache:dl1", apply_cache, "l1d", "l1d.* (n_sets, line_bytes, assoc, repl, write, alloc, index, mshr_entries, mshr_max_merge, miss_queue)"),
-    MAP("gpgpu_cache:dl2", apply_cache, "l2", "l2.* (as dl1; per memory sub-partition)"),
-    MAP("gpgpu_l1_latency", apply_uint, "l1d.hit_lat", "l1d.hit_lat"),
-    MAP("gpgpu_gmem_skip_L1D", apply_only, "0", "none (must be 0: global accesses use the L1D)"),
-    /* memory partitions and DRAM */
-    MAP("gpgpu_l2_rop_latency", apply_uint, "mem.l2_lat", "mem.l2_lat"),
-    MAP("dram_latency", apply_uint, "mem.dram_lat", "mem.dram_lat"),
-    MAP("gpgpu_mem_addr_mapping", apply_str, "mem.addr_map", "mem.addr_map (verbatim)"),
-    MAP("gpgpu_memory_partition_indexing", apply_exact_or_note,
-        "0|the channel comes from the address mapping alone, unhashed", "none (0 is warpsim's model; others: note, modelled as 0)"),
-    MAP("dram_bnk_indexing_policy", apply_exact_or_note, "0|the bank is the B bits of the address mapping",
-        "none (0 is warpsim's model; 1: note, modelled as 0)"),
-    MAP("dram_bnkgrp_indexing_policy", apply_exact_or_note, "1|the bank group is the bank number's low bits",
-        "none (1 is warpsim's model; 0: note, modelled as 1)"),
-    MAP("gpgpu_dram_scheduler", apply_dram_sched, NULL, "dram.sched (0 -> fcfs, 1 -> frfcfs)"),
-    MAP("gpgpu_frfcfs_dram_sched_queue_size", apply_queue, "dram.queue", "dram.queue (0, unlimited: the maximum, 4096)"),
-    MAP("gpgpu_dram_return_queue_size", apply_queue, "dram.return_queue", "dram.return_queue (0, unlimited: the maximum, 4096)"),
-    MAP("gpgpu_n_mem_per_ctrlr", apply_uint, "dram.chips", "dram.chips"),
-    MAP("gpgpu_dram_buswidth", apply_uint, "dram.bus_bytes", "dram.bus_bytes"),
-    MAP("gpgpu_dram_burst_length", apply_uint, "dram.burst", "dram.burst"),
-    MAP("dram_data_command_freq_ratio", apply_uint, "dram.data_ratio", "dram.data_ratio"),
-    MAP("gpgpu_dram_timing_opt", apply_timing, NULL, "dram.n_banks, dram.n_bank_groups, dram.t*"),
-    MAP("icnt_flit_size", apply_uint, "icnt.flit_bytes", "icnt.flit_bytes"),
-
-    /* Known, not modelled. */
-    NOT("gpgpu_ptx_instruction_classification", "PTX functional simulation"),
-    NOT("gpgpu_ptx_sim_mode", "PTX functional simulation"),
-    NOT("gpgpu_ptx_force_max_capability", "PTX functional simulation"),
-    NOT("gpgpu_ptx_use_cuobjdump", "PTX functional simulation"),
-    NOT("gpgpu_ptx_inst_debug_to_file", "PTX functional simulation"),
-    NOT("gpgpu_ptx_inst_debug_file", "PTX functional simulation"),
-    NOT("gpgpu_ptx_inst_debug_thread_uid", "PTX functional simulation"),
-    NOT("gpgpu_experimental_lib_support", "PTX functional simulation"),
-    NOT("gpgpu_occupancy_sm_number", "PTX functional simulation (ptxas occupancy target)"),
-    NOT("save_embedded_ptx", "PTX functional simulation"),
-    NOT("keep", "PTX functional simulation"),
-    NOT("gpgpu_ptx_convert_to_ptxplus", "SASS / ptxplus"),
-    NOT("gpgpu_ptx_save_converted_ptxplus", "SASS / ptxplus"),
-    NOT("gpgpu_stack_size_limit", "device limits"),
-    NOT("gpgpu_heap_size_limit", "device limits"),
-    NOT("gpgpu_runtime_sync_depth_limit", "device limits"),
-    NOT("gpgpu_runtime_pending_launch_count_limit", "device limits"),
-    NOT("gpgpu_registers_per_block", "device limits"),
-    NOT("gpgpu_shmem_per_block", "device limits"),
-    NOT("gpgpu_num_cta_barriers", "device limits"),
-    NOT("gpgpu_ignore_resources_limitation", "device limits"),
-    NOT("gpgpu_compute_capability_major", "compute capability"),
-    NOT("gpgpu_compute_capability_minor", "compute capability"),
-    NOT("gpgpu_kernel_launch_latency", "kernel launch"),
-    NOT("gpgpu_TB_launch_latency", "kernel launch"),
-    NOT("gpgpu_cdp_enabled", "kernel launch (dynamic parallelism)"),
-    NOT("gpgpu_max_concurrent_kernel", "kernel launch"),
-    NOT("gpgpu_concurrent_kernel_sm", "kernel launch"),
-    NOT("gpgpu_pipeline_widths", "pipeline widths"),
-    NOT("gpgpu_max_insn_issue_per_warp", "pipeline widths (one instruction per warp per cycle)"),
-    NOT("gpgpu_dual_issue_diff_exec_units", "pipeline widths"),
-    NOT("gpgpu_inst_fetch_throughput", "pipeline widths"),
-    NOT("gpgpu_simt_core_sim_order", "pipeline widths"),
-    NOT("gpgpu_num_mem_units", "pipeline widths"),
-    NOT("gpgpu_mem_unit_ports", "pipeline widths"),
-    NOT("gpgpu_sub_core_model", "pipeline widths (sub-cores)"),
-    NOT("gpgpu_tensor_core_avail", "tensor cores"),
-    NOT("gpgpu_num_tensor_core_units", "tensor cores"),
-    NOT("ptx_opcode_latency_tesnor", "tensor cores"), /* sic: GPGPU-Sim's spelling */
-    NOT("ptx_opcode_initiation_tensor", "tensor cores"),
-    NOT("specialized_unit_*", "specialised units"),
-    NOT("gpgpu_operand_collector_*", "operand collector"),
-    NOT("gpgpu_enable_specialized_operand_collector", "operand collector"),
-    NOT("gpgpu_num_reg_banks", "operand collector (register banks)"),
-    NOT("gpgpu_reg_bank_use_warp_id", "operand collector (register banks)"),
-    NOT("gpgpu_reg_file_port_throughput", "operand collector (register banks)"),
-    NOT("gpgpu_cache:il1", "instruction cache"),
-    NOT("gpgpu_tex_cache:l1", "texture cache"),
-    NOT("gpgpu_cache:dl2_texture_only", "texture cache"),
-    NOT("gpgpu_const_cache:l1", "constant cache"),
-    NOT("gpgpu_perfect_inst_const_cache", "instruction / constant caches"),
-    NOT("gpgpu_cache:dl1PrefL1", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_cache:dl1PrefShared", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_shmem_sizeDefault", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_shmem_size_PrefL1", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_shmem_size_PrefShared", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_shmem_sizePrefL1", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_shmem_sizePrefShared", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_adaptive_cache_config", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_shmem_option", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_unified_l1d_size", "runtime L1D/shared-memory split"),
-    NOT("gpgpu_l1_banks", "L1D banks"),
-    NOT("gpgpu_l1_banks_byte_interleaving", "L1D banks"),
-    NOT("gpgpu_l1_banks_hashing_function", "L1D banks"),
-    NOT("gpgpu_l1_cache_write_ratio", "L1D banks"),
-    NOT("gpgpu_flush_l1_cache", "cache flushes between kernels"),
-    NOT("gpgpu_flush_l2_cache", "cache flushes between kernels"),
-    NOT("gpgpu_perf_sim_memcpy", "cache warming by memcpy"),
-    NOT("gpgpu_perfect_mem", "perfect memory"),
-    NOT("l2_ideal", "perfect memory"),
-    NOT("gpgpu_shmem_limited_broadcast", "shared-memory broadcast details"),
-    NOT("gpgpu_shmem_warp_parts", "shared-memory broadcast details"),
-    NOT("gpgpu_coalesce_arch", "coalescer generation (warpsim: one access per distinct L1D line)"),
-    NOT("gpgpu_local_mem_map", "local-memory address map"),
-    NOT("gpgpu_n_cluster_ejection_buffer_size", "interconnect details"),
-    NOT("gpgpu_n_ldst_response_buffer_size", "interconnect details"),
-    NOT("network_mode", "interconnect details"),
-    NOT("inter_config_file", "interconnect details"),
-    NOT("icnt_in_buffer_limit", "interconnect details"),
-    NOT("icnt_out_buffer_limit", "interconnect details"),
-    NOT("icnt_subnets", "interconnect details (two networks always)"),
-    NOT("icnt_arbiter_algo", "interconnect details"),
-    NOT("icnt_verbose", "interconnect details"),
-    NOT("icnt_grant_cycles", "interconnect details"),
-    NOT("gpgpu_dram_partition_queues", "memory-partition queues"),
-    NOT("gpgpu_mem_address_mask", "address decoding details"),
-    NOT("gpgpu_mem_addr_test", "address decoding details"),
-    NOT("gpgpu_simple_dram_model", "DRAM details"),
-    NOT("dram_dual_bus_interface", "DRAM details (HBM dual bus)"),
-    NOT("dram_seperate_write_queue_enable", "DRAM details (write queue)"),
-    NOT("dram_write_queue_size", "DRAM details (write queue)"),
-    NOT("dram_elimnate_rw_turnaround", "DRAM details"),
-    NOT("gpgpu_max_insn", "simulation limits"),
-    NOT("gpgpu_max_cta", "simulation limits"),
-    NOT("gpgpu_max_completed_cta", "simulation limits"),
-    NOT("gpgpu_deadlock_detect", "simulation limits (warpsim: gpu.watchdog_cycles)"),
-    NOT("liveness_message_freq", "statistics"),
-    NOT("gpgpu_runtime_stat", "statistics"),
-    NOT("gpgpu_memlatency_stat", "statistics"),
-    NOT("gpgpu_cflog_interval", "statistics"),
-    NOT("gpgpu_warpdistro_shader", "statistics"),
-    NOT("gpgpu_warp_issue_shader", "statistics"),
-    NOT("enable_ptx_file_line_stats", "statistics"),
-    NOT("ptx_line_stats_filename", "statistics"),
-    NOT("visualizer_enabled", "visualizer"),
-    NOT("visualizer_outputfile", "visualizer"),
-    NOT("visualizer_zlevel", "visualizer"),
-    NOT("trace_enabled", "tracing"),
-    NOT("trace_components", "tracing"),
-    NOT("trace_sampling_core", "tracing"),
-    NOT("trace_sampling_memory_partition", "tracing"),
-    NOT("power_simulation_enabled", "power model"),
-    NOT("power_simulation_mode", "power model"),
-    NOT("power_per_cycle_dump", "power model"),
-    NOT("power_trace_enabled", "power model"),
-    NOT("power_trace_zlevel", "power model"),
-    NOT("steady_power_levels_enabled", "power model"),
-    NOT("steady_state_definition", "power model"),
-    NOT("gpuwattch_xml_file", "power model"),
-    NOT("accelwattch_xml_file", "power model"),
-    NOT("accelwattch_hybrid_perfsim_*", "power model"),
-    NOT("hw_perf_file_name", "power model"),
-    NOT("hw_perf_bench_name", "power model"),
-    NOT("dvfs_enabled", "power model"),
-    NOT("aggregate_power_stats", "power model"),
-    NOT("gpgpu_clock_gated_lanes", "power model"),
-    NOT("gpgpu_clock_gated_reg_file", "power model"),
-    NOT("n_regfile_gating_group", "power model"),
+#include "conf/gpgpusim_options.def"
 };
 
 static const GsOption *find_option(const char *name)

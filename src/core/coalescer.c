@@ -12,9 +12,9 @@ uint32_t coalesce(const Winst *w, uint32_t line_bytes, CoalAccess *out)
         for (uint64_t line = first & line_mask; line <= (last & line_mask); line += line_bytes) {
             uint64_t lo = first > line ? first : line;
             uint64_t hi = last < line + line_bytes - 1 ? last : line + line_bytes - 1;
-            uint8_t seg = 0;
-            for (uint64_t s = (lo - line) / 32; s <= (hi - line) / 32 && s < 8; s++)
-                seg |= (uint8_t)(1u << s);
+            uint32_t seg = 0;
+            for (uint64_t s = (lo - line) / 32; s <= (hi - line) / 32 && s < 32; s++)
+                seg |= 1u << s;
             uint32_t i = 0;
             while (i < n && out[i].line_addr != line)
                 i++;

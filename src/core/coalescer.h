@@ -16,7 +16,7 @@
 
 typedef struct CoalAccess {
     uint64_t line_addr;   /* byte address of the line */
-    uint8_t segments;     /* bit i: 32-byte segment i of the line is touched */
+    uint32_t segments;    /* bit i: 32-byte segment i of the line is touched (the first 32 segments) */
     uint8_t n_lanes;
 } CoalAccess;
 

@@ -130,6 +130,7 @@ typedef struct Sm {
     L1d l1d;
     LoadRec *recs;
     uint32_t rec_free, n_recs;
+    uint32_t *fill_tokens; /* l1d.max_fill_tokens: the tokens one fill hands back */
     TimedRing ring[SM_RING_COUNT]; /* timed returns: L1D hits, shared, constant */
     uint64_t ring_next_ready;      /* earliest ready cycle over the rings */
     MemReqQueue replies; /* from the interconnect */

@@ -78,6 +78,7 @@ void sm_ldst_init(Sm *sm, Stats *st)
     for (uint32_t i = 0; i < sm->n_recs; i++)
         sm->recs[i].next_free = i + 1;
     sm->rec_free = 0;
+    sm->fill_tokens = xcalloc(sm->l1d.max_fill_tokens, sizeof *sm->fill_tokens);
     sm->ring_next_ready = UINT64_MAX;
     /* one access a cycle, each back within the hit latency plus a miss-path component's (<= 1000) */
     ring_init(&sm->ring[SM_RING_HIT], COAL_MAX_ACCESSES * 4 + sm->cfg->l1d.hit_lat + 1000);
@@ -90,6 +91,7 @@ void sm_ldst_free(Sm *sm)
     for (int i = 0; i < SM_RING_COUNT; i++)
         ring_free(&sm->ring[i]);
     free(sm->recs);
+    free(sm->fill_tokens);
 }
 
 static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
@@ -179,15 +181,13 @@ static bool process_reply(Sm *sm, uint64_t now)
             rec_return(sm, rec, now);
         return true;
     }
-    uint32_t tokens[1024];
-    CHECK(sm->cfg->l1d.mshr_max_merge <= 1024);
-    int n = l1d_fill(&sm->l1d, r, tokens, now); /* recycles r unless the fill must wait */
+    int n = l1d_fill(&sm->l1d, r, sm->fill_tokens, now); /* recycles r unless the fill must wait */
     if (n < 0) {
         memreq_queue_push_front(&sm->replies, r);
         return false;
     }
     for (int i = 0; i < n; i++)
-        rec_return(sm, tokens[i], now);
+        rec_return(sm, sm->fill_tokens[i], now);
     return true;
 }
 
@@ -226,14 +226,14 @@ static bool ldst_step(Sm *sm, uint64_t now)
     if (u->op == WOP_LOAD && u->rec == SM_NO_REC) {
         res = L1D_HIT; /* a load whose result nobody reads (no destination) costs a cycle only */
     } else if (u->op == WOP_LOAD) {
-        uint32_t lat = 0;
+        uint32_t out = 0; /* the hit latency, or how many fills will return the record */
         LoadRec *r = &sm->recs[u->rec];
-        res = l1d_load(&sm->l1d, a->line_addr, u->rec, &ra, now, &lat);
+        res = l1d_load(&sm->l1d, a->line_addr, u->rec, &ra, now, &out);
         if (res == L1D_HIT) {
             r->outstanding++;
-            timed_return(sm, SM_RING_HIT, now + lat, u->rec);
+            timed_return(sm, SM_RING_HIT, now + out, u->rec);
         } else if (!l1d_failed(res)) {
-            r->outstanding++;
+            r->outstanding += out;
             r->n_miss++;
         }
         r->n_access += !l1d_failed(res);

@@ -34,22 +34,29 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(fill_stall, "fill_stall", "cycles a fill waited because the replacement policy said stall");
     C(mpath_hit, "mpath_hit", "load misses served by a miss-path component (victim cache, ...)");
     C(store, "store", "global store accesses (coalesced lines)");
-    C(store_hit_evict, "store_evict", "stores that evicted a line (write-evict on hit)");
+    C(store_hit_evict, "store_evict", "stores that evicted a line (write-evict on hit; sectored: dropped sectors)");
     C(atomic, "atomic", "atomic accesses sent to the L2");
-    C(fill, "fill", "lines filled");
+    C(fill, "fill", "read replies filled (a line, or a sectored L1D's sectors of one request)");
     C(miss_cold, "miss_cold", "misses to lines never before in this L1D");
     C(miss_intra, "miss_intra", "misses to lines last evicted by the requesting warp (intra-warp)");
     C(miss_inter, "miss_inter", "misses to lines last evicted by another warp (inter-warp)");
+    C(sector_miss, "sector_miss",
+      "sectored L1D: load misses that found their line (valid or reserved) but not every sector they need "
+      "(GPGPU-Sim's SECTOR_MISS; part of miss, not of miss_cold/intra/inter)");
+    C(sector_hit, "sector_hit", "sectored L1D: sectors needed by accepted loads that were valid");
+    C(sector_merge, "sector_merge", "sectored L1D: sectors needed by accepted loads that were in flight (merged)");
+    C(sector_fetch, "sector_fetch", "sectored L1D: sectors requested from the L2");
     C(balance_sum, "balance_sum", "FUP eq. 2 numerator: sum over sets of b(b+1)/2, b = load accesses per set in a kernel");
     C(balance_ideal_micro, "balance_ideal_micro", "FUP eq. 2 denominator m(m+2n-1)/(2n), in millionths");
 #undef C
+    c->max_fill_tokens = cfg->l1d.mshr_max_merge * c->tags.n_sectors;
     c->set_count = xcalloc(c->tags.n_sets, sizeof *c->set_count);
     linemap_init(&c->evicted_by);
     for (uint32_t i = 0; i < policy_count(POLICY_MPATH); i++) {
         const MpathOps *ops = policy_mpath(policy_name_at(POLICY_MPATH, i));
         if (!ops->enabled(cfg))
             continue;
-        CHECK(c->n_mpath < L1D_MAX_MPATH);
+        CHECK(c->n_mpath < L1D_MAX_MPATH && !tags_sectored(&c->tags)); /* policy_check_config */
         uint32_t k = c->n_mpath++;
         snprintf(prefix, sizeof prefix, "sm[%u].l1d.%s", sm, ops->meta.name);
         policy_ctx_init(&c->mpath_ctx[k], &ops->meta, "l1d", cfg, st, prefix, sm, 0);
@@ -182,12 +189,115 @@ static MpathResult probe_mpath(L1d *c, uint64_t la, const ReplAccess *ra, uint64
     return MPATH_MISS;
 }
 
-L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *lat_cycles)
+/* The MSHR key of sector 0 of addr's line (sector i's key is this + i). */
+static uint64_t sector_base(const Tags *t, uint64_t addr)
+{
+    return addr >> t->line_bits << (t->line_bits - t->sector_bits);
+}
+
+/* A load in a sectored L1D (l1d.h): hit, merge into the entries of the sectors in flight,
+ * and one request for the rest, with an MSHR entry per sector; all or nothing. */
+static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess *ra, uint64_t now, uint32_t *out)
+{
+    Tags *t = &c->tags;
+    uint32_t set = ra->set, way = 0;
+    uint32_t need = tags_sectors_of_segments(t, ra->sectors);
+    TagsProbe p = tags_probe(t, addr, set, &way);
+    uint32_t valid = p == TAGS_MISS ? 0 : tags_sectors(t, set, way)->valid;
+    uint32_t missing = need & ~valid;
+    if (!missing) {
+        ra->way = way;
+        ra->hit = true;
+        tags_hit(t, ra);
+        count_access(c, set);
+        c->hit++;
+        c->sector_hit += popcount_u32(need);
+        *out = c->hit_lat;
+        return L1D_HIT;
+    }
+    ra->hit = false;
+    uint64_t base = sector_base(t, addr);
+    int entry[32];
+    uint32_t in_flight = 0;
+    for (uint32_t m = missing; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
+        int e = mshr_find(&c->mshr, base + i);
+        if (e < 0)
+            continue;
+        if (!mshr_can_merge(&c->mshr, e)) {
+            c->fail_merge++;
+            return L1D_FAIL_MERGE;
+        }
+        entry[i] = e;
+        in_flight |= 1u << i;
+    }
+    uint32_t fetch = missing & ~in_flight;
+    if (fetch) {
+        if (c->mshr.n_free < popcount_u32(fetch)) {
+            c->fail_mshr++;
+            return L1D_FAIL_MSHR;
+        }
+        if (c->miss_q.n >= c->miss_queue_cap)
+            return queue_full(c);
+        /* The policy decides whether to bypass; the request is the fetched sectors either way. */
+        bool bypass = t->repl->bypass && t->repl->bypass(t->repl_state, ra) > 0;
+        bool present = p != TAGS_MISS;
+        if (!bypass && c->alloc == CACHE_ALLOC_MISS) {
+            if (!present) {
+                int w = take_way(c, set, ra, now);
+                if (w == REPL_STALL) {
+                    c->fail_line++;
+                    return L1D_FAIL_LINE;
+                }
+                bypass = w == REPL_BYPASS;
+                if (!bypass) {
+                    way = (uint32_t)w;
+                    ra->way = way;
+                    tags_install(t, set, way, addr, LINE_RESERVED, ra);
+                }
+            } else {
+                ra->way = way;
+                tags_hit(t, ra); /* the line is used (GPGPU-Sim's allocate_sector touches it); a.hit is false */
+            }
+            if (!bypass)
+                tags_reserve_sectors(t, set, way, fetch);
+        }
+        if (present)
+            c->sector_miss++;
+        else
+            classify_miss(c, addr >> t->line_bits, ra->warp_uid);
+        int head = -1;
+        for (uint32_t m = fetch; m; m &= m - 1) {
+            int e = mshr_alloc(&c->mshr, base + (uint32_t)__builtin_ctz(m), token);
+            c->miss_rec[e] = (L1dMiss){.rec = *ra, .bypass = bypass};
+            head = head < 0 ? e : head;
+        }
+        MemReq *r = new_request(c, addr >> t->line_bits << t->line_bits, MREQ_READ,
+                                popcount_u32(fetch) << t->sector_bits, (uint32_t)head, now);
+        r->sectors = tags_segments_of_sectors(t, fetch);
+        c->miss++;
+        c->bypass += bypass;
+        c->sector_fetch += popcount_u32(fetch);
+    } else {
+        c->merge++;
+    }
+    for (uint32_t m = in_flight; m; m &= m - 1)
+        mshr_merge(&c->mshr, entry[__builtin_ctz(m)], token);
+    count_access(c, set);
+    c->sector_hit += popcount_u32(need & valid);
+    c->sector_merge += popcount_u32(in_flight);
+    *out = popcount_u32(missing);
+    return fetch ? L1D_MISS : L1D_MERGED;
+}
+
+L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *out)
 {
     uint32_t set = tags_set_of(&c->tags, addr), way;
     ReplAccess ra = *a;
     ra.set = set;
     ra.cycle = now;
+    if (tags_sectored(&c->tags))
+        return load_sectored(c, addr, token, &ra, now, out);
     TagsProbe p = tags_probe(&c->tags, addr, set, &way);
     if (p == TAGS_HIT) {
         ra.way = way;
@@ -195,7 +305,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         tags_hit(&c->tags, &ra);
         count_access(c, set);
         c->hit++;
-        *lat_cycles = c->hit_lat;
+        *out = c->hit_lat;
         return L1D_HIT;
     }
     ra.hit = false;
@@ -209,11 +319,12 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         mshr_merge(&c->mshr, e, token);
         count_access(c, set);
         c->merge++;
+        *out = 1;
         return L1D_MERGED;
     }
     CHECK(p == TAGS_MISS);
     if (c->n_mpath) {
-        MpathResult mr = probe_mpath(c, la, &ra, now, lat_cycles);
+        MpathResult mr = probe_mpath(c, la, &ra, now, out);
         if (mr == MPATH_BUSY)
             return L1D_FAIL_MPATH;
         if (mr == MPATH_HIT) {
@@ -250,6 +361,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     count_access(c, set);
     c->miss++;
     c->bypass += bypass;
+    *out = 1;
     return L1D_MISS;
 }
 
@@ -258,7 +370,19 @@ L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, 
     if (c->miss_q.n >= c->miss_queue_cap)
         return queue_full(c);
     uint32_t set = tags_set_of(&c->tags, addr), way;
-    if (tags_probe(&c->tags, addr, set, &way) == TAGS_HIT) {
+    TagsProbe p = tags_probe(&c->tags, addr, set, &way);
+    if (tags_sectored(&c->tags)) {
+        /* write-evict drops the valid sectors written, the line when nothing else is left */
+        TagSectors *sec = p == TAGS_MISS ? NULL : tags_sectors(&c->tags, set, way);
+        uint32_t written = tags_sectors_of_segments(&c->tags, a->sectors);
+        if (sec && (sec->valid & written)) {
+            if (!(sec->valid & ~written) && !sec->pending)
+                evict_line(c, set, way, a->warp_uid, now, true);
+            else
+                tags_drop_sectors(&c->tags, set, way, written);
+            c->store_hit_evict++;
+        }
+    } else if (p == TAGS_HIT) {
         evict_line(c, set, way, a->warp_uid, now, true);
         c->store_hit_evict++;
     }
@@ -266,7 +390,7 @@ L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, 
     for (uint32_t k = 0; k < c->n_mpath; k++)
         if (c->mpath_ops[k]->on_write)
             c->mpath_ops[k]->on_write(c->mpath[k], la);
-    new_request(c, addr, MREQ_WRITE, bytes, 0, now);
+    new_request(c, addr, MREQ_WRITE, bytes, 0, now)->sectors = a->sectors;
     c->store++;
     return L1D_SENT;
 }
@@ -275,18 +399,74 @@ L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, cons
 {
     if (c->miss_q.n >= c->miss_queue_cap)
         return queue_full(c);
-    new_request(c, addr & ~(uint64_t)(c->tags.line_bytes - 1), MREQ_ATOMIC, bytes, token, now);
+    new_request(c, addr & ~(uint64_t)(c->tags.line_bytes - 1), MREQ_ATOMIC, bytes, token, now)->sectors = a->sectors;
     c->atomic++;
-    (void)a;
     return L1D_SENT;
+}
+
+/* Allocate-on-fill: take a way for the arriving line and install it (reserved until the caller
+ * fills it), or count why not. Returns the way (also in ra->way), REPL_STALL or REPL_BYPASS. */
+static int place_at_fill(L1d *c, uint32_t set, ReplAccess *ra, uint64_t addr, uint64_t now)
+{
+    int w = take_way(c, set, ra, now);
+    if (w == REPL_STALL) {
+        c->fill_stall++;
+    } else if (w == REPL_BYPASS) {
+        c->bypass++;
+    } else {
+        ra->way = (uint32_t)w;
+        tags_install(&c->tags, set, (uint32_t)w, addr, LINE_RESERVED, ra);
+    }
+    return w;
+}
+
+/* A reply to a sectored L1D: its sectors become valid (in the reserved line under
+ * allocate-on-miss; under allocate-on-fill in the line if present, else in a new one), and the
+ * MSHR entry of each sector hands back its waiters. */
+static int fill_sectored(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
+{
+    Tags *t = &c->tags;
+    const L1dMiss *m = &c->miss_rec[r->token];
+    ReplAccess ra = m->rec;
+    ra.cycle = now;
+    ra.at_fill = true;
+    uint32_t set = ra.set, way = 0, got = tags_sectors_of_segments(t, r->sectors);
+    if (!m->bypass) {
+        TagsProbe p = tags_probe(t, r->addr, set, &way);
+        int w = (int)way;
+        if (c->alloc == CACHE_ALLOC_MISS)
+            CHECK(p == TAGS_HIT_RESERVED && (tags_sectors(t, set, way)->pending & got) == got);
+        else if (p == TAGS_MISS && (w = place_at_fill(c, set, &ra, r->addr, now)) == REPL_STALL)
+            return -1;
+        if (w >= 0) {
+            ra.way = (uint32_t)w;
+            tags_fill_sectors(t, set, (uint32_t)w, got, &ra);
+        }
+    }
+    uint64_t base = sector_base(t, r->addr);
+    uint32_t n = 0;
+    for (uint32_t g = got; g; g &= g - 1) {
+        int e = mshr_find(&c->mshr, base + (uint32_t)__builtin_ctz(g));
+        CHECK(e >= 0);
+        uint32_t k;
+        const uint32_t *w = mshr_waiters(&c->mshr, e, &k);
+        memcpy(tokens + n, w, k * sizeof *tokens);
+        n += k;
+        mshr_release(&c->mshr, e);
+    }
+    mempool_put(c->pool, r);
+    c->fill++;
+    return (int)n;
 }
 
 int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
 {
+    if (tags_sectored(&c->tags))
+        return fill_sectored(c, r, tokens, now);
     int e = (int)r->token;
     CHECK((uint32_t)e < c->mshr.n_entries);
     uint64_t la = tags_line_addr(&c->tags, r->addr);
-    CHECK(c->mshr.entries[e].line_addr == la);
+    CHECK(c->mshr.entries[e].addr == la);
     L1dMiss *m = &c->miss_rec[e];
     ReplAccess ra = m->rec;
     ra.cycle = now;
@@ -300,18 +480,11 @@ int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
         ra.way = way;
         tags_fill(&c->tags, set, way, &ra);
     } else {
-        int w = take_way(c, set, &ra, now);
-        if (w == REPL_STALL) {
-            c->fill_stall++;
+        int w = place_at_fill(c, set, &ra, r->addr, now);
+        if (w == REPL_STALL)
             return -1;
-        }
-        if (w == REPL_BYPASS) {
-            c->bypass++;
-        } else {
-            ra.way = (uint32_t)w;
-            tags_install(&c->tags, set, (uint32_t)w, r->addr, LINE_RESERVED, &ra);
+        if (w >= 0)
             tags_fill(&c->tags, set, (uint32_t)w, &ra);
-        }
     }
     uint32_t n;
     const uint32_t *w = mshr_waiters(&c->mshr, e, &n);

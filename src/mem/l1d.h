@@ -23,7 +23,18 @@
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
  * and no MSHR entry tracks its line; a component hit moves the line into the L1D and returns
  * its data after l1d.hit_lat plus the component's latency. Every valid line the L1D replaces
- * is offered to them, and every store tells them to drop their copy. */
+ * is offered to them, and every store tells them to drop their copy.
+ *
+ * Sectored L1D (l1d.sector_bytes > 0; GPGPU-Sim 4.x sector cache, Volta and later): an access
+ * needs the sectors its lanes touch. It hits when they are all valid. Otherwise each missing
+ * sector either is in flight, and the access waits in that sector's MSHR entry (a merge), or is
+ * fetched: the access sends one request for its line's sectors not yet in flight, which takes
+ * one MSHR entry per sector (GPGPU-Sim keys a sector cache's MSHRs by sector address). A line
+ * miss allocates the line (replacement as above); a line that is present, valid or reserved,
+ * is not replaced: the access is a sector miss (GPGPU-Sim's SECTOR_MISS) and only reserves the
+ * sectors it fetches. Fills set the sectors' valid bits. A store's write-evict drops the
+ * sectors it writes (the whole line when nothing else is left). Miss-path components hold
+ * whole lines and are not modelled with a sectored L1D (the configuration is rejected). */
 #ifndef WARPSIM_L1D_H
 #define WARPSIM_L1D_H
 
@@ -80,6 +91,8 @@ typedef struct L1d {
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
     uint64_t store, store_hit_evict, atomic, fill, bypass, fill_stall, mpath_hit;
     uint64_t miss_cold, miss_intra, miss_inter;
+    uint64_t sector_miss, sector_hit, sector_merge, sector_fetch; /* sectored L1D only */
+    uint32_t max_fill_tokens; /* the most tokens one fill hands back */
     /* Balance (FUP eq. 2) of this kernel's load accesses over the sets, kept as its two sums so
      * the stats stay counters: balance_sum = sum_j b_j (b_j + 1) / 2 and balance_ideal_micro =
      * 1e6 * m (m + 2n - 1) / (2n), each grown by one access at a time. */
@@ -94,16 +107,19 @@ void l1d_free(L1d *c);
 /* A kernel starts: balance is measured per kernel. */
 void l1d_kernel_begin(L1d *c);
 
-/* addr: any byte of the line. a: who is asking (warp, pc, divergence, sectors); token: the
- * caller's, handed back by l1d_fill. On L1D_HIT, *lat_cycles is when the data is ready. */
-L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *lat_cycles);
+/* addr: any byte of the line. a: who is asking (warp, pc, divergence, and the 32-byte segments
+ * it touches; 0: the whole line); token: the caller's, handed back by l1d_fill. *out: on
+ * L1D_HIT, the cycles until the data is ready; on L1D_MISS and L1D_MERGED, how many times
+ * l1d_fill will hand the token back (1, or in a sectored L1D one per sector it waits for). */
+L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *out);
 L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, uint64_t now);
 /* Atomics bypass the L1D and are performed at the L2; the reply carries the token back. */
 L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, const ReplAccess *a, uint64_t now);
 
-/* A read reply arrived: install the line and return its waiting tokens (at most
- * l1d.mshr_max_merge) in tokens[]; recycles r. Returns -1 when the fill must wait (the policy
- * said stall under allocate-on-fill): r is untouched, retry it later. */
+/* A read reply arrived: install the line (or its sectors) and return its waiting tokens (at
+ * most c->max_fill_tokens: l1d.mshr_max_merge per line or sector) in tokens[]; recycles r.
+ * Returns -1 when the fill must wait (the policy said stall under allocate-on-fill): r is
+ * untouched, retry it later. */
 int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now);
 
 /* A requester that slept through n replays of an access that failed with `cause` (instead of

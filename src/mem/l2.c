@@ -1,5 +1,6 @@
 /* l2.c: one L2 slice (see l2.h). Thesis Table 3.1: 768 KB, 128 B lines, 16-way, min L2 latency
- * 120 cycles; GPGPU-Sim 3.x L2 semantics (write-back, allocate on miss). */
+ * 120 cycles; GPGPU-Sim 3.x L2 semantics (write-back, allocate on miss), and GPGPU-Sim 4.x's
+ * sectored L2 (per-sector accesses, MSHR entries and fetches) when l2.sector_bytes is set. */
 #include "mem/l2.h"
 
 #include "base/base.h"
@@ -19,11 +20,16 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     snprintf(prefix, sizeof prefix, "l2[%u]", id);
     tags_init(&s->tags, &cfg->l2, cfg, "l2", st, prefix, id);
     mshr_init(&s->mshr, cfg->l2.mshr_entries, cfg->l2.mshr_max_merge);
-    stats_counter(st, &s->access, "l2[%u].access", "L2 reads and atomics looked up", id);
+    stats_counter(st, &s->access, "l2[%u].access", "L2 reads and atomics looked up (a sectored L2: one per sector)",
+                  id);
     stats_counter(st, &s->hit, "l2[%u].hit", "L2 reads and atomics that hit", id);
     stats_counter(st, &s->miss, "l2[%u].miss", "L2 reads and atomics that missed (a DRAM fetch)", id);
+    stats_counter(st, &s->sector_miss, "l2[%u].sector_miss",
+                  "sectored L2: misses whose line was present but not the sector (GPGPU-Sim's SECTOR_MISS; part of "
+                  "miss)",
+                  id);
     stats_counter(st, &s->merge, "l2[%u].merge", "L2 reads merged into a fetch in flight", id);
-    stats_counter(st, &s->write, "l2[%u].write", "L2 writes", id);
+    stats_counter(st, &s->write, "l2[%u].write", "L2 writes (a sectored L2: one per sector)", id);
     stats_counter(st, &s->writeback, "l2[%u].writeback", "dirty L2 lines written back to DRAM", id);
     stats_counter(st, &s->stall, "l2[%u].stall", "L2 cycles the head request could not be served", id);
     stats_counter(st, &s->stall_reply, "l2[%u].stall_reply", "... because the reply queue was full", id);
@@ -39,12 +45,44 @@ void l2_free(L2Slice *s)
     mshr_free_all(&s->mshr);
 }
 
-bool l2_can_accept(const L2Slice *s) { return s->in.n < s->in_cap; }
+bool l2_can_accept(const L2Slice *s) { return (tags_sectored(&s->tags) ? s->in_reqs : s->in.n) < s->in_cap; }
+
+/* A sectored slice takes a request as one access per sector it covers, in sector order. (Not
+ * inlined, like serve_sector_read and l2_tick: in the GPU's cycle loop the sectored code
+ * changed the code of the loop around it, 1.5% more instructions for whole-line caches.) */
+__attribute__((noinline)) static void push_sectors(L2Slice *s, MemReq *r)
+{
+    const Tags *t = &s->tags;
+    uint32_t sectors = tags_sectors_of_segments(t, r->sectors);
+    uint64_t line_mask = ~(uint64_t)(t->line_bytes - 1);
+    MemReq *q = NULL;
+    r->subs_left = (uint8_t)popcount_u32(sectors);
+    for (; sectors; sectors &= sectors - 1) {
+        uint64_t off = (uint64_t)__builtin_ctz(sectors) << t->sector_bits;
+        q = mempool_get(s->pool);
+        q->kind = r->kind;
+        q->sm = r->sm;
+        q->addr = (r->addr & line_mask) + off;
+        q->local_addr = (r->local_addr & line_mask) + off;
+        q->size_bytes = t->sector_bytes;
+        q->sectors = tags_segments_of_sectors(t, 1u << (off >> t->sector_bits));
+        q->slice = s->id;
+        q->token = r->pool_id; /* its request */
+        q->ready = r->ready;
+        q->issued = r->issued;
+        memreq_queue_push(&s->in, q);
+    }
+    q->last_sub = true;
+    s->in_reqs++;
+}
 
 void l2_push(L2Slice *s, MemReq *r, uint64_t now)
 {
     r->ready = now + s->rop_lat;
-    memreq_queue_push(&s->in, r);
+    if (tags_sectored(&s->tags))
+        push_sectors(s, r);
+    else
+        memreq_queue_push(&s->in, r);
 }
 
 uint64_t l2_next_event(const L2Slice *s)
@@ -52,26 +90,110 @@ uint64_t l2_next_event(const L2Slice *s)
     return s->in.head ? s->in.head->ready : UINT64_MAX;
 }
 
-static void queue_writeback(L2Slice *s, const TagLine *victim)
+/* The victim (a copy) of (set, way) is written back if dirty: the whole line, or a sectored
+ * line's dirty sectors. */
+static void queue_writeback(L2Slice *s, uint32_t set, uint32_t way, const TagLine *victim)
 {
     if (victim->state != LINE_VALID || !victim->dirty)
         return;
     MemReq *wb = mempool_get(s->pool);
     wb->kind = MREQ_WRITEBACK;
     wb->local_addr = victim->line_addr << s->tags.line_bits;
-    wb->size_bytes = s->tags.line_bytes;
+    const Tags *t = &s->tags;
+    wb->size_bytes = tags_sectored(t) ? popcount_u32(tags_sectors(t, set, way)->dirty) << t->sector_bits : t->line_bytes;
     wb->slice = s->id;
     memreq_queue_push(&s->to_dram, wb);
     s->writeback++;
 }
 
+/* Reads reply with the bytes they asked for (the line, or a sectored L1D's sectors); atomics
+ * with the line. */
 static void reply(L2Slice *s, MemReq *r)
 {
     r->is_reply = true;
-    r->size_bytes = s->tags.line_bytes;
+    if (r->kind != MREQ_READ)
+        r->size_bytes = s->tags.line_bytes;
     memreq_queue_push(&s->replies, r);
     if (s->replies_total)
         ++*s->replies_total;
+}
+
+/* A miss needs a free MSHR entry (reads) and room for its DRAM-bound requests. */
+static bool can_miss(L2Slice *s, bool needs_mshr, uint32_t to_dram)
+{
+    if (needs_mshr && mshr_full(&s->mshr)) {
+        s->stall_mshr++;
+        return false;
+    }
+    if (s->to_dram.n + to_dram > s->miss_queue_cap) {
+        s->stall_queue++;
+        return false;
+    }
+    return true;
+}
+
+/* Allocate a line for local_addr in `set` (a dirty victim is written back); -1 when every way
+ * is reserved or the policy said stall: wait for a fill. The L2 has no bypass path, so
+ * REPL_BYPASS waits too. */
+static int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_addr, uint8_t state, uint64_t now)
+{
+    TagLine victim;
+    int w = tags_choose_victim(&s->tags, set, a, &victim);
+    if (w < 0) {
+        s->stall_line++;
+        return -1;
+    }
+    queue_writeback(s, set, (uint32_t)w, &victim);
+    if (victim.state == LINE_VALID)
+        tags_evict(&s->tags, set, (uint32_t)w, a->warp_uid, now, false);
+    tags_install(&s->tags, set, (uint32_t)w, local_addr, state, a);
+    return w;
+}
+
+/* r waits in the MSHR entry `key` of its line (or sector) in flight; false if the entry is full. */
+static bool merge_miss(L2Slice *s, uint64_t key, MemReq *r)
+{
+    int e = mshr_find(&s->mshr, key);
+    CHECK(e >= 0);
+    if (!mshr_can_merge(&s->mshr, e)) {
+        s->stall_merge++;
+        return false;
+    }
+    mshr_merge(&s->mshr, e, r->pool_id);
+    s->access++;
+    s->merge++;
+    return true;
+}
+
+/* r missed: it waits in a new MSHR entry `key` and `bytes` at addr are fetched from DRAM. */
+static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint64_t addr, uint64_t local_addr, uint32_t bytes)
+{
+    mshr_alloc(&s->mshr, key, r->pool_id);
+    MemReq *f = mempool_get(s->pool);
+    f->kind = MREQ_READ;
+    f->addr = addr;
+    f->local_addr = local_addr;
+    f->size_bytes = bytes;
+    f->sectors = r->sectors;
+    f->slice = s->id;
+    memreq_queue_push(&s->to_dram, f);
+    s->access++;
+    s->miss++;
+}
+
+/* A sector access q is done (recycled): its request replies when it was the last (writes are
+ * recycled instead). */
+static void sector_done(L2Slice *s, MemReq *q)
+{
+    MemReq *r = mempool_at(s->pool, q->token);
+    mempool_put(s->pool, q);
+    CHECK(r->subs_left > 0);
+    if (--r->subs_left)
+        return;
+    if (r->kind == MREQ_WRITE)
+        mempool_put(s->pool, r);
+    else
+        reply(s, r);
 }
 
 /* Serve a read or atomic; false if it must wait. */
@@ -93,117 +215,143 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
         s->hit++;
         reply(s, r);
         return true;
-    case TAGS_HIT_RESERVED: {
-        int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, r->local_addr));
-        CHECK(e >= 0);
-        if (!mshr_can_merge(&s->mshr, e)) {
-            s->stall_merge++;
-            return false;
-        }
-        mshr_merge(&s->mshr, e, r->pool_id);
-        s->access++;
-        s->merge++;
-        return true;
-    }
+    case TAGS_HIT_RESERVED:
+        return merge_miss(s, tags_line_addr(&s->tags, r->local_addr), r);
     case TAGS_MISS:
         break;
     }
-    if (mshr_full(&s->mshr)) {
-        s->stall_mshr++;
+    if (!can_miss(s, true, 2) || place_line(s, set, &a, r->local_addr, LINE_RESERVED, now) < 0)
         return false;
-    }
-    if (s->to_dram.n + 2 > s->miss_queue_cap) {
-        s->stall_queue++;
-        return false;
-    }
-    TagLine victim;
-    int w = tags_choose_victim(&s->tags, set, &a, &victim);
-    if (w < 0) {
-        /* every way reserved, or the policy said stall: wait for a fill. The L2 has no bypass
-         * path, so REPL_BYPASS waits too. */
-        s->stall_line++;
-        return false;
-    }
-    queue_writeback(s, &victim);
-    if (victim.state == LINE_VALID)
-        tags_evict(&s->tags, set, (uint32_t)w, a.warp_uid, now, false);
-    tags_install(&s->tags, set, (uint32_t)w, r->local_addr, LINE_RESERVED, &a);
-    mshr_alloc(&s->mshr, tags_line_addr(&s->tags, r->local_addr), r->pool_id);
-    MemReq *f = mempool_get(s->pool);
-    f->kind = MREQ_READ;
-    f->addr = r->addr & ~(uint64_t)(s->tags.line_bytes - 1);
-    f->local_addr = r->local_addr & ~(uint64_t)(s->tags.line_bytes - 1);
-    f->size_bytes = s->tags.line_bytes;
-    f->slice = s->id;
-    memreq_queue_push(&s->to_dram, f);
-    s->access++;
-    s->miss++;
+    uint64_t line_mask = ~(uint64_t)(s->tags.line_bytes - 1);
+    fetch(s, tags_line_addr(&s->tags, r->local_addr), r, r->addr & line_mask, r->local_addr & line_mask,
+          s->tags.line_bytes);
     return true;
 }
 
+/* Write-back, write-allocate without a fetch: a whole-line L2 treats the line as written; a
+ * sectored one's sector access makes its sector valid and dirty. */
 static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 {
     ReplAccess a = {.set = set, .warp_id = r->sm, .cycle = now, .is_write = true};
     uint32_t way;
     TagsProbe p = tags_probe(&s->tags, r->local_addr, set, &way);
     if (p == TAGS_MISS) {
-        if (s->to_dram.n + 1 > s->miss_queue_cap) {
-            s->stall_queue++;
+        int w = can_miss(s, false, 1) ? place_line(s, set, &a, r->local_addr, LINE_VALID, now) : -1;
+        if (w < 0)
             return false;
-        }
-        TagLine victim;
-        int w = tags_choose_victim(&s->tags, set, &a, &victim);
-        if (w < 0) {
-            s->stall_line++;
-            return false;
-        }
-        queue_writeback(s, &victim);
-        if (victim.state == LINE_VALID)
-            tags_evict(&s->tags, set, (uint32_t)w, a.warp_uid, now, false);
-        tags_install(&s->tags, set, (uint32_t)w, r->local_addr, LINE_VALID, &a);
         way = (uint32_t)w;
     } else {
         a.way = way;
         tags_hit(&s->tags, &a);
     }
-    tags_line(&s->tags, set, way)->dirty = 1; /* a reserved line keeps the flag through its fill */
     s->write++;
+    if (tags_sectored(&s->tags)) {
+        tags_write_sectors(&s->tags, set, way, 1u << tags_sector_of(&s->tags, r->local_addr));
+        sector_done(s, r);
+        return true;
+    }
+    tags_line(&s->tags, set, way)->dirty = 1; /* a reserved line keeps the flag through its fill */
     mempool_put(s->pool, r);
     return true;
 }
 
-bool l2_tick(L2Slice *s, uint64_t now)
+/* ---- sector accesses of a sectored slice ----------------------------------------------------- */
+
+/* One sector access of a read or atomic (l2.h); false if it must wait. */
+__attribute__((noinline)) static bool serve_sector_read(L2Slice *s, MemReq *q, uint32_t set, uint64_t now)
+{
+    Tags *t = &s->tags;
+    ReplAccess a = {.set = set, .warp_id = q->sm, .cycle = now};
+    uint32_t way, sector = 1u << tags_sector_of(t, q->local_addr);
+    TagsProbe p = tags_probe(t, q->local_addr, set, &way);
+    TagSectors *sec = p == TAGS_MISS ? NULL : tags_sectors(t, set, way);
+    if (sec && (sec->valid & sector)) {
+        const MemReq *r = mempool_at(s->pool, q->token);
+        if (r->subs_left == 1 && s->replies.n >= s->reply_cap) { /* this access completes the reply */
+            s->stall_reply++;
+            return false;
+        }
+        a.way = way;
+        a.hit = true;
+        tags_hit(t, &a);
+        if (q->kind == MREQ_ATOMIC)
+            tags_write_sectors(t, set, way, sector);
+        s->access++;
+        s->hit++;
+        sector_done(s, q);
+        return true;
+    }
+    uint64_t key = q->local_addr >> t->sector_bits;
+    if (sec && (sec->pending & sector))
+        return merge_miss(s, key, q);
+    if (!can_miss(s, true, sec ? 1 : 2)) /* a line miss may also write back */
+        return false;
+    if (sec) {
+        a.way = way;
+        tags_hit(t, &a); /* a sector miss uses the line (a.hit false) */
+        s->sector_miss++;
+    } else {
+        int w = place_line(s, set, &a, q->local_addr, LINE_RESERVED, now);
+        if (w < 0)
+            return false;
+        way = (uint32_t)w;
+    }
+    tags_reserve_sectors(t, set, way, sector);
+    fetch(s, key, q, q->addr, q->local_addr, t->sector_bytes);
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------- */
+
+__attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
 {
     MemReq *r = s->in.head;
     if (!r || r->ready > now)
         return false;
     uint32_t set = tags_set_of(&s->tags, r->local_addr);
-    memreq_queue_pop(&s->in); /* serving may link r into another queue */
-    bool done = r->kind == MREQ_WRITE ? serve_write(s, r, set, now) : serve_read(s, r, set, now);
+    memreq_queue_pop(&s->in); /* serving may link r into another queue, or recycle it */
+    bool done, last_sub = r->last_sub;
+    if (r->kind == MREQ_WRITE)
+        done = serve_write(s, r, set, now);
+    else
+        done = tags_sectored(&s->tags) ? serve_sector_read(s, r, set, now) : serve_read(s, r, set, now);
     if (!done) {
         memreq_queue_push_front(&s->in, r);
         s->stall++;
         return false;
     }
+    s->in_reqs -= last_sub;
     return true;
 }
 
+/* A fetched line, or in a sectored slice a fetched sector, arrives: it becomes valid and the
+ * accesses waiting in its MSHR entry are served. */
 void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
 {
-    uint32_t set = tags_set_of(&s->tags, f->local_addr), way;
-    TagsProbe p = tags_probe(&s->tags, f->local_addr, set, &way);
+    Tags *t = &s->tags;
+    bool sectored = tags_sectored(t);
+    uint32_t set = tags_set_of(t, f->local_addr), way, sector = 1u << tags_sector_of(t, f->local_addr);
+    TagsProbe p = tags_probe(t, f->local_addr, set, &way);
     CHECK(p == TAGS_HIT_RESERVED);
     ReplAccess a = {.set = set, .way = way, .cycle = now};
-    tags_fill(&s->tags, set, way, &a);
-    int e = mshr_find(&s->mshr, tags_line_addr(&s->tags, f->local_addr));
+    if (sectored)
+        tags_fill_sectors(t, set, way, sector, &a);
+    else
+        tags_fill(t, set, way, &a);
+    int e = mshr_find(&s->mshr, f->local_addr >> t->sector_bits); /* the line's key when not sectored */
     CHECK(e >= 0);
     uint32_t n;
     const uint32_t *w = mshr_waiters(&s->mshr, e, &n);
     for (uint32_t i = 0; i < n; i++) {
         MemReq *r = mempool_at(s->pool, w[i]);
-        if (r->kind == MREQ_ATOMIC)
-            tags_line(&s->tags, set, way)->dirty = 1;
-        reply(s, r);
+        if (r->kind == MREQ_ATOMIC && sectored)
+            tags_write_sectors(t, set, way, sector);
+        else if (r->kind == MREQ_ATOMIC)
+            tags_line(t, set, way)->dirty = 1;
+        if (sectored)
+            sector_done(s, r);
+        else
+            reply(s, r);
     }
     mshr_release(&s->mshr, e);
     mempool_put(s->pool, f);

@@ -10,7 +10,19 @@
  * fetch; accesses to a line already in flight merge. Writes are write-back with
  * write-allocate and no fetch (the whole line is treated as written; GPGPU-Sim's lazy
  * fetch-on-read is not modelled). Dirty victims are written back to DRAM. When the slice
- * cannot take the head request (no MSHR, no way, DRAM queue or reply queue full) it stalls. */
+ * cannot take the head request (no MSHR, no way, DRAM queue or reply queue full) it stalls.
+ *
+ * Sectored L2 (l2.sector_bytes > 0; GPGPU-Sim 4.x, the S: L2 of its GTX480 and later files):
+ * an arriving request is broken into one access per sector it covers (a whole-line read from
+ * the L1D: line / sector accesses; GPGPU-Sim's breakdown_request_to_sector_requests), each
+ * waiting out the latency above and looked up on its own, one per L2 cycle, with its own
+ * outcome: a hit, a merge into the MSHR entry of its sector in flight, a sector miss (the line
+ * is present: only the sector is reserved and fetched) or a line miss (a line is allocated,
+ * the sector reserved and fetched). MSHR entries are per sector, as GPGPU-Sim's; DRAM fetches
+ * carry one sector. The request replies once all its sectors are served, with the bytes it
+ * asked for (GPGPU-Sim returns each sector; the L1D's S-type MSHR gathers them). Writes mark
+ * their sectors valid and dirty, and a write-back carries the dirty sectors only. The input
+ * buffer counts requests, not their sector accesses. */
 #ifndef WARPSIM_L2_H
 #define WARPSIM_L2_H
 
@@ -33,7 +45,8 @@ typedef struct L2Slice {
     MemReqQueue to_dram; /* fetches and write-backs for the DRAM controller */
     MemReqQueue replies; /* to the reply network */
     uint32_t *replies_total; /* optional: the owner's count of replies in all slices */
-    uint64_t access, hit, miss, merge, write, writeback, stall;
+    uint32_t in_reqs;        /* sectored: requests with sector accesses still in `in` */
+    uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
 } L2Slice;
 

@@ -1,7 +1,10 @@
 /* memreq.h: one memory request as it travels SM -> interconnect -> L2 -> DRAM and back.
  *
  * Requests live in a fixed pool owned by the GPU (no allocation per access); components pass
- * pointers. A read returns as the same request with is_reply set. */
+ * pointers. A read returns as the same request with is_reply set. A sectored L2 serves a
+ * request as one sector access per sector it covers (GPGPU-Sim's
+ * breakdown_request_to_sector_requests): each is a request of its own whose token is the pool
+ * id of the original, which replies once its subs_left reaches 0. (80 bytes: keep it so.) */
 #ifndef WARPSIM_MEMREQ_H
 #define WARPSIM_MEMREQ_H
 
@@ -11,20 +14,25 @@
 typedef enum MemReqKind { MREQ_READ, MREQ_WRITE, MREQ_ATOMIC, MREQ_WRITEBACK } MemReqKind;
 
 typedef struct MemReq {
-    uint64_t addr;        /* line-aligned for reads; byte address of the first byte written */
+    uint64_t addr;        /* line-aligned for reads (sector-aligned for sector accesses and fetches);
+                           * byte address of the first byte written */
     uint64_t local_addr;  /* addr with the channel bits removed: what the L2 slice indexes */
-    uint32_t size_bytes;  /* bytes moved with the data (line for reads, written bytes for writes) */
+    uint32_t size_bytes;  /* bytes moved with the data (line or sectors for reads, written bytes for writes) */
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
     bool routed;          /* partition/slice/bank/row/col decoded */
+    uint8_t subs_left;    /* a request served as sector accesses: those not yet done */
     uint16_t sm;          /* source SM (replies go back there) */
-    uint32_t partition;   /* memory partition (DRAM controller) */
-    uint32_t slice;       /* L2 slice (partition * subpartitions + sub) */
+    bool last_sub;        /* the last sector access of its request */
+    uint32_t sectors;     /* 32-byte segments of the line it covers (bit i: bytes 32i..32i+31); 0: the whole line */
+    uint16_t partition;   /* memory partition (DRAM controller) */
+    uint16_t slice;       /* L2 slice (partition * subpartitions + sub) */
     uint32_t bank, row, col; /* DRAM coordinates, filled by the address decoder */
     uint64_t ready;       /* cycle (of the holding component's clock) it may move on */
     uint64_t issued;      /* core cycle the SM sent it, for latency stats */
     uint32_t pool_id;     /* index in the owning MemPool (a token for MSHR waiters) */
-    uint32_t token;       /* the SM's waiter token: L1D MSHR entry, or a load record for atomics */
+    uint32_t token;       /* the SM's waiter token: L1D MSHR entry, or a load record for atomics;
+                           * a sector access: the pool id of its request */
     struct MemReq *next;  /* intrusive link for queues and the free list */
 } MemReq;
 

@@ -28,21 +28,21 @@ void mshr_free_all(Mshr *m)
     free(m->free);
 }
 
-int mshr_find(const Mshr *m, uint64_t line_addr)
+int mshr_find(const Mshr *m, uint64_t addr)
 {
     for (uint32_t i = 0; i < m->n_used; i++)
-        if (m->entries[m->used[i]].line_addr == line_addr)
+        if (m->entries[m->used[i]].addr == addr)
             return (int)m->used[i];
     return -1;
 }
 
-int mshr_alloc(Mshr *m, uint64_t line_addr, uint32_t token)
+int mshr_alloc(Mshr *m, uint64_t addr, uint32_t token)
 {
     if (!m->n_free)
         return -1;
     uint32_t e = m->free[--m->n_free];
     MshrEntry *en = &m->entries[e];
-    en->line_addr = line_addr;
+    en->addr = addr;
     en->n_waiters = 1;
     en->used_pos = m->n_used;
     m->used[m->n_used++] = e;

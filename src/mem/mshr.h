@@ -1,7 +1,9 @@
 /* mshr.h: miss status holding registers of one cache.
  *
- * Fully associative: an entry tracks one line in flight and up to max_merge waiting accesses
- * (the first access included), each an opaque 32-bit token of the owner's choosing. An access
+ * Fully associative: an entry tracks one line in flight (in a sectored cache, one sector: the
+ * owner keys entries by sector address, as GPGPU-Sim's mshr_addr does for sector caches) and up
+ * to max_merge waiting accesses (the first access included), each an opaque 32-bit token of
+ * the owner's choosing. An access
  * that finds its line in flight merges if the entry has room; a new miss needs a free entry.
  * Running out of either is a reservation failure that makes the access replay (thesis 1.2.3,
  * memory occlusion). Lookups scan only the entries in use. */
@@ -12,7 +14,7 @@
 #include <stdint.h>
 
 typedef struct MshrEntry {
-    uint64_t line_addr;
+    uint64_t addr; /* what it tracks: a line address, or a sector address (sectored caches) */
     uint32_t n_waiters;
     uint32_t used_pos; /* index in Mshr.used */
 } MshrEntry;
@@ -30,14 +32,14 @@ typedef struct Mshr {
 void mshr_init(Mshr *m, uint32_t n_entries, uint32_t max_merge);
 void mshr_free_all(Mshr *m);
 
-/* Entry tracking line_addr, or -1. */
-int mshr_find(const Mshr *m, uint64_t line_addr);
+/* Entry tracking addr, or -1. */
+int mshr_find(const Mshr *m, uint64_t addr);
 static inline bool mshr_full(const Mshr *m) { return m->n_free == 0; }
 static inline bool mshr_can_merge(const Mshr *m, int e) { return m->entries[e].n_waiters < m->max_merge; }
 static inline uint32_t mshr_in_use(const Mshr *m) { return m->n_used; }
 
-/* New entry for line_addr with its first waiter; -1 if full. */
-int mshr_alloc(Mshr *m, uint64_t line_addr, uint32_t token);
+/* New entry for addr with its first waiter; -1 if full. */
+int mshr_alloc(Mshr *m, uint64_t addr, uint32_t token);
 /* Add a waiter to an existing entry (the caller checked mshr_can_merge). */
 void mshr_merge(Mshr *m, int e, uint32_t token);
 /* The waiters of entry e (valid until the entry is released). */

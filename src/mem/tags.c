@@ -2,7 +2,8 @@
  *
  * Victim choice follows GPGPU-Sim's tag array semantics: invalid ways first, never a reserved
  * way; among valid ways the replacement policy decides. The policy owns its own per-line
- * state; this file only owns tags and line states. */
+ * state; this file only owns tags, line states and, in a sectored cache, the sector masks
+ * (GPGPU-Sim's sector_cache_block: a line is reserved while any sector is). */
 #include "mem/tags.h"
 
 #include "base/base.h"
@@ -29,6 +30,18 @@ void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *ow
     policy_ctx_init(&t->repl_ctx, &ro->meta, key, cfg, st, prefix, instance, 0);
     t->repl_state = ro->create ? ro->create(&t->repl_ctx, cc->n_sets, cc->assoc) : NULL;
     t->lines = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->lines);
+    t->sector_bytes = cc->sector_bytes;
+    t->sector_bits = t->line_bits;
+    t->n_sectors = 1;
+    t->all_sectors = 1;
+    t->segs_per_sector = MAX(1u, cc->line_bytes / 32);
+    if (cc->sector_bytes) { /* config_check: a power of two in [32, line_bytes], line <= 1024 B */
+        t->sector_bits = log2_u64(cc->sector_bytes);
+        t->n_sectors = cc->line_bytes / cc->sector_bytes;
+        t->all_sectors = t->n_sectors == 32 ? UINT32_MAX : (1u << t->n_sectors) - 1;
+        t->segs_per_sector = cc->sector_bytes / 32;
+        t->sectors = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->sectors);
+    }
 }
 
 void tags_free(Tags *t)
@@ -37,7 +50,33 @@ void tags_free(Tags *t)
         t->repl->destroy(t->repl_state);
     policy_ctx_free(&t->repl_ctx);
     free(t->lines);
+    free(t->sectors);
     t->lines = NULL;
+    t->sectors = NULL;
+}
+
+uint32_t tags_sectors_of_segments(const Tags *t, uint32_t segments)
+{
+    if (!segments)
+        return t->all_sectors;
+    if (t->segs_per_sector == 1)
+        return segments & t->all_sectors;
+    uint32_t per = t->segs_per_sector >= 32 ? UINT32_MAX : (1u << t->segs_per_sector) - 1, sectors = 0;
+    for (uint32_t i = 0; i < t->n_sectors; i++)
+        if (segments >> (i * t->segs_per_sector) & per)
+            sectors |= 1u << i;
+    return sectors;
+}
+
+uint32_t tags_segments_of_sectors(const Tags *t, uint32_t sectors)
+{
+    if (t->segs_per_sector == 1)
+        return sectors;
+    uint32_t per = t->segs_per_sector >= 32 ? UINT32_MAX : (1u << t->segs_per_sector) - 1, segments = 0;
+    for (uint32_t i = 0; i < t->n_sectors; i++)
+        if (sectors >> i & 1)
+            segments |= per << (i * t->segs_per_sector);
+    return segments;
 }
 
 TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
@@ -84,7 +123,7 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     l->state = state;
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;
-    l->inserted_by = a->warp_uid;
+    l->inserted_by = a->warp_uid; /* an invalid way's sectors are all clear (tags_evict) */
     if (t->repl->on_insert) {
         ReplAccess ia = *a;
         ia.set = set;
@@ -93,17 +132,74 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     }
 }
 
-void tags_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
+/* A sectored line's state from its sectors: reserved while any is being fetched. */
+static void sectors_state(TagLine *l, const TagSectors *s)
 {
-    TagLine *l = tags_line(t, set, way);
-    CHECK(l->state != LINE_INVALID);
-    l->state = LINE_VALID;
+    if (s->pending)
+        l->state = LINE_RESERVED;
+    else if (s->valid)
+        l->state = LINE_VALID;
+}
+
+/* The policy hears that data of (set, way) arrived. */
+static void tell_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
+{
     if (t->repl->on_fill) {
         ReplAccess fa = *a;
         fa.set = set;
         fa.way = way;
         t->repl->on_fill(t->repl_state, &fa);
     }
+}
+
+void tags_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
+{
+    TagLine *l = tags_line(t, set, way);
+    CHECK(l->state != LINE_INVALID);
+    l->state = LINE_VALID;
+    tell_fill(t, set, way, a);
+}
+
+void tags_reserve_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
+{
+    TagLine *l = tags_line(t, set, way);
+    TagSectors *s = tags_sectors(t, set, way);
+    CHECK(l->state != LINE_INVALID && !(s->pending & sectors));
+    s->pending |= sectors;
+    s->valid &= ~sectors;
+    sectors_state(l, s);
+}
+
+void tags_fill_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors, const ReplAccess *a)
+{
+    TagLine *l = tags_line(t, set, way);
+    TagSectors *s = tags_sectors(t, set, way);
+    CHECK(l->state != LINE_INVALID);
+    s->valid |= sectors;
+    s->pending &= ~sectors;
+    l->state = LINE_VALID; /* it holds data now */
+    sectors_state(l, s);
+    tell_fill(t, set, way, a);
+}
+
+void tags_write_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
+{
+    TagLine *l = tags_line(t, set, way);
+    TagSectors *s = tags_sectors(t, set, way);
+    CHECK(l->state != LINE_INVALID);
+    s->valid |= sectors & ~s->pending;
+    s->dirty |= sectors;
+    l->dirty = 1;
+    sectors_state(l, s);
+}
+
+void tags_drop_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
+{
+    TagSectors *s = tags_sectors(t, set, way);
+    s->valid &= ~sectors;
+    s->dirty &= ~sectors;
+    CHECK(s->valid || s->pending);
+    sectors_state(tags_line(t, set, way), s);
 }
 
 void tags_hit(Tags *t, const ReplAccess *a)
@@ -123,4 +219,6 @@ void tags_evict(Tags *t, uint32_t set, uint32_t way, uint32_t by_uid, uint64_t n
     }
     l->state = LINE_INVALID;
     l->dirty = 0;
+    if (t->sectors)
+        *tags_sectors(t, set, way) = (TagSectors){0};
 }

@@ -3,7 +3,14 @@
  *
  * A line is INVALID, RESERVED (allocated for a miss whose data has not returned: it can be
  * merged into but not evicted) or VALID. Each line remembers which warp brought it in and, once
- * evicted, the set remembers nothing: the miss classifier (l1d.c) keeps its own record. */
+ * evicted, the set remembers nothing: the miss classifier (l1d.c) keeps its own record.
+ *
+ * A sectored cache (sector_bytes > 0, GPGPU-Sim 4.x's sector_cache_block) keeps per line which
+ * sectors hold data, which are being fetched and which are dirty. Its line state summarises
+ * them: RESERVED while any sector is being fetched (so, as in GPGPU-Sim, a line with a reserved
+ * sector is never a victim), else VALID. Sectors are filled, written and dropped one by one;
+ * the line is installed and evicted whole. Sector masks are built from the coalescer's 32-byte
+ * segments (bit i: bytes 32i..32i+31 of the line). */
 #ifndef WARPSIM_TAGS_H
 #define WARPSIM_TAGS_H
 
@@ -22,9 +29,22 @@ typedef struct TagLine {
     uint32_t inserted_by; /* uid of that warp (ReplAccess.warp_uid) */
 } TagLine;
 
+/* A sectored line's sectors (bit i: sector i). */
+typedef struct TagSectors {
+    uint32_t valid;   /* hold data */
+    uint32_t pending; /* being fetched (reserved) */
+    uint32_t dirty;   /* written (the L2's write-back writes only these) */
+} TagSectors;
+
 typedef struct Tags {
     uint32_t n_sets, assoc, line_bytes;
     unsigned line_bits;
+    uint32_t sector_bytes;  /* 0: whole lines */
+    unsigned sector_bits;   /* log2(sector_bytes), or line_bits when not sectored */
+    uint32_t n_sectors;     /* per line (1 when not sectored) */
+    uint32_t all_sectors;   /* mask of every sector of a line */
+    uint32_t segs_per_sector; /* 32-byte segments per sector */
+    TagSectors *sectors;    /* n_sets * assoc, set-major; NULL when not sectored */
     IndexFn index;
     const ReplOps *repl;
     void *repl_state;
@@ -44,6 +64,21 @@ static inline uint64_t tags_line_addr(const Tags *t, uint64_t addr) { return add
 static inline uint32_t tags_set_of(const Tags *t, uint64_t addr) { return index_fn_set(&t->index, addr); }
 static inline TagLine *tags_line(const Tags *t, uint32_t set, uint32_t way) { return &t->lines[set * t->assoc + way]; }
 
+static inline bool tags_sectored(const Tags *t) { return t->sectors != NULL; }
+static inline TagSectors *tags_sectors(const Tags *t, uint32_t set, uint32_t way)
+{
+    return &t->sectors[set * t->assoc + way];
+}
+/* The sector of a byte address within its line. */
+static inline uint32_t tags_sector_of(const Tags *t, uint64_t addr)
+{
+    return (uint32_t)(addr >> t->sector_bits) & (t->n_sectors - 1);
+}
+/* The sectors covering a mask of 32-byte segments (0, "no mask", means the whole line), and
+ * the segments a mask of sectors covers. */
+uint32_t tags_sectors_of_segments(const Tags *t, uint32_t segments);
+uint32_t tags_segments_of_sectors(const Tags *t, uint32_t sectors);
+
 /* Look the line of addr up in its set; *way_out is the way when found. */
 TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out);
 
@@ -54,10 +89,21 @@ TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_o
 int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted);
 
 /* Install addr in (set, way) as RESERVED (allocate-on-miss) or VALID (fill); tells the policy
- * (on_insert). The way must be invalid: tags_evict a valid victim first. */
+ * (on_insert). The way must be invalid: tags_evict a valid victim first. A sectored line starts
+ * with no sector: tags_reserve_sectors, tags_fill_sectors or tags_write_sectors give it some. */
 void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t state, const ReplAccess *a);
-/* The data of (set, way) arrived: reserved -> valid; tells the policy (on_fill). */
+/* The data of (set, way) arrived: reserved -> valid; tells the policy (on_fill). Whole-line
+ * caches only: a sectored one fills with tags_fill_sectors. */
 void tags_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a);
+/* Sectored caches. Reserve: `sectors` of the present line are being fetched (a sector miss or
+ * a new line's miss). Fill: they arrived; tells the policy (on_fill). Write: they now hold
+ * written data (valid and dirty; a sector being fetched stays pending and is dirty once
+ * filled). Drop: they lose their data (a store's write-evict); the line must keep a valid or
+ * pending sector, else the caller evicts it with tags_evict. */
+void tags_reserve_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors);
+void tags_fill_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors, const ReplAccess *a);
+void tags_write_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors);
+void tags_drop_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors);
 void tags_hit(Tags *t, const ReplAccess *a);
 /* A valid line leaves: replaced by warp by_uid's access, or written by its store (by_write);
  * tells the policy (on_evict) and makes the way invalid. */

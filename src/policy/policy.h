@@ -91,10 +91,10 @@ typedef struct ReplAccess {
     uint32_t pc;
     uint32_t n_lines;    /* lines the issuing warp instruction touches (its divergence) */
     uint32_t sched_rank; /* the warp's priority in GTO order among its scheduler's warps (0: oldest) */
-    uint32_t sectors;    /* 32-byte sectors of the line the access touches (bit i: bytes 32i..32i+31) */
+    uint32_t sectors;    /* 32-byte segments of the line the access touches (bit i: bytes 32i..32i+31) */
     uint64_t cycle;
     bool is_write;
-    bool hit;            /* the access hit (on_hit) or missed (victim, on_insert, on_fill) */
+    bool hit;            /* the access hit (on_hit) or missed (victim, on_insert, on_fill; on_hit of a sector miss) */
     bool at_fill;        /* called when the data arrives (allocate-on-fill), not at the miss */
 } ReplAccess;
 
@@ -126,10 +126,14 @@ typedef struct ReplOps {
      * multiple of 32, at most the line: e.g. the sectors the access needs), or 0 to handle the
      * miss normally. A bypassed miss fills no line; NULL: never bypass up front. */
     uint32_t (*bypass)(void *self, const ReplAccess *a);
+    /* The access found its line: a hit, or in a sectored cache a sector miss (a.hit false: the
+     * line is used and fetches the sectors it lacks; under allocate-on-fill it is told only at
+     * the fill, through on_fill). */
     void (*on_hit)(void *self, const ReplAccess *a);
     /* A line was inserted (on miss for allocate-on-miss, on fill for allocate-on-fill). */
     void (*on_insert)(void *self, const ReplAccess *a);
-    /* The data of an inserted line arrived (both modes; a.way is the line). */
+    /* The data of an inserted line arrived (both modes; a.way is the line); in a sectored cache,
+     * once per reply, with some of its sectors. */
     void (*on_fill)(void *self, const ReplAccess *a);
     void (*on_evict)(void *self, const ReplEvict *e);
 } ReplOps;

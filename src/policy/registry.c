@@ -225,6 +225,16 @@ int policy_check_config(Config *c, char *err, size_t err_len)
         snprintf(err, err_len, "l2.victim: miss-path components attach to the L1D only (must be 0)");
         return 0;
     }
+    for (uint32_t i = 0; i < policy_count(POLICY_MPATH) && c->l1d.sector_bytes; i++) {
+        const char *name = policy_name_at(POLICY_MPATH, i);
+        if (policy_mpath(name)->enabled(c)) {
+            snprintf(err, err_len,
+                     "l1d.sector_bytes: the miss-path component '%s' holds whole lines; it is not modelled with a "
+                     "sectored L1D",
+                     name);
+            return 0;
+        }
+    }
     for (uint32_t i = 0; i < c->n_ext; i++) {
         const ConfigExt *e = &c->ext[i];
         const char *opt;

@@ -140,25 +140,15 @@ TEST(config_check_names_the_key)
     expect_check_error(&c, "dram.n_bank_groups: 3 does not divide dram.n_banks");
 }
 
-/* Geometries inside every option's range whose arrays would not fit in memory are configuration
- * errors naming the keys (they aborted with "out of memory" while the GPU was built). */
-TEST(config_check_bounds_cache_memory)
+/* config_check over a table: each case applies its overrides (-o key=value) to the defaults
+ * and expects the error message msg, or no error when msg is NULL. */
+typedef struct CheckCase {
+    const char *kv[6], *msg;
+} CheckCase;
+
+static void expect_check_cases(const CheckCase *cases, size_t n)
 {
-    static const struct { const char *kv[6], *msg; } cases[] = {
-        { {"l1d.n_sets=1048576", "l1d.assoc=64", "l1d.line_bytes=4096", "l2.line_bytes=4096"},
-          "l1d.n_sets x l1d.assoc: 1048576 x 64 = 67108864 lines, more than the 16777216 (2^24) a cache may hold" },
-        { {"l2.n_sets=1048576", "l2.assoc=32"}, "l2.n_sets x l2.assoc: 1048576 x 32 = 33554432 lines" },
-        /* the largest single cache passes, but not once per SM of a full machine */
-        { {"l1d.n_sets=262144", "l1d.assoc=64", "gpu.n_clusters=1", "gpu.cores_per_cluster=1", "mem.n_partitions=1",
-           "mem.subpartitions=1"}, NULL },
-        { {"l1d.n_sets=262144", "l1d.assoc=64"},
-          "the caches would take 15360 MiB of simulator memory, more than the 2048 MiB bound: 30 L1Ds "
-          "(gpu.n_clusters x gpu.cores_per_cluster) of 16777216 lines (l1d.n_sets x l1d.assoc)" },
-        /* MSHR merge slots count too */
-        { {"gpu.n_clusters=256", "gpu.cores_per_cluster=16", "l1d.mshr_entries=4096", "l1d.mshr_max_merge=1024"},
-          "and 4194304 MSHR slots (l1d.mshr_entries x l1d.mshr_max_merge)" },
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         Config c;
         config_init(&c);
         char err[512] = "";
@@ -169,6 +159,46 @@ TEST(config_check_bounds_cache_memory)
         else
             EXPECT(config_check(&c, err, sizeof err));
     }
+}
+
+/* Sectored caches: sector_bytes is 0 or a power of two of at least 32 dividing a line of at
+ * most 1024 bytes. */
+TEST(config_check_sector_bytes)
+{
+    static const CheckCase cases[] = {
+        {{"l1d.sector_bytes=16"}, "l1d.sector_bytes: 16 must be 0 (whole lines) or a power of two of at least 32"},
+        {{"l1d.sector_bytes=48"}, "l1d.sector_bytes: 48 must be 0 (whole lines) or a power of two of at least 32"},
+        {{"l2.sector_bytes=256"}, "l2.sector_bytes: 256 must divide l2.line_bytes (128)"},
+        {{"l1d.line_bytes=2048", "l2.line_bytes=2048", "l2.sector_bytes=32"},
+         "l2.sector_bytes: a sectored line is at most 1024 bytes (32 segments of 32 B); l2.line_bytes is 2048"},
+        {{"l1d.line_bytes=2048", "l2.line_bytes=2048"}, NULL}, /* whole lines of 2 KB */
+        {{"l1d.sector_bytes=64", "l2.sector_bytes=128"}, NULL}, /* one sector per line is a sector */
+    };
+    expect_check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* Geometries inside every option's range whose arrays would not fit in memory are configuration
+ * errors naming the keys (they aborted with "out of memory" while the GPU was built). */
+TEST(config_check_bounds_cache_memory)
+{
+    static const CheckCase cases[] = {
+        { {"l1d.n_sets=1048576", "l1d.assoc=64", "l1d.line_bytes=4096", "l2.line_bytes=4096"},
+          "l1d.n_sets x l1d.assoc: 1048576 x 64 = 67108864 lines, more than the 16777216 (2^24) a cache may hold" },
+        { {"l2.n_sets=1048576", "l2.assoc=32"}, "l2.n_sets x l2.assoc: 1048576 x 32 = 33554432 lines" },
+        /* the largest single cache passes, but not once per SM of a full machine */
+        { {"l1d.n_sets=262144", "l1d.assoc=64", "gpu.n_clusters=1", "gpu.cores_per_cluster=1", "mem.n_partitions=1",
+           "mem.subpartitions=1"}, NULL },
+        { {"l1d.n_sets=262144", "l1d.assoc=64"},
+          "the caches would take 15360 MiB of simulator memory, more than the 2048 MiB bound: 30 L1Ds "
+          "(gpu.n_clusters x gpu.cores_per_cluster) of 16777216 lines (l1d.n_sets x l1d.assoc)" },
+        /* the sector masks of a sectored cache count too */
+        { {"l1d.n_sets=65536", "l1d.assoc=32"}, NULL },
+        { {"l1d.n_sets=65536", "l1d.assoc=32", "l1d.sector_bytes=32"}, "the caches would take 2640 MiB" },
+        /* MSHR merge slots count too */
+        { {"gpu.n_clusters=256", "gpu.cores_per_cluster=16", "l1d.mshr_entries=4096", "l1d.mshr_max_merge=1024"},
+          "and 4194304 MSHR slots (l1d.mshr_entries x l1d.mshr_max_merge)" },
+    };
+    expect_check_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
 TEST(config_apply_arg_in_order)

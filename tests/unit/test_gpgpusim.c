@@ -179,7 +179,9 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.l1d.mshr_max_merge, 8);
     EXPECT_EQ_U(c.l1d.miss_queue, 8);
     EXPECT_EQ_U(c.l1d.hit_lat, 35);
+    EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
+    EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */
     EXPECT_EQ_U(c.l2.n_sets, 64);
     EXPECT_EQ_U(c.l2.assoc, 8);
     EXPECT_EQ_U(c.l2.line_bytes, 128);
@@ -222,8 +224,10 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_CONTAINS(notes, ":9: note: -gpgpu_ptx_instruction_classification is not modelled by warpsim; ignored\n");
     EXPECT_CONTAINS(notes, ":84: note: -gpuwattch_xml_file is not modelled by warpsim; ignored\n");
     EXPECT_CONTAINS(notes, ":34: note: -gpgpu_operand_collector_num_units_sp is not modelled by warpsim; ignored\n");
-    EXPECT_CONTAINS(notes, ":63: note: -gpgpu_cache:dl2: S (sectored) cache modelled as a normal one");
-    EXPECT_CONTAINS(notes, ":51: note: -gpgpu_cache:dl1: MSHR type S modelled as A");
+    EXPECT(!strstr(notes, "sectored) cache modelled")); /* S: is modelled */
+    EXPECT(!strstr(notes, "data port width"));           /* 32 B: one sector per access */
+    EXPECT_CONTAINS(notes, ":51: note: -gpgpu_cache:dl1: MSHR type S modelled as A: a sectored L2 returns a line's "
+                           "sectors in one reply");
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
@@ -291,6 +295,8 @@ TEST(gpgpusim_qv100_file)
     EXPECT_EQ_U(c.alu.int_add_ii, 2);
     EXPECT_EQ_U(c.alu.sfu_lat, 100); /* -ptx_opcode_latency_sfu */
     EXPECT_EQ_U(c.l1d.n_sets, 4);    /* S:4:128:64,L:T:m:L:L,A:512:8,16:0,32 */
+    EXPECT_EQ_U(c.l1d.sector_bytes, 32);
+    EXPECT_EQ_U(c.l2.sector_bytes, 32);
     EXPECT_EQ_U(c.l1d.assoc, 64);
     EXPECT_EQ_U(c.l1d.mshr_entries, 512);
     EXPECT_EQ_U(c.l1d.miss_queue, 16);
@@ -356,6 +362,8 @@ TEST(gpgpusim_mappings_and_approximations)
     EXPECT_EQ_U(c.l1d.write, CACHE_WRITE_EVICT);
     EXPECT_STR(c.l1d.index, "conv"); /* no index letter: linear */
     EXPECT_EQ_U(c.l1d.miss_queue, 6);
+    EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* no type letter: normal */
+    EXPECT_EQ_U(c.l2.sector_bytes, 0);
     EXPECT_STR(c.l2.index, "bxor");
     EXPECT_EQ_U(c.l2.alloc, CACHE_ALLOC_FILL);
     EXPECT_EQ_U(c.l2.write, CACHE_WRITE_BACK);
