@@ -39,7 +39,8 @@ typedef enum WarpsimStatus {
     WARPSIM_E_LAUNCH,      /* a launch configuration the simulated GPU cannot run */
     WARPSIM_E_FAULT,       /* the kernel faulted (e.g. shared memory out of range) */
     WARPSIM_E_DEADLOCK,    /* the timing model stopped making progress */
-    WARPSIM_E_CYCLE_LIMIT  /* gpu.max_cycles was reached */
+    WARPSIM_E_CYCLE_LIMIT, /* gpu.max_cycles was reached */
+    WARPSIM_E_MEMORY       /* the simulated memory needs more host memory than gpu.max_host_mb */
 } WarpsimStatus;
 
 /* What a host runtime needs to know about a kernel's parameters and resources. */
@@ -84,9 +85,24 @@ void warpsim_module_add_ptxinfo(WarpsimModule *m, const char *ptxas_report);
 WarpsimStatus warpsim_symbol(WarpsimSim *s, const WarpsimModule *m, const char *name, uint64_t *addr,
                              uint64_t *size);
 
-/* Device memory: 0 from warpsim_malloc only for 0 bytes. */
+/* Device memory: 0 from warpsim_malloc only for 0 bytes. Copies and memsets must stay inside
+ * one allocation or module variable (WARPSIM_E_INPUT otherwise, with where the bytes lie). */
 uint64_t warpsim_malloc(WarpsimSim *s, uint64_t bytes);
 WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr);
+/* Free every allocation (module variables stay). */
+void warpsim_free_all(WarpsimSim *s);
+/* Bytes of the live allocations, as asked for. */
+uint64_t warpsim_mem_allocated(const WarpsimSim *s);
+
+/* An allocation or module variable: its first byte and size (the bytes asked for). */
+typedef struct WarpsimRange {
+    uint64_t addr, size;
+    int is_variable; /* a __device__ or __constant__ variable, which warpsim_free refuses */
+} WarpsimRange;
+
+/* The allocation or variable holding all of [addr, addr + bytes) (bytes 0 counts as 1): 1 and
+ * *out, or 0 (and nothing printed). */
+int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, WarpsimRange *out);
 WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes);
 WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes);
 WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes);

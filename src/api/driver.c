@@ -58,6 +58,7 @@ static CUresult drv_result(WarpsimStatus st)
     case WARPSIM_E_PTX: return CUDA_ERROR_INVALID_PTX;
     case WARPSIM_E_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
     case WARPSIM_E_LAUNCH: return CUDA_ERROR_INVALID_VALUE;
+    case WARPSIM_E_MEMORY: return CUDA_ERROR_OUT_OF_MEMORY;
     case WARPSIM_E_FAULT: return CUDA_ERROR_LAUNCH_FAILED;
     case WARPSIM_E_DEADLOCK: return CUDA_ERROR_LAUNCH_FAILED;
     case WARPSIM_E_CYCLE_LIMIT: return CUDA_ERROR_LAUNCH_TIMEOUT;
@@ -461,8 +462,9 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
     NEED_CTX();
     WarpsimDeviceInfo di;
     warpsim_device_info(drv_sim, &di);
+    uint64_t used = warpsim_mem_allocated(drv_sim);
     if (free_bytes)
-        *free_bytes = (size_t)di.global_bytes;
+        *free_bytes = (size_t)(di.global_bytes - MIN(di.global_bytes, used));
     if (total)
         *total = (size_t)di.global_bytes;
     return CUDA_SUCCESS;
@@ -473,6 +475,15 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
     NEED_CTX();
     if (!dptr || bytesize == 0)
         return CUDA_ERROR_INVALID_VALUE;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(drv_sim, &di);
+    uint64_t used = warpsim_mem_allocated(drv_sim);
+    if (bytesize > di.global_bytes - MIN(di.global_bytes, used)) {
+        fprintf(stderr, "warpsim: cuMemAlloc: %zu bytes: the device has %llu of its %llu bytes free\n", bytesize,
+                (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)),
+                (unsigned long long)di.global_bytes);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     *dptr = warpsim_malloc(drv_sim, bytesize);
     return CUDA_SUCCESS;
 }
@@ -519,7 +530,9 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n)
         buf[i] = ui;
     for (size_t done = 0; done < n;) {
         size_t k = n - done < 1024 ? n - done : 1024;
-        warpsim_memcpy_htod(drv_sim, dst + done * 4, buf, k * 4);
+        CUresult r = drv_result(warpsim_memcpy_htod(drv_sim, dst + done * 4, buf, k * 4));
+        if (r != CUDA_SUCCESS)
+            return r;
         done += k;
     }
     return CUDA_SUCCESS;

@@ -227,7 +227,7 @@ cudaError_t cudaDeviceReset(void)
     cudaError_t e = rt_init("cudaDeviceReset");
     if (e != cudaSuccess)
         return e;
-    rt_memory_reset();
+    warpsim_free_all(rt_sim);
     rt_texture_reset();
     rt_last = rt_sticky = cudaSuccess;
     return cudaSuccess;

@@ -139,15 +139,9 @@ cudaError_t rt_status(WarpsimStatus st);
 
 /* ---- device memory (runtime_memory.c) ---- */
 
-/* Device memory the program may name (allocations and module variables) is kept as ranges
- * sorted by address. symbol: a module variable, which cudaFree and cudaDeviceReset leave. */
-void rt_range_add(uint64_t addr, uint64_t size, bool symbol);
-/* Forget the range starting exactly at addr, if there is one. */
-void rt_range_remove(uint64_t addr);
-/* The bytes [p, p + n) must lie in one allocation or variable of the device. */
+/* The bytes [p, p + n) must lie in one allocation or variable of the device (the simulator
+ * keeps the map of both). */
 cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what);
-/* Free every allocation (cudaDeviceReset). */
-void rt_memory_reset(void);
 
 /* ---- texture objects (runtime_texture.c) ---- */
 

@@ -3,7 +3,7 @@
  * nvcc's constructors register each object's fat binary, kernels and variables before main;
  * a fat binary is only parsed then. Its PTX (the highest-arch entry) is loaded into the
  * simulator the first time one of its kernels or variables is used, with ptxas's register
- * counts from the cubin beside it, and its variables join the map of device memory. A corrupt
+ * counts from the cubin beside it, and its variables are placed in the simulator's memory. A corrupt
  * fat binary fails exactly the calls that need it, with the same error each time. Kernels are
  * looked up by their host stub (or as a cudaKernel_t), variables by their host shadow. */
 #include "api/runtime_internal.h"
@@ -110,8 +110,6 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
             continue;
         }
         *p = v->next;
-        if (v->addr)
-            rt_range_remove(v->addr);
         free(v->name);
         free(v);
     }
@@ -184,12 +182,9 @@ static cudaError_t module_load(RtModule *mod, const char *call)
         else if (have_cubin)
             fprintf(stderr, "warpsim: %s: no register count (%s); using an estimate\n", k->name, err);
     }
-    for (RtVar *v = rt_vars; v; v = v->next) {
-        uint64_t size = 0;
-        if (v->mod != mod || warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, &size) != WARPSIM_OK)
-            continue;
-        rt_range_add(v->addr, size, true);
-    }
+    for (RtVar *v = rt_vars; v; v = v->next)
+        if (v->mod == mod && warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, NULL) != WARPSIM_OK)
+            v->addr = 0;
     return cudaSuccess;
 }
 

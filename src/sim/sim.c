@@ -9,7 +9,9 @@
  *
  * This runs inside users' programs, so bad input never ends the process: the configuration
  * arguments go through the error-returning readers of conf/ (the command line wraps the same
- * ones to exit), and warpsim_create returns NULL with their message. */
+ * ones to exit), and warpsim_create returns NULL with their message. Device memory is checked:
+ * host copies must stay inside one allocation or variable. gpu.max_host_mb bounds the host
+ * memory the simulated memory's pages take. */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
@@ -161,6 +163,7 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
         return NULL;
     }
     s->mem = ptx_memory_create();
+    ptx_memory_set_limit(s->mem, s->cfg.gpu.max_host_mb << 20);
     if (s->functional) {
         stats_init(&s->fstats);
         functional_counter(s, &s->f_warp_insts, "sim.warp_insts", "warp instructions executed");
@@ -285,6 +288,7 @@ void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m)
     for (WarpsimModule **p = &s->modules; *p; p = &(*p)->next)
         if (*p == m) {
             *p = m->next;
+            ptx_memory_unbind(s->mem, m->ptx);
             ptx_module_free(m->ptx);
             ptxinfo_free(&m->info);
             free(m);
@@ -360,42 +364,90 @@ WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
     return WARPSIM_OK;
 }
 
+void warpsim_free_all(WarpsimSim *s)
+{
+    ptx_memory_free_all(s->mem);
+}
+
+uint64_t warpsim_mem_allocated(const WarpsimSim *s)
+{
+    return ptx_memory_allocated(s->mem);
+}
+
+int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, WarpsimRange *out)
+{
+    PtxRegion r;
+    if (!ptx_memory_find(s->mem, addr, bytes ? bytes : 1, &r))
+        return 0;
+    if (out)
+        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC};
+    return 1;
+}
+
+/* The device bytes of a copy lie in one allocation or variable; what fails names where they lie. */
+static WarpsimStatus check_device(WarpsimSim *s, const char *what, uint64_t addr, size_t bytes)
+{
+    if (!bytes || ptx_memory_find(s->mem, addr, bytes, NULL))
+        return WARPSIM_OK;
+    char why[320];
+    ptx_memory_describe(s->mem, addr, bytes, why, sizeof why);
+    return fail(s, WARPSIM_E_INPUT, "%s of %zu bytes at 0x%llx: %s", what, bytes, (unsigned long long)addr, why);
+}
+
+/* A write the host-memory limit refused. */
+static WarpsimStatus over_limit(WarpsimSim *s, const char *what, size_t bytes)
+{
+    return fail(s, WARPSIM_E_MEMORY, "%s of %zu bytes: the simulated device memory would take more than "
+                "gpu.max_host_mb = %llu MiB of host memory", what, bytes,
+                (unsigned long long)s->cfg.gpu.max_host_mb);
+}
+
 WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes)
 {
     if (bytes && (!dst || !src))
         return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes to the device with a null pointer", bytes);
-    ptx_memory_write(s->mem, dst, src, bytes);
-    return WARPSIM_OK;
+    WarpsimStatus st = check_device(s, "copy to the device", dst, bytes);
+    if (st == WARPSIM_OK && !ptx_memory_write(s->mem, dst, src, bytes))
+        st = over_limit(s, "copy to the device", bytes);
+    return st;
 }
 
 WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes)
 {
     if (bytes && (!dst || !src))
         return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes from the device with a null pointer", bytes);
-    ptx_memory_read(s->mem, src, dst, bytes);
-    return WARPSIM_OK;
+    WarpsimStatus st = check_device(s, "copy from the device", src, bytes);
+    if (st == WARPSIM_OK)
+        ptx_memory_read(s->mem, src, dst, bytes);
+    return st;
 }
 
 WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes)
 {
     if (bytes && (!dst || !src))
         return fail(s, WARPSIM_E_INPUT, "device copy of %zu bytes with a null pointer", bytes);
+    WarpsimStatus st = check_device(s, "device copy from", src, bytes);
+    if (st == WARPSIM_OK)
+        st = check_device(s, "device copy to", dst, bytes);
     uint8_t buf[4096];
-    for (size_t done = 0; done < bytes;) {
+    for (size_t done = 0; done < bytes && st == WARPSIM_OK;) {
         size_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
         ptx_memory_read(s->mem, src + done, buf, n);
-        ptx_memory_write(s->mem, dst + done, buf, n);
+        if (!ptx_memory_write(s->mem, dst + done, buf, n))
+            st = over_limit(s, "device copy", bytes);
         done += n;
     }
-    return WARPSIM_OK;
+    return st;
 }
 
 WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes)
 {
     if (bytes && !dst)
         return fail(s, WARPSIM_E_INPUT, "memset of %zu bytes at a null pointer", bytes);
-    ptx_memory_set(s->mem, dst, value, bytes);
-    return WARPSIM_OK;
+    WarpsimStatus st = check_device(s, "memset", dst, bytes);
+    if (st == WARPSIM_OK && !ptx_memory_set(s->mem, dst, value, bytes))
+        st = over_limit(s, "memset", bytes);
+    return st;
 }
 
 WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle)
