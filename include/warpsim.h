@@ -17,7 +17,12 @@
  * configuration file or option value, inconsistent options or an unknown policy make
  * warpsim_create return NULL with a message naming the argument, file and line, or key in err;
  * it never exits the program. Every other call that can fail returns a WarpsimStatus;
- * warpsim_error() gives the last failure's message, which is also printed on stderr. */
+ * warpsim_error() gives the last failure's message, which is also printed on stderr.
+ *
+ * A kernel that faults (an illegal or misaligned address, a failed assert, trap) stops at the
+ * fault: the message names the PTX file and line, the kernel, the thread and, for an address,
+ * the nearest allocation; the stats count it (sim.faults) and the kernel's block of stats
+ * carries its kind and place in its name. */
 #ifndef WARPSIM_H
 #define WARPSIM_H
 
@@ -37,9 +42,13 @@ typedef enum WarpsimStatus {
     WARPSIM_E_PTX,         /* the PTX does not parse, or uses what warpsim does not support */
     WARPSIM_E_NOT_FOUND,   /* no kernel or variable of that name */
     WARPSIM_E_LAUNCH,      /* a launch configuration the simulated GPU cannot run */
-    WARPSIM_E_FAULT,       /* the kernel faulted (e.g. shared memory out of range) */
+    WARPSIM_E_FAULT,       /* the kernel failed: trap, a bad texture handle, ... */
     WARPSIM_E_DEADLOCK,    /* the timing model stopped making progress */
     WARPSIM_E_CYCLE_LIMIT, /* gpu.max_cycles was reached */
+    WARPSIM_E_ILLEGAL_ADDRESS, /* the kernel accessed memory outside every allocation and
+                                  variable, or its shared, local or parameter memory */
+    WARPSIM_E_MISALIGNED,  /* the kernel accessed an address not a multiple of the access size */
+    WARPSIM_E_ASSERT,      /* a device-side assert failed in the kernel */
     WARPSIM_E_MEMORY       /* the simulated memory needs more host memory than gpu.max_host_mb */
 } WarpsimStatus;
 

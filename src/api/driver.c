@@ -6,7 +6,9 @@
  * time at which it was recorded. The simulator is configured from WARPSIM_ARGS when cuInit runs
  * and writes its results when the program exits; a bad configuration makes cuInit print why,
  * once, and fail with CUDA_ERROR_INVALID_VALUE from then on. Errors print a message naming the
- * call and return the CUresult a real driver would. */
+ * call and return the CUresult a real driver would. A kernel fault (an illegal or misaligned
+ * address, a failed assert, trap) is sticky, as on a GPU: every later call that needs the
+ * context returns it until the context is destroyed. */
 #include "warpsim.h"
 
 #include "base/base.h"
@@ -43,6 +45,7 @@ static WarpsimSim *drv_sim;
 static bool drv_init_failed; /* WARPSIM_ARGS was bad: cuInit fails for good */
 static struct CUctx_st drv_ctx;
 static CUcontext drv_current;
+static CUresult drv_sticky;  /* a kernel fault, until the context is destroyed */
 
 static void drv_exit(void)
 {
@@ -59,9 +62,12 @@ static CUresult drv_result(WarpsimStatus st)
     case WARPSIM_E_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
     case WARPSIM_E_LAUNCH: return CUDA_ERROR_INVALID_VALUE;
     case WARPSIM_E_MEMORY: return CUDA_ERROR_OUT_OF_MEMORY;
-    case WARPSIM_E_FAULT: return CUDA_ERROR_LAUNCH_FAILED;
-    case WARPSIM_E_DEADLOCK: return CUDA_ERROR_LAUNCH_FAILED;
-    case WARPSIM_E_CYCLE_LIMIT: return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case WARPSIM_E_FAULT: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
+    case WARPSIM_E_DEADLOCK: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
+    case WARPSIM_E_CYCLE_LIMIT: return drv_sticky = CUDA_ERROR_LAUNCH_TIMEOUT;
+    case WARPSIM_E_ILLEGAL_ADDRESS: return drv_sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+    case WARPSIM_E_MISALIGNED: return drv_sticky = CUDA_ERROR_MISALIGNED_ADDRESS;
+    case WARPSIM_E_ASSERT: return drv_sticky = CUDA_ERROR_ASSERT;
     }
     return CUDA_ERROR_UNKNOWN;
 }
@@ -96,6 +102,8 @@ CUresult cuGetErrorString(CUresult error, const char **pStr)
         {CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered"},
         {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "too many resources requested for launch"},
         {CUDA_ERROR_LAUNCH_TIMEOUT, "the launch timed out and was terminated"},
+        {CUDA_ERROR_ASSERT, "device-side assert triggered"},
+        {CUDA_ERROR_MISALIGNED_ADDRESS, "misaligned address"},
         {CUDA_ERROR_LAUNCH_FAILED, "unspecified launch failure"},
         {CUDA_ERROR_NOT_SUPPORTED, "operation not supported"},
         {CUDA_ERROR_UNKNOWN, "unknown error"},
@@ -272,6 +280,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
     return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
+/* Destroying the context clears a sticky fault (the allocations stay: one context is shared). */
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
     NEED_INIT();
@@ -279,6 +288,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (drv_current == ctx)
         drv_current = NULL;
+    drv_sticky = CUDA_SUCCESS;
     return CUDA_SUCCESS;
 }
 
@@ -300,11 +310,14 @@ CUresult cuCtxGetCurrent(CUcontext *pctx)
     return CUDA_SUCCESS;
 }
 
+/* NEED_INIT, a current context, and no sticky fault. */
 #define NEED_CTX()                                                                                      \
+    NEED_INIT();                                                                                        \
     do {                                                                                                \
-        NEED_INIT();                                                                                    \
         if (!drv_current)                                                                               \
             return CUDA_ERROR_INVALID_CONTEXT;                                                          \
+        if (drv_sticky != CUDA_SUCCESS)                                                                 \
+            return drv_sticky;                                                                          \
     } while (0)
 
 CUresult cuCtxSynchronize(void)

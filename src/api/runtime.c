@@ -99,6 +99,9 @@ cudaError_t rt_status(WarpsimStatus st)
     case WARPSIM_E_FAULT:
     case WARPSIM_E_DEADLOCK: return rt_quiet_fail(rt_sticky = cudaErrorLaunchFailure);
     case WARPSIM_E_CYCLE_LIMIT: return rt_quiet_fail(rt_sticky = cudaErrorLaunchTimeout);
+    case WARPSIM_E_ILLEGAL_ADDRESS: return rt_quiet_fail(rt_sticky = cudaErrorIllegalAddress);
+    case WARPSIM_E_MISALIGNED: return rt_quiet_fail(rt_sticky = cudaErrorMisalignedAddress);
+    case WARPSIM_E_ASSERT: return rt_quiet_fail(rt_sticky = cudaErrorAssert);
     }
     return rt_quiet_fail(cudaErrorUnknown);
 }

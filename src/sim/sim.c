@@ -10,8 +10,10 @@
  * This runs inside users' programs, so bad input never ends the process: the configuration
  * arguments go through the error-returning readers of conf/ (the command line wraps the same
  * ones to exit), and warpsim_create returns NULL with their message. Device memory is checked:
- * host copies must stay inside one allocation or variable. gpu.max_host_mb bounds the host
- * memory the simulated memory's pages take. */
+ * host copies must stay inside one allocation or variable, and a kernel's faults (illegal or
+ * misaligned addresses, assert, trap) come back as their own statuses, counted in sim.faults
+ * and noted in the name of the kernel's block of stats. gpu.max_host_mb bounds the host memory
+ * the simulated memory's pages take. */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
@@ -45,6 +47,7 @@ struct WarpsimSim {
     Gpu *gpu;         /* timing model (NULL when functional) */
     Stats fstats;     /* functional mode's counters */
     uint64_t f_warp_insts, f_thread_insts, f_ctas, f_kernels;
+    uint64_t faults;  /* kernels stopped by a fault (sim.faults) */
     PtxMemory *mem;
     WarpsimModule *modules;
     double t0;
@@ -174,6 +177,8 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
         s->gpu = gpu_create(&s->cfg);
         gpu_set_progress(s->gpu, !s->quiet);
     }
+    stats_counter(s->gpu ? &s->gpu->stats : &s->fstats, &s->faults, "sim.faults",
+                  "kernels stopped by a fault: an illegal or misaligned address, a failed assert, trap");
     s->t0 = wall_seconds();
     return s;
 }
@@ -511,6 +516,36 @@ static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint3
     return WARPSIM_OK;
 }
 
+/* A launch the interpreter stopped at a fault: say why, with what the CUDA libraries need to
+ * tell faults apart, and note the kind and the PTX line in the name of the kernel's block of
+ * stats (the last one), so that the result files record it too. */
+static WarpsimStatus kernel_fault(WarpsimSim *s, Stats *st, PtxFault kind, const char *msg)
+{
+    static const struct {
+        WarpsimStatus status;
+        const char *what;
+    } kinds[] = {
+        [PTX_FAULT_NONE] = {WARPSIM_E_FAULT, "fault"},
+        [PTX_FAULT_FAILURE] = {WARPSIM_E_FAULT, "launch failure"},
+        [PTX_FAULT_ILLEGAL_ADDRESS] = {WARPSIM_E_ILLEGAL_ADDRESS, "illegal address"},
+        [PTX_FAULT_MISALIGNED] = {WARPSIM_E_MISALIGNED, "misaligned address"},
+        [PTX_FAULT_ASSERT] = {WARPSIM_E_ASSERT, "assert"},
+        [PTX_FAULT_HOST_MEMORY] = {WARPSIM_E_MEMORY, "host memory"},
+        [PTX_FAULT_INST_LIMIT] = {WARPSIM_E_FAULT, "instruction limit"},
+    };
+    if (st->n_kernels > 0) {
+        KernelStats *ks = &st->kernels[st->n_kernels - 1];
+        const char *colon = strchr(msg, ':'), *line_end = colon ? strchr(colon + 1, ':') : NULL;
+        char name[sizeof ks->name];
+        snprintf(name, sizeof name, "%s [fault: %s at %.*s]", ks->name, kinds[kind].what,
+                 line_end ? (int)(line_end - msg) : 0, msg);
+        memcpy(ks->name, name, sizeof name);
+    }
+    if (kind == PTX_FAULT_HOST_MEMORY)
+        return fail(s, WARPSIM_E_MEMORY, "%s (gpu.max_host_mb)", msg);
+    return fail(s, kinds[kind].status, "%s", msg);
+}
+
 WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
                              const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
                              size_t params_len)
@@ -530,6 +565,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
                                      err, sizeof err);
     if (!l)
         return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
+    ptx_launch_count_faults(l, &s->faults);
     if (s->functional) {
         stats_kernel_begin(&s->fstats);
         PtxRunStats rs;
@@ -540,8 +576,9 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         s->f_ctas += rs.ctas;
         s->f_kernels++;
         stats_kernel_end(&s->fstats, kernel);
+        PtxFault fault = ptx_launch_fault_kind(l);
         ptx_launch_destroy(l);
-        return ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err);
+        return ok ? WARPSIM_OK : kernel_fault(s, &s->fstats, fault, err);
     }
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
@@ -549,7 +586,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     GpuRunStatus gs = gpu_run_kernel(s->gpu, &ptx_front_ops, l, &fk, stderr);
     const char *fault = ptx_launch_error(l);
     if (fault) {
-        st = fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, fault);
+        st = kernel_fault(s, &s->gpu->stats, ptx_launch_fault_kind(l), fault);
     } else if (gs == GPU_RUN_DEADLOCK) {
         st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
     } else if (gs == GPU_RUN_CYCLE_LIMIT) {

@@ -121,12 +121,28 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
 void ptx_launch_destroy(PtxLaunch *l);
 /* The kernel as the timing model sees it (name, geometry, registers, shared memory). */
 void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out);
+/* Add 1 to *counter (a stats counter) when the launch faults, at the fault, so that the stats
+ * of the kernel count it. */
+void ptx_launch_count_faults(PtxLaunch *l, uint64_t *counter);
 /* Stop a run with an error after this many warp instructions (0: no limit); guards against hangs. */
 void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts);
 /* The value %clock/%clock64 read from now on (the timing model sets its cycle count). */
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle);
-/* A run-time fault (e.g. shared memory out of range): message, or NULL if none. */
+/* What stopped a launch before its end. */
+typedef enum PtxFault {
+    PTX_FAULT_NONE,
+    PTX_FAULT_FAILURE,         /* trap, a bad texture handle, ...: an unspecified launch failure */
+    PTX_FAULT_ILLEGAL_ADDRESS, /* outside every allocation and variable, or the shared, local or
+                                  parameter memory of the thread */
+    PTX_FAULT_MISALIGNED,      /* an address not a multiple of the access size */
+    PTX_FAULT_ASSERT,          /* a failed device-side assert (a call of __assertfail) */
+    PTX_FAULT_HOST_MEMORY,     /* a store needed a page beyond ptx_memory_set_limit */
+    PTX_FAULT_INST_LIMIT,      /* ptx_launch_set_inst_limit's count was reached */
+} PtxFault;
+
+/* A run-time fault: "file:line: kernel K: what, where and why", or NULL if none. */
 const char *ptx_launch_error(const PtxLaunch *l);
+PtxFault ptx_launch_fault_kind(const PtxLaunch *l);
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
 
 /* Run the whole launch functionally (CTAs in order, each CTA's warps round-robin between
