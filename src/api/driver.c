@@ -8,9 +8,11 @@
  * once, and fail with CUDA_ERROR_INVALID_VALUE from then on. Errors print a message naming the
  * call and return the CUresult a real driver would. A kernel fault (an illegal or misaligned
  * address, a failed assert, trap) is sticky, as on a GPU: every later call that needs the
- * context returns it until the context is destroyed. */
+ * context returns it until the context is destroyed. Host threads may share the device: one
+ * (recursive) lock serialises the entry points. */
 #include "warpsim.h"
 
+#include "api/api_lock.h"
 #include "base/base.h"
 
 #include <cuda/cuda.h>
@@ -49,6 +51,7 @@ static CUresult drv_sticky;  /* a kernel fault, until the context is destroyed *
 
 static void drv_exit(void)
 {
+    API_LOCKED;
     warpsim_destroy(drv_sim);
     drv_sim = NULL;
 }
@@ -72,7 +75,10 @@ static CUresult drv_result(WarpsimStatus st)
     return CUDA_ERROR_UNKNOWN;
 }
 
+/* Every entry point that needs the simulator starts here (two statements: only at the top of a
+ * function body): it holds the lock until it returns. */
 #define NEED_INIT()                                                                                     \
+    API_LOCKED;                                                                                         \
     do {                                                                                                \
         if (!drv_sim)                                                                                   \
             return CUDA_ERROR_NOT_INITIALIZED;                                                          \
@@ -124,6 +130,7 @@ CUresult cuGetErrorName(CUresult error, const char **pStr)
 
 CUresult cuInit(unsigned int flags)
 {
+    API_LOCKED;
     if (flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     if (drv_sim)

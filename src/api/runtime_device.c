@@ -224,6 +224,7 @@ cudaError_t cudaDeviceSynchronize(void)
  * context. The simulator, its statistics and the loaded modules stay. */
 cudaError_t cudaDeviceReset(void)
 {
+    API_LOCKED;
     cudaError_t e = rt_init("cudaDeviceReset");
     if (e != cudaSuccess)
         return e;

@@ -10,6 +10,7 @@
 
 #include "warpsim.h"
 
+#include "api/api_lock.h"
 #include "front/fatbin/fatbin.h"
 
 #include <stdbool.h>
@@ -118,7 +119,11 @@ cudaError_t rt_var_of(const void *symbol, const char *call, RtVar **out);
 /* ---- state and errors (runtime.c) ---- */
 
 extern WarpsimSim *rt_sim;
-extern cudaError_t rt_last, rt_sticky; /* last error; a kernel fault that stays */
+extern _Thread_local cudaError_t rt_last; /* the calling host thread's last error */
+extern cudaError_t rt_sticky;             /* a kernel fault that stays, for every thread */
+
+/* One host thread at a time runs in the library: API_LOCKED (api_lock.h) at the top of an
+ * entry point holds its lock until the function returns; ENTER does it too. */
 
 /* Record a failure of `call`, print why, and return it. */
 cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -129,9 +134,11 @@ cudaError_t rt_init(const char *call);
 /* The runtime's error for a simulator status (faults stay as the sticky error). */
 cudaError_t rt_status(WarpsimStatus st);
 
-/* Every call that touches the device starts here: the simulator exists and no kernel has
- * faulted (a sticky error is returned again, as CUDA does until cudaDeviceReset). */
+/* Every call that touches the device starts here: it holds the library's lock, the simulator
+ * exists and no kernel has faulted (a sticky error is returned again, as CUDA does until
+ * cudaDeviceReset). Two statements: only at the top of a function body. */
 #define ENTER(call)                                                                                     \
+    API_LOCKED;                                                                                         \
     do {                                                                                                \
         cudaError_t e_ = rt_init(call);                                                                 \
         if (e_ != cudaSuccess)                                                                          \

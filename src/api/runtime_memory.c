@@ -80,6 +80,7 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
+    API_LOCKED;
     if (!pHost)
         return rt_fail(cudaErrorInvalidValue, "cudaHostAlloc", "null pointer");
     void *p = NULL;
@@ -101,6 +102,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 cudaError_t cudaFreeHost(void *ptr)
 {
+    API_LOCKED;
     if (!ptr)
         return cudaSuccess;
     for (uint32_t i = 0; i < rt_n_host; i++)

@@ -24,6 +24,7 @@ static RtVar *rt_vars;
 
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    API_LOCKED;
     RtModule *mod = xcalloc(1, sizeof *mod);
     mod->index = ++rt_n_modules;
     if (!fatbin_parse_wrapper(fatCubin, &mod->fb, mod->err, sizeof mod->err)) {
@@ -59,6 +60,7 @@ static bool registration_ok(const char *call, void **fatCubinHandle, const char 
 void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName,
                             int thread_limit, void *tid, void *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
+    API_LOCKED;
     if (!registration_ok("__cudaRegisterFunction", fatCubinHandle, deviceName, "no kernel name"))
         return;
     RtKernel *k = xcalloc(1, sizeof *k);
@@ -72,6 +74,7 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
 void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
                        size_t size, int constant, int global)
 {
+    API_LOCKED;
     if (!registration_ok("__cudaRegisterVar", fatCubinHandle, deviceName, "no variable name"))
         return;
     RtVar *v = xcalloc(1, sizeof *v);
@@ -92,6 +95,7 @@ void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, c
 
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    API_LOCKED;
     RtModule *mod = (RtModule *)fatCubinHandle;
     for (RtKernel **p = &rt_kernels; *p;) {
         RtKernel *k = *p;
