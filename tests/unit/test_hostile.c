@@ -4,8 +4,8 @@
  * tests/hostile/bin, rebuilt into a scratch folder when nvcc is installed) run under `warpsim
  * exec`, functionally and on the timing model, and must give the same exact messages and exit
  * status in both: a wild store, a null read, a misaligned load, shared memory out of range (the
- * memory-fault model: cudaErrorIllegalAddress / cudaErrorMisalignedAddress, sticky) and four
- * host threads sharing the device. In
+ * memory-fault model: cudaErrorIllegalAddress / cudaErrorMisalignedAddress, sticky), trap
+ * (cudaErrorLaunchFailure) and four host threads sharing the device. In
  * process, what the programs do not reach: the host-memory limit, host copies outside every
  * allocation, the fault in the stats and result files, a fault while other warps wait at a
  * barrier. */
@@ -49,6 +49,10 @@ static const struct {
       "0x400000 by block (0,0,0) thread (100,0,0): outside the 512 bytes of the block's shared memory",
       "synchronize: cudaErrorIllegalAddress", "a later cudaMalloc: cudaErrorIllegalAddress",
       "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress) at hostile.h:17: e"}},
+    {"trap", 1,
+     {"warpsim: fatbin1.compute_75.ptx:35: kernel _Z10maybe_trapPii: trap executed by block (2,0,0) thread (3,0,0)",
+      "synchronize: cudaErrorLaunchFailure", "a later cudaMalloc: cudaErrorLaunchFailure",
+      "CUDA error: unspecified launch failure (cudaErrorLaunchFailure) at hostile.h:17: e"}},
     {"threads", 0,
      {"threads: 4 threads x 10 launches, 0 mismatches, refused launch seen by its thread: yes",
       "warpsim: kernel launch: _Z3addPiii: a block of 4096x1x1 threads exceeds the device's 1024 threads per block "
@@ -129,6 +133,7 @@ TEST(hostile_programs_rebuilt_with_nvcc)
     } errors[] = {
         {"wild", "(cudaErrorIllegalAddress)"}, {"nullread", "(cudaErrorIllegalAddress)"},
         {"misaligned", "(cudaErrorMisalignedAddress)"}, {"smem", "(cudaErrorIllegalAddress)"},
+        {"trap", "(cudaErrorLaunchFailure)"},
     };
     for (size_t i = 0; i < ARRAY_LEN(errors); i++) {
         EXPECT_EQ_I(run_prog(dir, errors[i].prog, "--functional --quiet", out, sizeof out), 1);

@@ -16,7 +16,9 @@
  * module variable (global, generic), one __constant__ variable (const), or the thread's shared,
  * local or parameter memory. A violation stops the launch with a fault of its kind (illegal or
  * misaligned address) naming the PTX file:line, the kernel, the thread, the address and the
- * nearest allocation. */
+ * nearest allocation; so does trap (an exit whose mode is EXIT_TRAP). To the timing model an
+ * exit that leaves some of the warp's lanes running (the others diverged, or trap) is a no-op,
+ * not the warp's end. */
 #include "front/ptx/ptx_exec.h"
 
 #include "front/ptx/ptx_alu.h"
@@ -544,6 +546,14 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         }
         goto do_exit; /* ret from the kernel ends its threads */
     case OP_EXIT:
+        if (in->mode == EXIT_TRAP && active) {
+            char who[96], msg[128];
+            ptx_thread_coords(l, w, (uint32_t)__builtin_ctz(active), who, sizeof who);
+            snprintf(msg, sizeof msg, "trap executed by %s", who);
+            ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
+            top->pc = next;
+            break;
+        }
     do_exit:
         top->pc = next;
         remove_lanes(w, 0, active);
@@ -586,7 +596,13 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     }
     while (w->n_calls > 0 && w->depth <= w->calls[w->n_calls - 1].base)
         w->n_calls--;
-    if (w->depth == 0)
+    if (w->depth == 0) {
         w->done = true;
+    } else if (cls == WOP_EXIT) { /* only some lanes ended (the others trap, or diverged before an
+                                     exit): to the timing model the warp goes on */
+        cls = WOP_NOP;
+        if (out)
+            out->s.op = WOP_NOP;
+    }
     return cls;
 }
