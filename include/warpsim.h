@@ -17,7 +17,13 @@
  * configuration file or option value, inconsistent options or an unknown policy make
  * warpsim_create return NULL with a message naming the argument, file and line, or key in err;
  * it never exits the program. Every other call that can fail returns a WarpsimStatus;
- * warpsim_error() gives the last failure's message, which is also printed on stderr. */
+ * warpsim_error() gives the last failure's message, which is also printed on stderr.
+ *
+ * A kernel that faults (an illegal or misaligned address, a failed assert, trap) stops at the
+ * fault: the message names the PTX file and line, the kernel, the thread and, for an address,
+ * the nearest allocation; the stats count it (sim.faults) and the kernel's block of stats
+ * carries its kind and place in its name. Not thread-safe: one thread at a time may
+ * call into one simulator (the libraries serialise their own entry points). */
 #ifndef WARPSIM_H
 #define WARPSIM_H
 
@@ -37,9 +43,14 @@ typedef enum WarpsimStatus {
     WARPSIM_E_PTX,         /* the PTX does not parse, or uses what warpsim does not support */
     WARPSIM_E_NOT_FOUND,   /* no kernel or variable of that name */
     WARPSIM_E_LAUNCH,      /* a launch configuration the simulated GPU cannot run */
-    WARPSIM_E_FAULT,       /* the kernel faulted (e.g. shared memory out of range) */
+    WARPSIM_E_FAULT,       /* the kernel failed: trap, a bad texture handle, ... */
     WARPSIM_E_DEADLOCK,    /* the timing model stopped making progress */
-    WARPSIM_E_CYCLE_LIMIT  /* gpu.max_cycles was reached */
+    WARPSIM_E_CYCLE_LIMIT, /* gpu.max_cycles was reached */
+    WARPSIM_E_ILLEGAL_ADDRESS, /* the kernel accessed memory outside every allocation and
+                                  variable, or its shared, local or parameter memory */
+    WARPSIM_E_MISALIGNED,  /* the kernel accessed an address not a multiple of the access size */
+    WARPSIM_E_ASSERT,      /* a device-side assert failed in the kernel */
+    WARPSIM_E_MEMORY       /* the simulated memory needs more host memory than gpu.max_host_mb */
 } WarpsimStatus;
 
 /* What a host runtime needs to know about a kernel's parameters and resources. */
@@ -84,9 +95,24 @@ void warpsim_module_add_ptxinfo(WarpsimModule *m, const char *ptxas_report);
 WarpsimStatus warpsim_symbol(WarpsimSim *s, const WarpsimModule *m, const char *name, uint64_t *addr,
                              uint64_t *size);
 
-/* Device memory: 0 from warpsim_malloc only for 0 bytes. */
+/* Device memory: 0 from warpsim_malloc only for 0 bytes. Copies and memsets must stay inside
+ * one allocation or module variable (WARPSIM_E_INPUT otherwise, with where the bytes lie). */
 uint64_t warpsim_malloc(WarpsimSim *s, uint64_t bytes);
 WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr);
+/* Free every allocation (module variables stay). */
+void warpsim_free_all(WarpsimSim *s);
+/* Bytes of the live allocations, as asked for. */
+uint64_t warpsim_mem_allocated(const WarpsimSim *s);
+
+/* An allocation or module variable: its first byte and size (the bytes asked for). */
+typedef struct WarpsimRange {
+    uint64_t addr, size;
+    int is_variable; /* a __device__ or __constant__ variable, which warpsim_free refuses */
+} WarpsimRange;
+
+/* The allocation or variable holding all of [addr, addr + bytes) (bytes 0 counts as 1): 1 and
+ * *out, or 0 (and nothing printed). */
+int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, WarpsimRange *out);
 WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes);
 WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes);
 WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes);

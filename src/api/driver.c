@@ -6,9 +6,13 @@
  * time at which it was recorded. The simulator is configured from WARPSIM_ARGS when cuInit runs
  * and writes its results when the program exits; a bad configuration makes cuInit print why,
  * once, and fail with CUDA_ERROR_INVALID_VALUE from then on. Errors print a message naming the
- * call and return the CUresult a real driver would. */
+ * call and return the CUresult a real driver would. A kernel fault (an illegal or misaligned
+ * address, a failed assert, trap) is sticky, as on a GPU: every later call that needs the
+ * context returns it until the context is destroyed. Host threads may share the device: one
+ * (recursive) lock serialises the entry points. */
 #include "warpsim.h"
 
+#include "api/api_lock.h"
 #include "base/base.h"
 
 #include <cuda/cuda.h>
@@ -43,9 +47,11 @@ static WarpsimSim *drv_sim;
 static bool drv_init_failed; /* WARPSIM_ARGS was bad: cuInit fails for good */
 static struct CUctx_st drv_ctx;
 static CUcontext drv_current;
+static CUresult drv_sticky;  /* a kernel fault, until the context is destroyed */
 
 static void drv_exit(void)
 {
+    API_LOCKED;
     warpsim_destroy(drv_sim);
     drv_sim = NULL;
 }
@@ -58,14 +64,21 @@ static CUresult drv_result(WarpsimStatus st)
     case WARPSIM_E_PTX: return CUDA_ERROR_INVALID_PTX;
     case WARPSIM_E_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
     case WARPSIM_E_LAUNCH: return CUDA_ERROR_INVALID_VALUE;
-    case WARPSIM_E_FAULT: return CUDA_ERROR_LAUNCH_FAILED;
-    case WARPSIM_E_DEADLOCK: return CUDA_ERROR_LAUNCH_FAILED;
-    case WARPSIM_E_CYCLE_LIMIT: return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case WARPSIM_E_MEMORY: return CUDA_ERROR_OUT_OF_MEMORY;
+    case WARPSIM_E_FAULT: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
+    case WARPSIM_E_DEADLOCK: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
+    case WARPSIM_E_CYCLE_LIMIT: return drv_sticky = CUDA_ERROR_LAUNCH_TIMEOUT;
+    case WARPSIM_E_ILLEGAL_ADDRESS: return drv_sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+    case WARPSIM_E_MISALIGNED: return drv_sticky = CUDA_ERROR_MISALIGNED_ADDRESS;
+    case WARPSIM_E_ASSERT: return drv_sticky = CUDA_ERROR_ASSERT;
     }
     return CUDA_ERROR_UNKNOWN;
 }
 
+/* Every entry point that needs the simulator starts here (two statements: only at the top of a
+ * function body): it holds the lock until it returns. */
 #define NEED_INIT()                                                                                     \
+    API_LOCKED;                                                                                         \
     do {                                                                                                \
         if (!drv_sim)                                                                                   \
             return CUDA_ERROR_NOT_INITIALIZED;                                                          \
@@ -95,6 +108,8 @@ CUresult cuGetErrorString(CUresult error, const char **pStr)
         {CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered"},
         {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "too many resources requested for launch"},
         {CUDA_ERROR_LAUNCH_TIMEOUT, "the launch timed out and was terminated"},
+        {CUDA_ERROR_ASSERT, "device-side assert triggered"},
+        {CUDA_ERROR_MISALIGNED_ADDRESS, "misaligned address"},
         {CUDA_ERROR_LAUNCH_FAILED, "unspecified launch failure"},
         {CUDA_ERROR_NOT_SUPPORTED, "operation not supported"},
         {CUDA_ERROR_UNKNOWN, "unknown error"},
@@ -115,6 +130,7 @@ CUresult cuGetErrorName(CUresult error, const char **pStr)
 
 CUresult cuInit(unsigned int flags)
 {
+    API_LOCKED;
     if (flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     if (drv_sim)
@@ -271,6 +287,7 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
     return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
+/* Destroying the context clears a sticky fault (the allocations stay: one context is shared). */
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
     NEED_INIT();
@@ -278,6 +295,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (drv_current == ctx)
         drv_current = NULL;
+    drv_sticky = CUDA_SUCCESS;
     return CUDA_SUCCESS;
 }
 
@@ -299,11 +317,14 @@ CUresult cuCtxGetCurrent(CUcontext *pctx)
     return CUDA_SUCCESS;
 }
 
+/* NEED_INIT, a current context, and no sticky fault. */
 #define NEED_CTX()                                                                                      \
+    NEED_INIT();                                                                                        \
     do {                                                                                                \
-        NEED_INIT();                                                                                    \
         if (!drv_current)                                                                               \
             return CUDA_ERROR_INVALID_CONTEXT;                                                          \
+        if (drv_sticky != CUDA_SUCCESS)                                                                 \
+            return drv_sticky;                                                                          \
     } while (0)
 
 CUresult cuCtxSynchronize(void)
@@ -461,8 +482,9 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
     NEED_CTX();
     WarpsimDeviceInfo di;
     warpsim_device_info(drv_sim, &di);
+    uint64_t used = warpsim_mem_allocated(drv_sim);
     if (free_bytes)
-        *free_bytes = (size_t)di.global_bytes;
+        *free_bytes = (size_t)(di.global_bytes - MIN(di.global_bytes, used));
     if (total)
         *total = (size_t)di.global_bytes;
     return CUDA_SUCCESS;
@@ -473,6 +495,15 @@ CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
     NEED_CTX();
     if (!dptr || bytesize == 0)
         return CUDA_ERROR_INVALID_VALUE;
+    WarpsimDeviceInfo di;
+    warpsim_device_info(drv_sim, &di);
+    uint64_t used = warpsim_mem_allocated(drv_sim);
+    if (bytesize > di.global_bytes - MIN(di.global_bytes, used)) {
+        fprintf(stderr, "warpsim: cuMemAlloc: %zu bytes: the device has %llu of its %llu bytes free\n", bytesize,
+                (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)),
+                (unsigned long long)di.global_bytes);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     *dptr = warpsim_malloc(drv_sim, bytesize);
     return CUDA_SUCCESS;
 }
@@ -519,7 +550,9 @@ CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int ui, size_t n)
         buf[i] = ui;
     for (size_t done = 0; done < n;) {
         size_t k = n - done < 1024 ? n - done : 1024;
-        warpsim_memcpy_htod(drv_sim, dst + done * 4, buf, k * 4);
+        CUresult r = drv_result(warpsim_memcpy_htod(drv_sim, dst + done * 4, buf, k * 4));
+        if (r != CUDA_SUCCESS)
+            return r;
         done += k;
     }
     return CUDA_SUCCESS;

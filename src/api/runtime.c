@@ -18,8 +18,9 @@
  * simulator is configured from WARPSIM_ARGS on first use and writes its results at exit; after
  * that, calls (from destructors) return cudaErrorCudartUnloading. A bad configuration fails
  * that first call with cudaErrorInitializationError, saying why, and every later call that
- * needs the device with the same error, silently. Not thread-safe: one host thread drives the
- * device. The types mirror the layouts of CUDA 13's headers (driver_types.h, texture_types.h),
+ * needs the device with the same error, silently. Host threads may share the device: one lock
+ * serialises the entry points (each launch runs to completion under it), while the last error
+ * and the <<<...>>> configurations are per thread, as in CUDA. The types mirror the layouts of CUDA 13's headers (driver_types.h, texture_types.h),
  * checked by static assertions beside them.
  *
  * The library's files, one concept each (runtime_internal.h is what they share):
@@ -40,7 +41,8 @@
 #include <stdlib.h>
 
 WarpsimSim *rt_sim;
-cudaError_t rt_last, rt_sticky;
+_Thread_local cudaError_t rt_last;
+cudaError_t rt_sticky;
 static bool rt_unloading;   /* the simulator has written its results */
 static bool rt_init_failed; /* WARPSIM_ARGS was bad: said once, not tried again */
 
@@ -64,6 +66,7 @@ cudaError_t rt_quiet_fail(cudaError_t e)
 
 static void rt_exit(void)
 {
+    API_LOCKED;
     warpsim_destroy(rt_sim);
     rt_sim = NULL;
     rt_unloading = true;
@@ -71,6 +74,7 @@ static void rt_exit(void)
 
 cudaError_t rt_init(const char *call)
 {
+    API_LOCKED;
     if (rt_sim)
         return cudaSuccess;
     if (rt_unloading)
@@ -95,9 +99,13 @@ cudaError_t rt_status(WarpsimStatus st)
     case WARPSIM_E_PTX: return rt_quiet_fail(cudaErrorInvalidPtx);
     case WARPSIM_E_NOT_FOUND: return rt_quiet_fail(cudaErrorSymbolNotFound);
     case WARPSIM_E_LAUNCH: return rt_quiet_fail(cudaErrorLaunchOutOfResources);
+    case WARPSIM_E_MEMORY: return rt_quiet_fail(cudaErrorMemoryAllocation);
     case WARPSIM_E_FAULT:
     case WARPSIM_E_DEADLOCK: return rt_quiet_fail(rt_sticky = cudaErrorLaunchFailure);
     case WARPSIM_E_CYCLE_LIMIT: return rt_quiet_fail(rt_sticky = cudaErrorLaunchTimeout);
+    case WARPSIM_E_ILLEGAL_ADDRESS: return rt_quiet_fail(rt_sticky = cudaErrorIllegalAddress);
+    case WARPSIM_E_MISALIGNED: return rt_quiet_fail(rt_sticky = cudaErrorMisalignedAddress);
+    case WARPSIM_E_ASSERT: return rt_quiet_fail(rt_sticky = cudaErrorAssert);
     }
     return rt_quiet_fail(cudaErrorUnknown);
 }

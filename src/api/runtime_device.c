@@ -224,10 +224,11 @@ cudaError_t cudaDeviceSynchronize(void)
  * context. The simulator, its statistics and the loaded modules stay. */
 cudaError_t cudaDeviceReset(void)
 {
+    API_LOCKED;
     cudaError_t e = rt_init("cudaDeviceReset");
     if (e != cudaSuccess)
         return e;
-    rt_memory_reset();
+    warpsim_free_all(rt_sim);
     rt_texture_reset();
     rt_last = rt_sticky = cudaSuccess;
     return cudaSuccess;

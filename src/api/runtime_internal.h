@@ -10,6 +10,7 @@
 
 #include "warpsim.h"
 
+#include "api/api_lock.h"
 #include "front/fatbin/fatbin.h"
 
 #include <stdbool.h>
@@ -40,8 +41,11 @@ typedef enum cudaError {
     cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorSymbolNotFound = 500,
+    cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
     cudaErrorUnknown = 999,
@@ -115,7 +119,11 @@ cudaError_t rt_var_of(const void *symbol, const char *call, RtVar **out);
 /* ---- state and errors (runtime.c) ---- */
 
 extern WarpsimSim *rt_sim;
-extern cudaError_t rt_last, rt_sticky; /* last error; a kernel fault that stays */
+extern _Thread_local cudaError_t rt_last; /* the calling host thread's last error */
+extern cudaError_t rt_sticky;             /* a kernel fault that stays, for every thread */
+
+/* One host thread at a time runs in the library: API_LOCKED (api_lock.h) at the top of an
+ * entry point holds its lock until the function returns; ENTER does it too. */
 
 /* Record a failure of `call`, print why, and return it. */
 cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -126,9 +134,11 @@ cudaError_t rt_init(const char *call);
 /* The runtime's error for a simulator status (faults stay as the sticky error). */
 cudaError_t rt_status(WarpsimStatus st);
 
-/* Every call that touches the device starts here: the simulator exists and no kernel has
- * faulted (a sticky error is returned again, as CUDA does until cudaDeviceReset). */
+/* Every call that touches the device starts here: it holds the library's lock, the simulator
+ * exists and no kernel has faulted (a sticky error is returned again, as CUDA does until
+ * cudaDeviceReset). Two statements: only at the top of a function body. */
 #define ENTER(call)                                                                                     \
+    API_LOCKED;                                                                                         \
     do {                                                                                                \
         cudaError_t e_ = rt_init(call);                                                                 \
         if (e_ != cudaSuccess)                                                                          \
@@ -139,15 +149,9 @@ cudaError_t rt_status(WarpsimStatus st);
 
 /* ---- device memory (runtime_memory.c) ---- */
 
-/* Device memory the program may name (allocations and module variables) is kept as ranges
- * sorted by address. symbol: a module variable, which cudaFree and cudaDeviceReset leave. */
-void rt_range_add(uint64_t addr, uint64_t size, bool symbol);
-/* Forget the range starting exactly at addr, if there is one. */
-void rt_range_remove(uint64_t addr);
-/* The bytes [p, p + n) must lie in one allocation or variable of the device. */
+/* The bytes [p, p + n) must lie in one allocation or variable of the device (the simulator
+ * keeps the map of both). */
 cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what);
-/* Free every allocation (cudaDeviceReset). */
-void rt_memory_reset(void);
 
 /* ---- texture objects (runtime_texture.c) ---- */
 

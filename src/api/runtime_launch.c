@@ -34,8 +34,8 @@ typedef struct CallConfig {
 
 #define RT_MAX_CALL_DEPTH 16
 
-static CallConfig rt_calls[RT_MAX_CALL_DEPTH];
-static int rt_n_calls;
+static _Thread_local CallConfig rt_calls[RT_MAX_CALL_DEPTH]; /* per host thread, as in CUDA */
+static _Thread_local int rt_n_calls;
 
 /* ---- <<<...>>> ---- */
 

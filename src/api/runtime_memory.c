@@ -1,10 +1,11 @@
 /* runtime_memory.c: device memory of warpsim's libcudart replacement (see runtime.c).
  *
  * cudaMalloc and cudaFree, pinned host memory (plain aligned host memory here), copies in
- * every direction, memset, and copies to and from __device__ / __constant__ variables. Every
- * piece of device memory the program may name, allocations and module variables alike, is a
- * range in one sorted map: copies are checked against it, and cudaMemcpyDefault tells device
- * from host pointers with it. Copies complete before the call returns. */
+ * every direction, memset, and copies to and from __device__ / __constant__ variables. The
+ * simulator keeps the map of every piece of device memory the program may name, allocations
+ * and module variables alike (O(log n) per allocation, free or lookup): copies are checked
+ * against it, and cudaMemcpyDefault tells device from host pointers with it. Copies complete
+ * before the call returns. */
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
@@ -12,87 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Device memory the program may name: allocations and module variables, sorted by address,
- * to check copies and to tell device from host pointers (cudaMemcpyDefault). */
-typedef struct DevRange {
-    uint64_t addr, size;
-    bool symbol;
-} DevRange;
-
-static DevRange *rt_ranges;
-static uint32_t rt_n_ranges, rt_cap_ranges;
-static uint64_t rt_allocated;           /* bytes of live cudaMalloc allocations */
 static void **rt_host_allocs;           /* cudaMallocHost / cudaHostAlloc blocks */
 static uint32_t rt_n_host, rt_cap_host;
 
 /* ---- the map of device memory ---- */
 
-/* Index of the first range whose address is above addr. */
-static uint32_t range_upper(uint64_t addr)
-{
-    uint32_t lo = 0, hi = rt_n_ranges;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (rt_ranges[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The range holding [addr, addr + n) (n >= 1), or NULL. */
-static const DevRange *range_find(uint64_t addr, uint64_t n)
-{
-    uint32_t i = range_upper(addr);
-    if (i == 0)
-        return NULL;
-    const DevRange *r = &rt_ranges[i - 1];
-    if (addr - r->addr >= r->size || n > r->size - (addr - r->addr))
-        return NULL;
-    return r;
-}
-
-void rt_range_add(uint64_t addr, uint64_t size, bool symbol)
-{
-    if (rt_n_ranges == rt_cap_ranges) {
-        rt_cap_ranges = rt_cap_ranges ? 2 * rt_cap_ranges : 64;
-        rt_ranges = xrealloc(rt_ranges, rt_cap_ranges * sizeof *rt_ranges);
-    }
-    uint32_t i = range_upper(addr);
-    memmove(&rt_ranges[i + 1], &rt_ranges[i], (rt_n_ranges - i) * sizeof *rt_ranges);
-    rt_ranges[i] = (DevRange){addr, size ? size : 1, symbol};
-    rt_n_ranges++;
-}
-
-static void range_remove_at(uint32_t i)
-{
-    memmove(&rt_ranges[i], &rt_ranges[i + 1], (rt_n_ranges - i - 1) * sizeof *rt_ranges);
-    rt_n_ranges--;
-}
-
-/* Index of the range starting exactly at addr, or -1. */
-static int64_t range_at(uint64_t addr)
-{
-    uint32_t i = range_upper(addr);
-    return i > 0 && rt_ranges[i - 1].addr == addr ? (int64_t)i - 1 : -1;
-}
-
-void rt_range_remove(uint64_t addr)
-{
-    int64_t i = range_at(addr);
-    if (i >= 0)
-        range_remove_at((uint32_t)i);
-}
-
 static bool is_device(const void *p)
 {
-    return p && range_find((uint64_t)(uintptr_t)p, 1) != NULL;
+    return p && warpsim_mem_find(rt_sim, (uint64_t)(uintptr_t)p, 1, NULL);
 }
 
 cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what)
 {
-    if (n && !range_find((uint64_t)(uintptr_t)p, n))
+    if (n && !warpsim_mem_find(rt_sim, (uint64_t)(uintptr_t)p, n, NULL))
         return rt_fail(cudaErrorInvalidValue, call, "%s %p (%zu bytes) is not inside a device allocation", what, p, n);
     return cudaSuccess;
 }
@@ -109,14 +42,12 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
         return cudaSuccess;
     WarpsimDeviceInfo di;
     warpsim_device_info(rt_sim, &di);
-    if (size > di.global_bytes - MIN(di.global_bytes, rt_allocated))
+    uint64_t used = warpsim_mem_allocated(rt_sim);
+    if (size > di.global_bytes - MIN(di.global_bytes, used))
         return rt_fail(cudaErrorMemoryAllocation, "cudaMalloc", "%zu bytes: the device has %llu of its %llu bytes "
-                       "free", size, (unsigned long long)(di.global_bytes - MIN(di.global_bytes, rt_allocated)),
+                       "free", size, (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)),
                        (unsigned long long)di.global_bytes);
-    uint64_t a = warpsim_malloc(rt_sim, size);
-    rt_range_add(a, size, false);
-    rt_allocated += size;
-    *devPtr = (void *)(uintptr_t)a;
+    *devPtr = (void *)(uintptr_t)warpsim_malloc(rt_sim, size);
     return cudaSuccess;
 }
 
@@ -125,12 +56,11 @@ cudaError_t cudaFree(void *devPtr)
     ENTER("cudaFree");
     if (!devPtr)
         return cudaSuccess;
-    int64_t i = range_at((uint64_t)(uintptr_t)devPtr);
-    if (i < 0 || rt_ranges[i].symbol)
+    WarpsimRange r;
+    uint64_t a = (uint64_t)(uintptr_t)devPtr;
+    if (!warpsim_mem_find(rt_sim, a, 1, &r) || r.addr != a || r.is_variable)
         return rt_fail(cudaErrorInvalidValue, "cudaFree", "%p is not an allocation of cudaMalloc", devPtr);
-    rt_allocated -= rt_ranges[i].size;
-    range_remove_at((uint32_t)i);
-    return rt_status(warpsim_free(rt_sim, (uint64_t)(uintptr_t)devPtr));
+    return rt_status(warpsim_free(rt_sim, a));
 }
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
@@ -138,31 +68,19 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     ENTER("cudaMemGetInfo");
     WarpsimDeviceInfo di;
     warpsim_device_info(rt_sim, &di);
+    uint64_t used = warpsim_mem_allocated(rt_sim);
     if (free_bytes)
-        *free_bytes = (size_t)(di.global_bytes - MIN(di.global_bytes, rt_allocated));
+        *free_bytes = (size_t)(di.global_bytes - MIN(di.global_bytes, used));
     if (total)
         *total = (size_t)di.global_bytes;
     return cudaSuccess;
-}
-
-/* The allocations go; module variables stay with their modules. */
-void rt_memory_reset(void)
-{
-    for (uint32_t i = 0; i < rt_n_ranges;) {
-        if (rt_ranges[i].symbol) {
-            i++;
-            continue;
-        }
-        warpsim_free(rt_sim, rt_ranges[i].addr);
-        range_remove_at(i);
-    }
-    rt_allocated = 0;
 }
 
 /* ---- host memory ---- */
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
+    API_LOCKED;
     if (!pHost)
         return rt_fail(cudaErrorInvalidValue, "cudaHostAlloc", "null pointer");
     void *p = NULL;
@@ -184,6 +102,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 cudaError_t cudaFreeHost(void *ptr)
 {
+    API_LOCKED;
     if (!ptr)
         return cudaSuccess;
     for (uint32_t i = 0; i < rt_n_host; i++)

@@ -3,7 +3,7 @@
  * nvcc's constructors register each object's fat binary, kernels and variables before main;
  * a fat binary is only parsed then. Its PTX (the highest-arch entry) is loaded into the
  * simulator the first time one of its kernels or variables is used, with ptxas's register
- * counts from the cubin beside it, and its variables join the map of device memory. A corrupt
+ * counts from the cubin beside it, and its variables are placed in the simulator's memory. A corrupt
  * fat binary fails exactly the calls that need it, with the same error each time. Kernels are
  * looked up by their host stub (or as a cudaKernel_t), variables by their host shadow. */
 #include "api/runtime_internal.h"
@@ -24,6 +24,7 @@ static RtVar *rt_vars;
 
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    API_LOCKED;
     RtModule *mod = xcalloc(1, sizeof *mod);
     mod->index = ++rt_n_modules;
     if (!fatbin_parse_wrapper(fatCubin, &mod->fb, mod->err, sizeof mod->err)) {
@@ -59,6 +60,7 @@ static bool registration_ok(const char *call, void **fatCubinHandle, const char 
 void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName,
                             int thread_limit, void *tid, void *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
+    API_LOCKED;
     if (!registration_ok("__cudaRegisterFunction", fatCubinHandle, deviceName, "no kernel name"))
         return;
     RtKernel *k = xcalloc(1, sizeof *k);
@@ -72,6 +74,7 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
 void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
                        size_t size, int constant, int global)
 {
+    API_LOCKED;
     if (!registration_ok("__cudaRegisterVar", fatCubinHandle, deviceName, "no variable name"))
         return;
     RtVar *v = xcalloc(1, sizeof *v);
@@ -92,6 +95,7 @@ void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, c
 
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    API_LOCKED;
     RtModule *mod = (RtModule *)fatCubinHandle;
     for (RtKernel **p = &rt_kernels; *p;) {
         RtKernel *k = *p;
@@ -110,8 +114,6 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
             continue;
         }
         *p = v->next;
-        if (v->addr)
-            rt_range_remove(v->addr);
         free(v->name);
         free(v);
     }
@@ -184,12 +186,9 @@ static cudaError_t module_load(RtModule *mod, const char *call)
         else if (have_cubin)
             fprintf(stderr, "warpsim: %s: no register count (%s); using an estimate\n", k->name, err);
     }
-    for (RtVar *v = rt_vars; v; v = v->next) {
-        uint64_t size = 0;
-        if (v->mod != mod || warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, &size) != WARPSIM_OK)
-            continue;
-        rt_range_add(v->addr, size, true);
-    }
+    for (RtVar *v = rt_vars; v; v = v->next)
+        if (v->mod == mod && warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, NULL) != WARPSIM_OK)
+            v->addr = 0;
     return cudaSuccess;
 }
 

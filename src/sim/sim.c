@@ -9,7 +9,11 @@
  *
  * This runs inside users' programs, so bad input never ends the process: the configuration
  * arguments go through the error-returning readers of conf/ (the command line wraps the same
- * ones to exit), and warpsim_create returns NULL with their message.
+ * ones to exit), and warpsim_create returns NULL with their message. Device memory is checked:
+ * host copies must stay inside one allocation or variable, and a kernel's faults (illegal or
+ * misaligned addresses, assert, trap) come back as their own statuses, counted in sim.faults
+ * and noted in the name of the kernel's block of stats. gpu.max_host_mb bounds the host memory
+ * the simulated memory's pages take.
  *
  * Results (stats_result.h): the status of the first kernel that did not complete (fault,
  * deadlock, gpu.max_cycles) is the run's; the result files are brought up to date after every
@@ -53,6 +57,7 @@ struct WarpsimSim {
     Gpu *gpu;         /* timing model (NULL when functional) */
     Stats fstats;     /* functional mode's counters */
     uint64_t f_warp_insts, f_thread_insts, f_ctas, f_kernels;
+    uint64_t faults;  /* kernels stopped by a fault (sim.faults) */
     PtxMemory *mem;
     WarpsimModule *modules;
     double t0;
@@ -184,6 +189,7 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
         return NULL;
     }
     s->mem = ptx_memory_create();
+    ptx_memory_set_limit(s->mem, s->cfg.gpu.max_host_mb << 20);
     if (s->functional) {
         stats_init(&s->fstats);
         functional_counter(s, &s->f_warp_insts, "sim.warp_insts", "warp instructions executed");
@@ -194,6 +200,8 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
         s->gpu = gpu_create(&s->cfg);
         gpu_set_progress(s->gpu, !s->quiet);
     }
+    stats_counter(s->gpu ? &s->gpu->stats : &s->fstats, &s->faults, "sim.faults",
+                  "kernels stopped by a fault: an illegal or misaligned address, a failed assert, trap");
     s->t0 = wall_seconds();
     StatsRunInfo info = run_info(s);
     s->result = stats_result_create(s->json, s->csv, s->text, info_stats(s), &info);
@@ -308,6 +316,7 @@ void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m)
     for (WarpsimModule **p = &s->modules; *p; p = &(*p)->next)
         if (*p == m) {
             *p = m->next;
+            ptx_memory_unbind(s->mem, m->ptx);
             ptx_module_free(m->ptx);
             ptxinfo_free(&m->info);
             free(m);
@@ -383,42 +392,90 @@ WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
     return WARPSIM_OK;
 }
 
+void warpsim_free_all(WarpsimSim *s)
+{
+    ptx_memory_free_all(s->mem);
+}
+
+uint64_t warpsim_mem_allocated(const WarpsimSim *s)
+{
+    return ptx_memory_allocated(s->mem);
+}
+
+int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, WarpsimRange *out)
+{
+    PtxRegion r;
+    if (!ptx_memory_find(s->mem, addr, bytes ? bytes : 1, &r))
+        return 0;
+    if (out)
+        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC};
+    return 1;
+}
+
+/* The device bytes of a copy lie in one allocation or variable; what fails names where they lie. */
+static WarpsimStatus check_device(WarpsimSim *s, const char *what, uint64_t addr, size_t bytes)
+{
+    if (!bytes || ptx_memory_find(s->mem, addr, bytes, NULL))
+        return WARPSIM_OK;
+    char why[320];
+    ptx_memory_describe(s->mem, addr, bytes, why, sizeof why);
+    return fail(s, WARPSIM_E_INPUT, "%s of %zu bytes at 0x%llx: %s", what, bytes, (unsigned long long)addr, why);
+}
+
+/* A write the host-memory limit refused. */
+static WarpsimStatus over_limit(WarpsimSim *s, const char *what, size_t bytes)
+{
+    return fail(s, WARPSIM_E_MEMORY, "%s of %zu bytes: the simulated device memory would take more than "
+                "gpu.max_host_mb = %llu MiB of host memory", what, bytes,
+                (unsigned long long)s->cfg.gpu.max_host_mb);
+}
+
 WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes)
 {
     if (bytes && (!dst || !src))
         return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes to the device with a null pointer", bytes);
-    ptx_memory_write(s->mem, dst, src, bytes);
-    return WARPSIM_OK;
+    WarpsimStatus st = check_device(s, "copy to the device", dst, bytes);
+    if (st == WARPSIM_OK && !ptx_memory_write(s->mem, dst, src, bytes))
+        st = over_limit(s, "copy to the device", bytes);
+    return st;
 }
 
 WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes)
 {
     if (bytes && (!dst || !src))
         return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes from the device with a null pointer", bytes);
-    ptx_memory_read(s->mem, src, dst, bytes);
-    return WARPSIM_OK;
+    WarpsimStatus st = check_device(s, "copy from the device", src, bytes);
+    if (st == WARPSIM_OK)
+        ptx_memory_read(s->mem, src, dst, bytes);
+    return st;
 }
 
 WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes)
 {
     if (bytes && (!dst || !src))
         return fail(s, WARPSIM_E_INPUT, "device copy of %zu bytes with a null pointer", bytes);
+    WarpsimStatus st = check_device(s, "device copy from", src, bytes);
+    if (st == WARPSIM_OK)
+        st = check_device(s, "device copy to", dst, bytes);
     uint8_t buf[4096];
-    for (size_t done = 0; done < bytes;) {
+    for (size_t done = 0; done < bytes && st == WARPSIM_OK;) {
         size_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
         ptx_memory_read(s->mem, src + done, buf, n);
-        ptx_memory_write(s->mem, dst + done, buf, n);
+        if (!ptx_memory_write(s->mem, dst + done, buf, n))
+            st = over_limit(s, "device copy", bytes);
         done += n;
     }
-    return WARPSIM_OK;
+    return st;
 }
 
 WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes)
 {
     if (bytes && !dst)
         return fail(s, WARPSIM_E_INPUT, "memset of %zu bytes at a null pointer", bytes);
-    ptx_memory_set(s->mem, dst, value, bytes);
-    return WARPSIM_OK;
+    WarpsimStatus st = check_device(s, "memset", dst, bytes);
+    if (st == WARPSIM_OK && !ptx_memory_set(s->mem, dst, value, bytes))
+        st = over_limit(s, "memset", bytes);
+    return st;
 }
 
 WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle)
@@ -482,11 +539,41 @@ static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint3
     return WARPSIM_OK;
 }
 
+/* A launch the interpreter stopped at a fault: say why, with what the CUDA libraries need to
+ * tell faults apart, and note the kind and the PTX line in the name of the kernel's block of
+ * stats (the last one), so that the result files record it too. */
+static WarpsimStatus kernel_fault(WarpsimSim *s, Stats *st, PtxFault kind, const char *msg)
+{
+    static const struct {
+        WarpsimStatus status;
+        const char *what;
+    } kinds[] = {
+        [PTX_FAULT_NONE] = {WARPSIM_E_FAULT, "fault"},
+        [PTX_FAULT_FAILURE] = {WARPSIM_E_FAULT, "launch failure"},
+        [PTX_FAULT_ILLEGAL_ADDRESS] = {WARPSIM_E_ILLEGAL_ADDRESS, "illegal address"},
+        [PTX_FAULT_MISALIGNED] = {WARPSIM_E_MISALIGNED, "misaligned address"},
+        [PTX_FAULT_ASSERT] = {WARPSIM_E_ASSERT, "assert"},
+        [PTX_FAULT_HOST_MEMORY] = {WARPSIM_E_MEMORY, "host memory"},
+        [PTX_FAULT_INST_LIMIT] = {WARPSIM_E_FAULT, "instruction limit"},
+    };
+    if (st->n_kernels > 0) {
+        KernelStats *ks = &st->kernels[st->n_kernels - 1];
+        const char *colon = strchr(msg, ':'), *line_end = colon ? strchr(colon + 1, ':') : NULL;
+        char name[sizeof ks->name];
+        snprintf(name, sizeof name, "%s [fault: %s at %.*s]", ks->name, kinds[kind].what,
+                 line_end ? (int)(line_end - msg) : 0, msg);
+        memcpy(ks->name, name, sizeof name);
+    }
+    if (kind == PTX_FAULT_HOST_MEMORY)
+        return fail(s, WARPSIM_E_MEMORY, "%s (gpu.max_host_mb)", msg);
+    return fail(s, kinds[kind].status, "%s", msg);
+}
+
 /* After a kernel: the first that did not complete gives the run its status; the result files
  * (what a signal writes) take in the kernel. */
 static WarpsimStatus kernel_done(WarpsimSim *s, WarpsimStatus st)
 {
-    if (!s->status[0] && st == WARPSIM_E_FAULT)
+    if (!s->status[0] && (st == WARPSIM_E_FAULT || st >= WARPSIM_E_ILLEGAL_ADDRESS))
         snprintf(s->status, sizeof s->status, "%s%s", STATS_STATUS_FAULT, s->err);
     else if (!s->status[0] && (st == WARPSIM_E_DEADLOCK || st == WARPSIM_E_CYCLE_LIMIT))
         snprintf(s->status, sizeof s->status, "%s",
@@ -515,6 +602,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
                                      err, sizeof err);
     if (!l)
         return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
+    ptx_launch_count_faults(l, &s->faults);
     if (s->functional) {
         stats_kernel_begin(&s->fstats);
         PtxRunStats rs;
@@ -525,8 +613,9 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         s->f_ctas += rs.ctas;
         s->f_kernels++;
         stats_kernel_end(&s->fstats, kernel);
+        PtxFault fault = ptx_launch_fault_kind(l);
         ptx_launch_destroy(l);
-        return kernel_done(s, ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err));
+        return kernel_done(s, ok ? WARPSIM_OK : kernel_fault(s, &s->fstats, fault, err));
     }
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
@@ -534,7 +623,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     GpuRunStatus gs = gpu_run_kernel(s->gpu, &ptx_front_ops, l, &fk, stderr);
     const char *fault = ptx_launch_error(l);
     if (fault) {
-        st = fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, fault);
+        st = kernel_fault(s, &s->gpu->stats, ptx_launch_fault_kind(l), fault);
     } else if (gs == GPU_RUN_DEADLOCK) {
         st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
     } else if (gs == GPU_RUN_CYCLE_LIMIT) {

@@ -1,11 +1,15 @@
 /* test_ptx_mem.c: memory spaces of the PTX interpreter (tests/ptx/memory.cu): static and
  * dynamic shared memory, local arrays, __constant__ and __device__ variables with initialisers,
  * vector accesses, generic pointers into shared and local memory, atomics of every kind on
- * global and shared memory, special registers; and the sparse memory / allocator API. */
+ * global and shared memory, special registers; and the sparse memory / allocator API, with the
+ * ordered map of ranges behind it (ptx_ranges.c). */
 #include "../test.h"
 
 #include "../ptx/ptx_test.h"
 #include "base/base.h"
+#include "front/ptx/ptx_ranges.h"
+
+#include <stdlib.h>
 
 TEST(ptx_memory_spaces)
 {
@@ -189,4 +193,90 @@ TEST(ptx_shared_address_wraps_at_32_bits)
     EXPECT_EQ_U(got, 42);
     ptx_memory_destroy(mem);
     ptx_module_free(m);
+}
+
+/* The ordered map of ranges behind the allocator, against a plain sorted array: random
+ * inserts, removals and every lookup. */
+TEST(ptx_ranges_match_a_sorted_array)
+{
+    enum { SLOTS = 2000, OPS = 40000 };
+    static uint64_t size[SLOTS]; /* range at slot * 1000 of this size (1 to 999); 0: absent */
+    PtxRangeMap t;
+    ptx_ranges_init(&t);
+    uint64_t rng = 12345;
+    uint32_t count = 0;
+    int bad = 0;
+    for (int op = 0; op < OPS; op++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t slot = (uint32_t)(rng >> 33) % SLOTS, kind = (uint32_t)(rng >> 20) % 4;
+        uint64_t at = (uint64_t)slot * 1000 + (rng >> 10) % 1000;
+        if (kind == 0 && !size[slot]) {
+            size[slot] = 1 + (rng >> 40) % 999;
+            PtxRange r = {.addr = (uint64_t)slot * 1000, .size = size[slot]};
+            bad += !ptx_ranges_insert(&t, &r);
+            bad += ptx_ranges_insert(&t, &r); /* twice: refused */
+            count++;
+        } else if (kind == 1 && size[slot]) {
+            PtxRange out;
+            bad += !ptx_ranges_remove(&t, (uint64_t)slot * 1000, &out) || out.size != size[slot];
+            size[slot] = 0;
+            count--;
+        } else if (kind == 1) {
+            bad += ptx_ranges_remove(&t, (uint64_t)slot * 1000, NULL);
+        }
+        /* floor and above of a random address, first fit of a random size */
+        int64_t lo = -1, hi = -1, fit = -1;
+        uint64_t want = 1 + (rng >> 45) % 999;
+        for (int64_t k = slot; k >= 0 && lo < 0; k--)
+            lo = size[k] && (uint64_t)k * 1000 <= at ? k : -1;
+        for (int64_t k = slot + 1; k < SLOTS && hi < 0; k++)
+            hi = size[k] ? k : -1;
+        for (int64_t k = 0; k < SLOTS && fit < 0; k++)
+            fit = size[k] >= want ? k : -1;
+        const PtxRange *f = ptx_ranges_floor(&t, at), *a = ptx_ranges_above(&t, at);
+        const PtxRange *ff = ptx_ranges_first_fit(&t, want);
+        bad += lo < 0 ? f != NULL : !f || f->addr != (uint64_t)lo * 1000;
+        bad += hi < 0 ? a != NULL : !a || a->addr != (uint64_t)hi * 1000;
+        bad += fit < 0 ? ff != NULL : !ff || ff->addr != (uint64_t)fit * 1000;
+        bad += t.count != count;
+    }
+    EXPECT_EQ_I(bad, 0);
+    ptx_ranges_free(&t);
+}
+
+/* cudaMalloc / cudaFree cost O(log n): 300,000 live allocations, freed oldest first (the worst
+ * case of a list), take well under a second (minutes when each was a scan of the list). Freed
+ * neighbours merge and the lowest free range that fits is reused. */
+TEST(ptx_memory_allocator_scales_and_reuses)
+{
+    enum { N = 300000 };
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t *a = xmalloc(N * sizeof *a);
+    double t0 = wall_seconds();
+    for (int i = 0; i < N; i++)
+        a[i] = ptx_memory_alloc(mem, 16);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += !ptx_memory_find(mem, a[i] + 15, 1, NULL) || ptx_memory_find(mem, a[i] + 16, 1, NULL);
+    for (int i = 0; i < N; i++)
+        bad += !ptx_memory_free(mem, a[i]);
+    double secs = wall_seconds() - t0;
+    EXPECT_EQ_I(bad, 0);
+    EXPECT(secs < 10);
+    if (secs >= 10)
+        printf("  300000 allocations and frees took %.1f s\n", secs);
+    EXPECT_EQ_U(ptx_memory_allocated(mem), 0);
+    uint64_t base = ptx_memory_alloc(mem, 100); /* everything was freed: the heap starts again */
+    EXPECT_EQ_U(base, a[0]);
+    uint64_t b = ptx_memory_alloc(mem, 300), c = ptx_memory_alloc(mem, 100), d = ptx_memory_alloc(mem, 100);
+    EXPECT_EQ_U(c, b + 512);
+    EXPECT(ptx_memory_free(mem, b) && ptx_memory_free(mem, c));
+    EXPECT_EQ_U(ptx_memory_alloc(mem, 700), b); /* b and c merged: 768 bytes */
+    EXPECT_EQ_U(ptx_memory_alloc(mem, 1), d + 256);
+    EXPECT(ptx_memory_free(mem, d));
+    EXPECT_EQ_U(ptx_memory_alloc(mem, 64), d); /* the lowest free range first */
+    ptx_memory_free_all(mem);
+    EXPECT_EQ_U(ptx_memory_alloc(mem, 8), base);
+    free(a);
+    ptx_memory_destroy(mem);
 }

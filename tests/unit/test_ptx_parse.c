@@ -201,7 +201,7 @@ TEST(ptx_runtime_fault_reports_line)
     PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, NULL, 0, mem, err, sizeof err);
     ASSERT(l);
     EXPECT(!ptx_run_kernel(l, NULL, err, sizeof err));
-    EXPECT_CONTAINS(err, "fault.ptx:9: kernel k: shared memory access");
+    EXPECT_CONTAINS(err, "fault.ptx:9: kernel k: illegal address: 4-byte store at shared offset 0x40");
     ptx_launch_destroy(l);
     /* a kernel that never terminates stops at the instruction limit */
     static const char *const spin = HDR ".visible .entry k()\n{\n$L:\n  bra.uni $L;\n}\n";

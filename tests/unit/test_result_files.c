@@ -456,11 +456,11 @@ TEST(result_fault_status)
     dup2(saved, 2);
     close(saved);
     close(null);
-    EXPECT_EQ_I(st, WARPSIM_E_FAULT);
+    EXPECT_EQ_I(st, WARPSIM_E_ILLEGAL_ADDRESS);
     JsonValue *j = load_json(json);
     ASSERT(j);
     const char *status = json_str(json_get(j, "status"));
-    EXPECT(status && !strncmp(status, "fault: kernel k: ", 17));
+    EXPECT(status && !strncmp(status, "fault: ", 7));
     EXPECT_CONTAINS(status, "shared memory");
     json_free(j);
 }

@@ -51,16 +51,45 @@ uint32_t ptx_module_n_insts(const PtxModule *m);
 /* ---- simulated global memory: sparse, paged, 64-bit addresses ---- */
 PtxMemory *ptx_memory_create(void);
 void ptx_memory_destroy(PtxMemory *mem);
-/* cudaMalloc: a fresh 256-byte-aligned range; 0 only when bytes is 0. */
+/* cudaMalloc: a fresh 256-byte-aligned range, the lowest free one that fits; 0 only when bytes
+ * is 0. */
 uint64_t ptx_memory_alloc(PtxMemory *mem, uint64_t bytes);
 /* cudaFree: false if addr is not the start of a live allocation. */
 bool ptx_memory_free(PtxMemory *mem, uint64_t addr);
-void ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n);
+/* Free every allocation (module variables stay). */
+void ptx_memory_free_all(PtxMemory *mem);
+/* Host-side access, unchecked (the caller checks the range with ptx_memory_find). Writes are
+ * false when the host-memory limit refused a page (part of the bytes may be written). */
+bool ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n);
 void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n);
-void ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n);
+bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n);
 /* Address of a module's .global or .const variable in this memory (the module's variables are
  * placed and initialised the first time it is bound, here or by a launch); 0 if no such name. */
 uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name, uint64_t *size_out);
+/* Forget a module's variables (before the module is freed); nothing if it was never bound. */
+void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m);
+
+/* What a device address may name: an allocation or a module variable. */
+typedef enum PtxRegionKind { PTX_REGION_ALLOC, PTX_REGION_GLOBAL, PTX_REGION_CONST } PtxRegionKind;
+
+typedef struct PtxRegion {
+    uint64_t addr, size;  /* the bytes asked for (an allocation holds them rounded up to 256) */
+    PtxRegionKind kind;
+    const char *name;     /* a variable's name; NULL for allocations */
+} PtxRegion;
+
+/* The allocation or variable holding all of [addr, addr + bytes) (bytes >= 1), or false. */
+bool ptx_memory_find(const PtxMemory *mem, uint64_t addr, uint64_t bytes, PtxRegion *out);
+/* Why [addr, addr + bytes) is not one allocation's or variable's, for a message: "a null
+ * pointer", or where it lies against the nearest ones ("96 bytes after the allocation at ..."). */
+void ptx_memory_describe(const PtxMemory *mem, uint64_t addr, uint64_t bytes, char *buf, size_t len);
+/* Bytes of the live allocations, as asked for. */
+uint64_t ptx_memory_allocated(const PtxMemory *mem);
+/* Bound the host memory the simulated memory's pages take (0: no limit): a write that needs a
+ * page beyond it fails. */
+void ptx_memory_set_limit(PtxMemory *mem, uint64_t max_bytes);
+/* Host memory the pages take now. */
+uint64_t ptx_memory_host_bytes(const PtxMemory *mem);
 
 /* ---- texture objects over linear memory (what tex1Dfetch reads) ---- */
 typedef enum PtxTexFormat { PTX_TEX_SIGNED, PTX_TEX_UNSIGNED, PTX_TEX_FLOAT } PtxTexFormat;
@@ -92,12 +121,28 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
 void ptx_launch_destroy(PtxLaunch *l);
 /* The kernel as the timing model sees it (name, geometry, registers, shared memory). */
 void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out);
+/* Add 1 to *counter (a stats counter) when the launch faults, at the fault, so that the stats
+ * of the kernel count it. */
+void ptx_launch_count_faults(PtxLaunch *l, uint64_t *counter);
 /* Stop a run with an error after this many warp instructions (0: no limit); guards against hangs. */
 void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts);
 /* The value %clock/%clock64 read from now on (the timing model sets its cycle count). */
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle);
-/* A run-time fault (e.g. shared memory out of range): message, or NULL if none. */
+/* What stopped a launch before its end. */
+typedef enum PtxFault {
+    PTX_FAULT_NONE,
+    PTX_FAULT_FAILURE,         /* trap, a bad texture handle, ...: an unspecified launch failure */
+    PTX_FAULT_ILLEGAL_ADDRESS, /* outside every allocation and variable, or the shared, local or
+                                  parameter memory of the thread */
+    PTX_FAULT_MISALIGNED,      /* an address not a multiple of the access size */
+    PTX_FAULT_ASSERT,          /* a failed device-side assert (a call of __assertfail) */
+    PTX_FAULT_HOST_MEMORY,     /* a store needed a page beyond ptx_memory_set_limit */
+    PTX_FAULT_INST_LIMIT,      /* ptx_launch_set_inst_limit's count was reached */
+} PtxFault;
+
+/* A run-time fault: "file:line: kernel K: what, where and why", or NULL if none. */
 const char *ptx_launch_error(const PtxLaunch *l);
+PtxFault ptx_launch_fault_kind(const PtxLaunch *l);
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
 
 /* Run the whole launch functionally (CTAs in order, each CTA's warps round-robin between

@@ -33,6 +33,7 @@ static const NameVal opcode_names[] = {
     {"call", OP_CALL}, {"ret", OP_RET}, {"exit", OP_EXIT}, {"bar", OP_BAR},
     {"barrier", OP_BAR}, {"membar", OP_MEMBAR}, {"fence", OP_MEMBAR}, {"shfl", OP_SHFL},
     {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP}, {"tex", OP_TEX},
+    {"trap", OP_EXIT}, /* an exit that fails the launch (mode EXIT_TRAP) */
 };
 
 static const NameVal type_names[] = {
@@ -117,6 +118,8 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
     in->guard = PTX_NO_REG;
     in->rpc = PTX_NO_PC;
     in->space = SP_GENERIC;
+    if (eq(word, blen, "trap"))
+        in->mode = EXIT_TRAP;
     if (op == OP_CVTA)
         in->space = SP_GENERIC;
     unsigned n_types = 0;
@@ -326,8 +329,8 @@ static uint8_t classify(const PtxModule *m, const PtxInst *in)
         return WOP_BRANCH;
     case OP_RET:
         return m->funcs[in->func].is_entry ? WOP_EXIT : WOP_BRANCH;
-    case OP_EXIT:
-        return WOP_EXIT;
+    case OP_EXIT: /* a trap ends the kernel (a fault) or, predicated off, nothing */
+        return in->mode == EXIT_TRAP ? WOP_NOP : WOP_EXIT;
     case OP_MEMBAR: case OP_NOP: case OP_PREFETCH:
         return WOP_NOP;
     case OP_ADD: case OP_SUB: case OP_ABS: case OP_NEG: case OP_MIN: case OP_MAX:

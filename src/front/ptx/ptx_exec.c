@@ -11,8 +11,14 @@
  * Memory: global and const through the sparse PtxMemory (const variables live there too);
  * shared per CTA; local and the .param frames of .func calls per thread; kernel parameters in
  * the launch's buffer; texture fetches through the memory's texture-object table. Generic
- * addresses are classified by the windows of ptx_ir.h. Out-of-range shared/local/param
- * accesses are run-time faults reported with the PTX file:line. */
+ * addresses are classified by the windows of ptx_ir.h. Every access is checked, as a GPU's
+ * memory system would fault: it must be aligned to its size, and lie inside one allocation or
+ * module variable (global, generic), one __constant__ variable (const), or the thread's shared,
+ * local or parameter memory. A violation stops the launch with a fault of its kind (illegal or
+ * misaligned address) naming the PTX file:line, the kernel, the thread, the address and the
+ * nearest allocation; so does trap (an exit whose mode is EXIT_TRAP). To the timing model an
+ * exit that leaves some of the warp's lanes running (the others diverged, or trap) is a no-op,
+ * not the warp's end. */
 #include "front/ptx/ptx_exec.h"
 
 #include "front/ptx/ptx_alu.h"
@@ -23,13 +29,24 @@
 #include <stdio.h>
 #include <string.h>
 
-void ptx_launch_fault(PtxLaunch *l, uint32_t pc, const char *what)
+void ptx_launch_fault(PtxLaunch *l, uint32_t pc, PtxFault kind, const char *what)
 {
     if (l->failed)
         return;
     l->failed = true;
+    l->fault = kind;
+    if (l->fault_counter)
+        ++*l->fault_counter;
     uint32_t line = pc < l->m->n_insts ? l->m->insts[pc].line : 0;
     snprintf(l->error, sizeof l->error, "%s:%u: kernel %s: %s", l->m->filename, line, l->ki->name, what);
+}
+
+void ptx_thread_coords(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, char *buf, size_t len)
+{
+    uint32_t t = w->first_tid + lane;
+    const uint32_t *c = w->cta->ctaid;
+    snprintf(buf, len, "block (%u,%u,%u) thread (%u,%u,%u)", c[0], c[1], c[2], t % l->block[0],
+             (t / l->block[0]) % l->block[1], t / (l->block[0] * l->block[1]));
 }
 
 void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
@@ -94,6 +111,9 @@ static void push(PtxWarp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 
 /* ---- memory ---- */
 
+/* What an access does, for its fault message. */
+typedef enum Access { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_TEX } Access;
+
 typedef struct Where {
     uint8_t space;  /* resolved PtxSpace */
     uint8_t *host;  /* NULL: global memory at addr */
@@ -101,8 +121,40 @@ typedef struct Where {
     uint64_t taddr; /* address reported to the timing model */
 } Where;
 
+/* Stop the launch at an access that may not happen, naming the access, its thread and why. */
+static void access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, PtxFault kind, Access acc,
+                         unsigned bytes, uint8_t space, uint64_t a, const char *why)
+{
+    static const char *const verbs[] = {"load", "store", "atomic", "texture fetch"};
+    const char *where = space == SP_SHARED ? "shared offset" : space == SP_LOCAL ? "local offset"
+                        : space == SP_PARAM_K || space == SP_PARAM_F ? "parameter offset"
+                        : space == SP_CONST ? "const address" : "global address";
+    char who[96], msg[512];
+    ptx_thread_coords(l, w, lane, who, sizeof who);
+    snprintf(msg, sizeof msg, "%s: %u-byte %s at %s 0x%llx by %s: %s",
+             kind == PTX_FAULT_MISALIGNED ? "misaligned address" : "illegal address", bytes, verbs[acc], where,
+             (unsigned long long)a, who, why);
+    ptx_launch_fault(l, pc, kind, msg);
+}
+
+/* An access inside a frame of `size` bytes of one space (shared, local, parameters). */
+static bool in_frame(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, Access acc, uint8_t space, uint64_t a,
+                     unsigned bytes, uint64_t size, const char *frame)
+{
+    if (a + bytes <= size && a + bytes >= a)
+        return true;
+    char why[128];
+    snprintf(why, sizeof why, "outside the %llu bytes of %s", (unsigned long long)size, frame);
+    access_fault(l, w, lane, pc, PTX_FAULT_ILLEGAL_ADDRESS, acc, bytes, space, a, why);
+    return false;
+}
+
+/* Find what an access of one lane touches. Every access is checked: it must be aligned to its
+ * size (PTX ISA 6.4: "naturally aligned"), global and generic ones must lie inside one
+ * allocation or module variable, const ones inside one __constant__ variable, and the others
+ * inside the thread's shared, local or parameter memory; else the launch faults. */
 static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
-                    Where *r, uint32_t pc)
+                    Where *r, uint32_t pc, Access acc)
 {
     const PtxModule *m = l->m;
     if (space == SP_GENERIC) {
@@ -119,25 +171,22 @@ static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint
     r->addr = a;
     r->taddr = a;
     r->host = NULL;
+    if ((a & (bytes - 1)) && space != SP_PARAM_K && space != SP_PARAM_F) {
+        char why[64];
+        snprintf(why, sizeof why, "not a multiple of %u", bytes);
+        access_fault(l, w, lane, pc, PTX_FAULT_MISALIGNED, acc, bytes, space, a, why);
+        return false;
+    }
     uint32_t tid = w->first_tid + lane;
-    char msg[160];
     switch (space) {
     case SP_SHARED:
-        if (a + bytes > l->smem_bytes || a + bytes < a) {
-            snprintf(msg, sizeof msg, "shared memory access at 0x%llx (%u bytes) outside the %u bytes of the CTA",
-                     (unsigned long long)a, bytes, l->smem_bytes);
-            ptx_launch_fault(l, pc, msg);
+        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, l->smem_bytes, "the block's shared memory"))
             return false;
-        }
         r->host = w->cta->smem + a;
         return true;
     case SP_LOCAL:
-        if (a + bytes > m->local_bytes || a + bytes < a) {
-            snprintf(msg, sizeof msg, "local memory access at 0x%llx outside the %u-byte frame",
-                     (unsigned long long)a, m->local_bytes);
-            ptx_launch_fault(l, pc, msg);
+        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, m->local_bytes, "the thread's local memory"))
             return false;
-        }
         r->host = w->cta->local + (size_t)tid * m->local_bytes + a;
         {
             /* interleave threads' local words, as the hardware does, so a warp's accesses to
@@ -148,22 +197,22 @@ static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint
         }
         return true;
     case SP_PARAM_K:
-        if (a + bytes > l->param_bytes || a + bytes < a) {
-            snprintf(msg, sizeof msg, "parameter access at offset %llu outside the %u-byte parameter buffer",
-                     (unsigned long long)a, l->param_bytes);
-            ptx_launch_fault(l, pc, msg);
+        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, l->param_bytes, "the kernel's parameters"))
             return false;
-        }
         r->host = l->params + a;
         return true;
     case SP_PARAM_F:
-        if (a + bytes > m->pframe_bytes) {
-            ptx_launch_fault(l, pc, "call parameter access outside the parameter frame");
+        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, m->pframe_bytes, "the call's parameter frame"))
             return false;
-        }
         r->host = w->cta->pframe + (size_t)tid * m->pframe_bytes + a;
         return true;
     default: /* global, const */
+        if (!ptx_mem_valid(l->mem, a, bytes, space == SP_CONST)) {
+            char why[320];
+            ptx_memory_describe(l->mem, a, bytes, why, sizeof why);
+            access_fault(l, w, lane, pc, PTX_FAULT_ILLEGAL_ADDRESS, acc, bytes, space, a, why);
+            return false;
+        }
         return true;
     }
 }
@@ -178,12 +227,18 @@ static inline uint64_t rd(PtxLaunch *l, const Where *r, unsigned bytes)
     return ptx_mem_load(l->mem, r->addr, bytes);
 }
 
-static inline void wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes)
+static inline bool wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes, uint32_t pc)
 {
     if (r->host)
         memcpy(r->host, &v, bytes);
-    else
-        ptx_mem_store(l->mem, r->addr, v, bytes);
+    else if (!ptx_mem_store(l->mem, r->addr, v, bytes)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a store at 0x%llx needs more host memory than the simulation's limit of %llu MiB",
+                 (unsigned long long)r->addr, (unsigned long long)(l->mem->max_pages * PTX_PAGE_SIZE >> 20));
+        ptx_launch_fault(l, pc, PTX_FAULT_HOST_MEMORY, msg);
+        return false;
+    }
+    return true;
 }
 
 static uint64_t atomic_op(const PtxInst *in, uint64_t old, uint64_t b, uint64_t c, unsigned eb)
@@ -222,7 +277,7 @@ static uint64_t atomic_op(const PtxInst *in, uint64_t old, uint64_t b, uint64_t 
 static bool lane_access(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t lane, uint64_t a, unsigned bytes,
                         Where *r, uint32_t pc, Winst *out, bool *first)
 {
-    if (!resolve(l, w, lane, in->space, a, bytes, r, pc))
+    if (!resolve(l, w, lane, in->space, a, bytes, r, pc, in->op == OP_LD ? ACC_LOAD : ACC_STORE))
         return false;
     if (out) {
         out->addr[lane] = r->taddr;
@@ -286,7 +341,8 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
                 rk.addr += k * eb;
                 if (rk.host)
                     rk.host += k * eb;
-                wr(l, &rk, v, eb);
+                if (!wr(l, &rk, v, eb, pc))
+                    return;
             }
         }
         return;
@@ -301,10 +357,11 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     FOR_LANES(active, i) {
         uint64_t a = ((base ? base[i] : 0) + disp) & amask;
         Where r;
-        if (!resolve(l, w, i, in->space, a, eb, &r, pc))
+        if (!resolve(l, w, i, in->space, a, eb, &r, pc, ACC_ATOMIC))
             return;
         if (r.space != SP_GLOBAL && r.space != SP_SHARED) {
-            ptx_launch_fault(l, pc, "atomic on a space other than global or shared");
+            access_fault(l, w, i, pc, PTX_FAULT_ILLEGAL_ADDRESS, ACC_ATOMIC, eb, r.space, r.addr,
+                         "atomics work on global and shared memory only");
             return;
         }
         if (out) {
@@ -314,7 +371,8 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         }
         first = false;
         uint64_t old = rd(l, &r, eb);
-        wr(l, &r, atomic_op(in, old, bv[i * sb], cv[i * sc], eb), eb);
+        if (!wr(l, &r, atomic_op(in, old, bv[i * sb], cv[i * sc], eb), eb, pc))
+            return;
         if (d)
             d[i] = ptx_ext(old, eb, sg);
     }
@@ -363,13 +421,19 @@ static void exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         if (!t) {
             char msg[96];
             snprintf(msg, sizeof msg, "tex: 0x%llx is not a texture object", (unsigned long long)hv[i]);
-            ptx_launch_fault(l, pc, msg);
+            ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
             return;
         }
         uint32_t eb = t->channels * t->channel_bytes;
         int64_t x = (int32_t)xv[i];
         bool inside = x >= 0 && (uint64_t)x < t->count;
         uint64_t addr = t->base + (inside ? (uint64_t)x * eb : 0);
+        if (inside && !ptx_mem_valid(l->mem, addr, eb, false)) { /* its memory was freed */
+            char why[320];
+            ptx_memory_describe(l->mem, addr, eb, why, sizeof why);
+            access_fault(l, w, i, pc, PTX_FAULT_ILLEGAL_ADDRESS, ACC_TEX, eb, SP_GLOBAL, addr, why);
+            return;
+        }
         for (unsigned k = 0; k < 4; k++) {
             uint32_t v = 0;
             if (inside && k < t->channels)
@@ -427,7 +491,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     l->stats.warp_insts++;
     l->stats.thread_insts += (uint64_t)__builtin_popcount(mask);
     if (l->inst_limit && l->stats.warp_insts > l->inst_limit) {
-        ptx_launch_fault(l, pc, "instruction limit reached (a kernel that does not terminate?)");
+        ptx_launch_fault(l, pc, PTX_FAULT_INST_LIMIT, "instruction limit reached (a kernel that does not terminate?)");
         w->done = true;
         return WOP_EXIT;
     }
@@ -482,6 +546,14 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         }
         goto do_exit; /* ret from the kernel ends its threads */
     case OP_EXIT:
+        if (in->mode == EXIT_TRAP && active) {
+            char who[96], msg[128];
+            ptx_thread_coords(l, w, (uint32_t)__builtin_ctz(active), who, sizeof who);
+            snprintf(msg, sizeof msg, "trap executed by %s", who);
+            ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
+            top->pc = next;
+            break;
+        }
     do_exit:
         top->pc = next;
         remove_lanes(w, 0, active);
@@ -504,7 +576,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         if (active) {
             const char *why = ptx_alu_exec(l, w, in, active, mask);
             if (why)
-                ptx_launch_fault(l, pc, why);
+                ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, why);
         }
         break;
     }
@@ -516,14 +588,21 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
             continue;
         }
         if (t->pc == PTX_NO_PC || t->pc >= m->n_insts) {
-            ptx_launch_fault(l, pc, "control reached the end of the code (internal reconvergence error)");
+            ptx_launch_fault(l, pc, PTX_FAULT_FAILURE,
+                             "control reached the end of the code (internal reconvergence error)");
             w->depth = 0;
         }
         break;
     }
     while (w->n_calls > 0 && w->depth <= w->calls[w->n_calls - 1].base)
         w->n_calls--;
-    if (w->depth == 0)
+    if (w->depth == 0) {
         w->done = true;
+    } else if (cls == WOP_EXIT) { /* only some lanes ended (the others trap, or diverged before an
+                                     exit): to the timing model the warp goes on */
+        cls = WOP_NOP;
+        if (out)
+            out->s.op = WOP_NOP;
+    }
     return cls;
 }

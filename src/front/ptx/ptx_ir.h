@@ -58,6 +58,7 @@ enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum { SHF_L, SHF_R };
 enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
+enum { EXIT_PLAIN, EXIT_TRAP }; /* mode for exit: trap ends the thread and fails the launch */
 
 /* State spaces as decoded. PARAM_K is the kernel's parameter buffer (shared by all threads);
  * PARAM_F is the per-thread frame holding .func parameters and call-site .param variables. */

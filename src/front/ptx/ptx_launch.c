@@ -149,8 +149,10 @@ void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out)
 }
 
 void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts) { l->inst_limit = max_warp_insts; }
+void ptx_launch_count_faults(PtxLaunch *l, uint64_t *counter) { l->fault_counter = counter; }
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
 const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
+PtxFault ptx_launch_fault_kind(const PtxLaunch *l) { return l->failed ? l->fault : PTX_FAULT_NONE; }
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l) { return &l->stats; }
 
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)

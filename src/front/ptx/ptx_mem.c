@@ -1,19 +1,24 @@
 /* ptx_mem.c: simulated device global memory: sparse 4 KiB pages behind an open-addressing hash
- * table, a small direct-mapped translation cache for the interpreter's hot path, and a
- * cudaMalloc-style allocator.
+ * table, a small direct-mapped translation cache for the interpreter's hot path, a
+ * cudaMalloc-style allocator, and the map of what the program may address.
  *
  * Pages appear on first write (zero-filled); reading an untouched address gives zeros without
- * creating anything, so a 64-bit address space costs only what a program touches. The allocator
- * hands out 256-byte-aligned ranges from 4 GiB upward (so addresses need all 64 bits, as on a
- * real GPU, and truncation bugs show), reusing freed ranges first-fit. A module's .global and
- * .const variables are placed (and initialised) once per memory, the first time the module is
- * bound; const variables live in global memory too, the const space differing only in how the
- * timing model caches it. Texture objects (tex1Dfetch) are a small table of linear buffers
- * indexed by handle. */
+ * creating anything, so a 64-bit address space costs only what a program touches, and a limit
+ * (ptx_memory_set_limit, the gpu.max_host_mb option) bounds the pages: a write that needs one
+ * more fails. The allocator hands out 256-byte-aligned ranges from 4 GiB upward (so addresses
+ * need all 64 bits, as on a real GPU, and truncation bugs show): the lowest free range that
+ * fits, else the top of the heap; freed ranges merge with their free neighbours. A module's
+ * .global and .const variables are placed (and initialised) once per memory, the first time the
+ * module is bound; const variables live in global memory too, the const space differing only in
+ * how the timing model caches it. Allocations and variables are ranges of one ordered map
+ * (ptx_ranges.c, O(log n) per operation): every kernel access is checked against it (the range
+ * of the last hit answers most checks without a lookup), and so are the host's copies. Texture
+ * objects (tex1Dfetch) are a small table of linear buffers indexed by handle. */
 #include "front/ptx/ptx_mem.h"
 
 #include "base/base.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,10 +29,6 @@ typedef struct PageSlot {
     uint64_t pn; /* page number + 1; 0 = empty */
     uint8_t *data;
 } PageSlot;
-
-typedef struct Range {
-    uint64_t addr, size;
-} Range;
 
 static uint64_t hash_pn(uint64_t pn)
 {
@@ -42,6 +43,8 @@ PtxMemory *ptx_memory_create(void)
     mem->cap = 1024;
     mem->slots = xcalloc(mem->cap, sizeof *mem->slots);
     mem->next = HEAP_BASE;
+    ptx_ranges_init(&mem->live);
+    ptx_ranges_init(&mem->holes);
     return mem;
 }
 
@@ -52,11 +55,21 @@ void ptx_memory_destroy(PtxMemory *mem)
     for (uint32_t i = 0; i < mem->cap; i++)
         free(mem->slots[i].data);
     free(mem->slots);
-    free(mem->live);
-    free(mem->freed);
+    ptx_ranges_free(&mem->live);
+    ptx_ranges_free(&mem->holes);
     free(mem->binds);
     free(mem->texs);
     free(mem);
+}
+
+void ptx_memory_set_limit(PtxMemory *mem, uint64_t max_bytes)
+{
+    mem->max_pages = (max_bytes + PTX_PAGE_SIZE - 1) / PTX_PAGE_SIZE;
+}
+
+uint64_t ptx_memory_host_bytes(const PtxMemory *mem)
+{
+    return (uint64_t)mem->n_pages * PTX_PAGE_SIZE;
 }
 
 static PageSlot *find_slot(PtxMemory *mem, uint64_t pn)
@@ -94,6 +107,10 @@ uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create)
     if (!s->pn) {
         if (!create)
             return NULL;
+        if (mem->max_pages && mem->n_pages >= mem->max_pages) {
+            mem->over_limit = true;
+            return NULL;
+        }
         if ((mem->n_pages + 1) * 4 > (uint64_t)mem->cap * 3) {
             grow(mem);
             s = find_slot(mem, pn);
@@ -107,17 +124,21 @@ uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create)
     return s->data;
 }
 
-void ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n)
+bool ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n)
 {
     const uint8_t *p = src;
     while (n) {
         uint64_t off = addr & (PTX_PAGE_SIZE - 1);
         size_t chunk = MIN(n, (size_t)(PTX_PAGE_SIZE - off));
-        memcpy(ptx_memory_page(mem, addr, true) + off, p, chunk);
+        uint8_t *pg = ptx_memory_page(mem, addr, true);
+        if (!pg)
+            return false;
+        memcpy(pg + off, p, chunk);
         addr += chunk;
         p += chunk;
         n -= chunk;
     }
+    return true;
 }
 
 void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n)
@@ -137,62 +158,185 @@ void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n)
     }
 }
 
-void ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
+bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
 {
     while (n) {
         uint64_t off = addr & (PTX_PAGE_SIZE - 1);
         size_t chunk = MIN(n, (size_t)(PTX_PAGE_SIZE - off));
-        memset(ptx_memory_page(mem, addr, true) + off, value, chunk);
+        uint8_t *pg = ptx_memory_page(mem, addr, true);
+        if (!pg)
+            return false;
+        memset(pg + off, value, chunk);
         addr += chunk;
         n -= chunk;
     }
+    return true;
+}
+
+/* ---- the allocator: free space as coalesced holes below the heap's top ---- */
+
+static uint64_t reserve(PtxMemory *mem, uint64_t span)
+{
+    const PtxRange *h = ptx_ranges_first_fit(&mem->holes, span);
+    if (!h) {
+        uint64_t addr = mem->next;
+        mem->next += span;
+        return addr;
+    }
+    PtxRange rest = *h;
+    uint64_t addr = rest.addr;
+    ptx_ranges_remove(&mem->holes, addr, NULL);
+    if (rest.size > span) {
+        rest.addr += span;
+        rest.size -= span;
+        ptx_ranges_insert(&mem->holes, &rest);
+    }
+    return addr;
+}
+
+static void release(PtxMemory *mem, uint64_t addr, uint64_t span)
+{
+    PtxRange h = {.addr = addr, .size = span};
+    const PtxRange *prev = ptx_ranges_floor(&mem->holes, addr);
+    if (prev && prev->addr + prev->size == addr) {
+        h.addr = prev->addr;
+        h.size += prev->size;
+        ptx_ranges_remove(&mem->holes, prev->addr, NULL);
+    }
+    const PtxRange *after = ptx_ranges_above(&mem->holes, addr);
+    if (after && after->addr == addr + span) {
+        h.size += after->size;
+        ptx_ranges_remove(&mem->holes, after->addr, NULL);
+    }
+    if (h.addr + h.size == mem->next)
+        mem->next = h.addr; /* the top of the heap comes down instead */
+    else
+        ptx_ranges_insert(&mem->holes, &h);
+}
+
+/* The map of addressable ranges changed: forget the remembered hits. */
+static void live_changed(PtxMemory *mem)
+{
+    mem->hit_size[0] = mem->hit_size[1] = 0;
 }
 
 uint64_t ptx_memory_alloc(PtxMemory *mem, uint64_t bytes)
 {
     if (!bytes)
         return 0;
-    uint64_t size = (bytes + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
-    uint64_t addr = 0;
-    for (uint32_t i = 0; i < mem->n_freed; i++) {
-        Range *r = &mem->freed[i];
-        if (r->size < size)
-            continue;
-        addr = r->addr;
-        r->addr += size;
-        r->size -= size;
-        if (!r->size)
-            mem->freed[i] = mem->freed[--mem->n_freed];
-        break;
-    }
-    if (!addr) {
-        addr = mem->next;
-        mem->next += size;
-    }
-    if (mem->n_live == mem->cap_live) {
-        mem->cap_live = mem->cap_live ? 2 * mem->cap_live : 16;
-        mem->live = xrealloc(mem->live, mem->cap_live * sizeof *mem->live);
-    }
-    mem->live[mem->n_live].addr = addr;
-    mem->live[mem->n_live++].size = size;
-    return addr;
+    uint64_t span = (bytes + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
+    PtxRange r = {.addr = reserve(mem, span), .size = bytes, .reserve = span, .kind = PTX_REGION_ALLOC};
+    ptx_ranges_insert(&mem->live, &r);
+    mem->allocated += bytes;
+    live_changed(mem);
+    return r.addr;
 }
 
 bool ptx_memory_free(PtxMemory *mem, uint64_t addr)
 {
-    for (uint32_t i = 0; i < mem->n_live; i++) {
-        if (mem->live[i].addr != addr)
-            continue;
-        if (mem->n_freed == mem->cap_freed) {
-            mem->cap_freed = mem->cap_freed ? 2 * mem->cap_freed : 16;
-            mem->freed = xrealloc(mem->freed, mem->cap_freed * sizeof *mem->freed);
-        }
-        mem->freed[mem->n_freed++] = mem->live[i];
-        mem->live[i] = mem->live[--mem->n_live];
-        return true;
-    }
-    return false;
+    const PtxRange *r = ptx_ranges_floor(&mem->live, addr);
+    if (!r || r->addr != addr || r->kind != PTX_REGION_ALLOC)
+        return false;
+    PtxRange gone = *r;
+    ptx_ranges_remove(&mem->live, addr, NULL);
+    mem->allocated -= gone.size;
+    release(mem, gone.addr, gone.reserve);
+    live_changed(mem);
+    return true;
 }
+
+void ptx_memory_free_all(PtxMemory *mem)
+{
+    /* nothing starts at address 0: ranges above it are all of them */
+    for (const PtxRange *r = ptx_ranges_above(&mem->live, 0); r;) {
+        uint64_t at = r->addr;
+        if (r->kind == PTX_REGION_ALLOC)
+            ptx_memory_free(mem, at);
+        r = ptx_ranges_above(&mem->live, at);
+    }
+}
+
+uint64_t ptx_memory_allocated(const PtxMemory *mem)
+{
+    return mem->allocated;
+}
+
+/* ---- what the program may address ---- */
+
+static bool inside(const PtxRange *r, uint64_t addr, uint64_t bytes)
+{
+    return r && addr - r->addr < r->size && r->size - (addr - r->addr) >= bytes;
+}
+
+bool ptx_memory_valid_slow(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only)
+{
+    const PtxRange *r = ptx_ranges_floor(&mem->live, addr);
+    if (!inside(r, addr, bytes) || (const_only && r->kind != PTX_REGION_CONST))
+        return false;
+    mem->hit_lo[const_only] = r->addr;
+    mem->hit_size[const_only] = r->size;
+    return true;
+}
+
+static PtxRegion region_of(const PtxRange *r)
+{
+    const PtxSymbol *sy = r->label;
+    return (PtxRegion){.addr = r->addr, .size = r->size, .kind = (PtxRegionKind)r->kind,
+                       .name = sy ? sy->name : NULL};
+}
+
+bool ptx_memory_find(const PtxMemory *mem, uint64_t addr, uint64_t bytes, PtxRegion *out)
+{
+    const PtxRange *r = ptx_ranges_floor(&mem->live, addr);
+    if (!inside(r, addr, bytes ? bytes : 1))
+        return false;
+    if (out)
+        *out = region_of(r);
+    return true;
+}
+
+/* "the allocation at 0x100000000 (4000 bytes)", "the __device__ variable 'x' at ... (8 bytes)" */
+static int name_region(const PtxRange *r, char *buf, size_t len)
+{
+    PtxRegion g = region_of(r);
+    if (g.kind == PTX_REGION_ALLOC)
+        return snprintf(buf, len, "the allocation at 0x%llx (%llu bytes)", (unsigned long long)g.addr,
+                        (unsigned long long)g.size);
+    return snprintf(buf, len, "the %s variable '%s' at 0x%llx (%llu bytes)",
+                    g.kind == PTX_REGION_CONST ? "__constant__" : "__device__", g.name, (unsigned long long)g.addr,
+                    (unsigned long long)g.size);
+}
+
+void ptx_memory_describe(const PtxMemory *mem, uint64_t addr, uint64_t bytes, char *buf, size_t len)
+{
+    if (addr < PTX_PAGE_SIZE) {
+        snprintf(buf, len, "a null pointer");
+        return;
+    }
+    const PtxRange *before = ptx_ranges_floor(&mem->live, addr), *after = ptx_ranges_above(&mem->live, addr);
+    char what[192];
+    if (before && addr - before->addr < before->size) {
+        name_region(before, what, sizeof what);
+        snprintf(buf, len, "its last %llu bytes lie past the end of %s",
+                 (unsigned long long)(bytes - (before->size - (addr - before->addr))), what);
+        return;
+    }
+    uint64_t gap_before = before ? addr - (before->addr + before->size) : UINT64_MAX;
+    uint64_t gap_after = after ? after->addr - addr : UINT64_MAX;
+    if (!before && !after) {
+        snprintf(buf, len, "no allocation or variable exists");
+    } else if (gap_before <= gap_after) {
+        name_region(before, what, sizeof what);
+        snprintf(buf, len, "inside no allocation or variable: %llu bytes after the end of %s",
+                 (unsigned long long)gap_before, what);
+    } else {
+        name_region(after, what, sizeof what);
+        snprintf(buf, len, "inside no allocation or variable: %llu bytes before %s", (unsigned long long)gap_after,
+                 what);
+    }
+}
+
+/* ---- module variables ---- */
 
 const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m)
 {
@@ -202,18 +346,45 @@ const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m)
     mem->binds = xrealloc(mem->binds, (mem->n_binds + 1) * sizeof *mem->binds);
     PtxBinding *b = &mem->binds[mem->n_binds++];
     b->module = m;
-    b->global_base = ptx_memory_alloc(mem, m->global_bytes ? m->global_bytes : 1);
-    b->const_base = ptx_memory_alloc(mem, m->const_bytes ? m->const_bytes : 1);
+    b->global_reserve = (MAX(m->global_bytes, 1) + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
+    b->const_reserve = (MAX(m->const_bytes, 1) + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
+    b->global_base = reserve(mem, b->global_reserve);
+    b->const_base = reserve(mem, b->const_reserve);
     ptx_memory_set(mem, b->global_base, 0, m->global_bytes);
     ptx_memory_set(mem, b->const_base, 0, m->const_bytes);
     for (uint32_t s = 0; s < m->n_syms; s++) {
         const PtxSymbol *sy = &m->syms[s];
-        if (!sy->init)
+        if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || !sy->size)
             continue;
         uint64_t base = sy->space == SP_GLOBAL ? b->global_base : b->const_base;
-        ptx_memory_write(mem, base + sy->offset, sy->init, sy->size);
+        PtxRange r = {.addr = base + sy->offset, .size = sy->size, .label = sy,
+                      .kind = sy->space == SP_GLOBAL ? PTX_REGION_GLOBAL : PTX_REGION_CONST};
+        ptx_ranges_insert(&mem->live, &r);
+        if (sy->init)
+            ptx_memory_write(mem, r.addr, sy->init, sy->size);
     }
+    live_changed(mem);
     return b;
+}
+
+void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m)
+{
+    for (uint32_t i = 0; i < mem->n_binds; i++) {
+        PtxBinding *b = &mem->binds[i];
+        if (b->module != m)
+            continue;
+        for (uint32_t s = 0; s < m->n_syms; s++) {
+            const PtxSymbol *sy = &m->syms[s];
+            if ((sy->space == SP_GLOBAL || sy->space == SP_CONST) && sy->size)
+                ptx_ranges_remove(&mem->live, (sy->space == SP_GLOBAL ? b->global_base : b->const_base) + sy->offset,
+                                  NULL);
+        }
+        release(mem, b->global_base, b->global_reserve);
+        release(mem, b->const_base, b->const_reserve);
+        *b = mem->binds[--mem->n_binds];
+        live_changed(mem);
+        return;
+    }
 }
 
 uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name, uint64_t *size_out)

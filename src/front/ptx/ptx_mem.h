@@ -1,9 +1,10 @@
-/* ptx_mem.h: the inside of PtxMemory, for the interpreter's fast loads and stores (internal to
- * src/front/ptx). See ptx_mem.c. */
+/* ptx_mem.h: the inside of PtxMemory, for the interpreter's fast loads, stores and access checks
+ * (internal to src/front/ptx). See ptx_mem.c. */
 #ifndef WARPSIM_PTX_MEM_H
 #define WARPSIM_PTX_MEM_H
 
 #include "front/ptx/ptx_ir.h"
+#include "front/ptx/ptx_ranges.h"
 
 #include <string.h>
 
@@ -20,15 +21,22 @@ typedef struct PtxTlbEntry {
 typedef struct PtxBinding {
     const PtxModule *module;
     uint64_t global_base, const_base;
+    uint64_t global_reserve, const_reserve; /* the bytes each block holds */
 } PtxBinding;
 
 struct PtxMemory {
     struct PageSlot *slots;
     uint32_t cap, n_pages;
+    uint64_t max_pages;   /* 0: no limit */
+    bool over_limit;      /* a page was refused since the last ptx_memory_take_over_limit */
     PtxTlbEntry tlb[PTX_TLB_SIZE];
-    uint64_t next;
-    struct Range *live, *freed;
-    uint32_t n_live, cap_live, n_freed, cap_freed;
+    uint64_t next;        /* the heap's top: everything above is free */
+    PtxRangeMap live;     /* allocations (PTX_REGION_ALLOC) and module variables */
+    PtxRangeMap holes;    /* free space below next, coalesced */
+    uint64_t allocated;   /* bytes of live allocations, as requested */
+    /* The range the last checked access fell in: [0] for any access, [1] for the const space
+     * (__constant__ variables only); size 0 when unknown. */
+    uint64_t hit_lo[2], hit_size[2];
     PtxBinding *binds;
     uint32_t n_binds;
     PtxTexture *texs; /* texture object handle h is texs[h - 1]; channels == 0: free slot */
@@ -43,10 +51,25 @@ static inline const PtxTexture *ptx_memory_texture(const PtxMemory *mem, uint64_
     return &mem->texs[handle - 1];
 }
 
-/* The page holding addr (its first byte), created zero-filled if create; NULL if absent. */
+/* The page holding addr (its first byte), created zero-filled if create; NULL if absent, or if
+ * creating it would pass the memory's limit (over_limit is then set). */
 uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create);
 /* Place and initialise m's variables on first use. The pointer is valid until the next bind. */
 const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m);
+
+/* The slow path of ptx_mem_valid: look the access up and remember its range. */
+bool ptx_memory_valid_slow(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only);
+
+/* An access of bytes at addr lies inside one allocation or module variable (const_only: inside
+ * one __constant__ variable). The range of the last hit answers without a lookup. */
+static inline bool ptx_mem_valid(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only)
+{
+    unsigned c = const_only;
+    uint64_t off = addr - mem->hit_lo[c];
+    if (off < mem->hit_size[c] && mem->hit_size[c] - off >= bytes)
+        return true;
+    return ptx_memory_valid_slow(mem, addr, bytes, const_only);
+}
 
 /* Little-endian scalar access of 1, 2, 4 or 8 bytes. */
 static inline uint64_t ptx_mem_load(PtxMemory *mem, uint64_t addr, unsigned size)
@@ -62,13 +85,17 @@ static inline uint64_t ptx_mem_load(PtxMemory *mem, uint64_t addr, unsigned size
     return v;
 }
 
-static inline void ptx_mem_store(PtxMemory *mem, uint64_t addr, uint64_t v, unsigned size)
+/* False if the memory's host-memory limit refused a page. */
+static inline bool ptx_mem_store(PtxMemory *mem, uint64_t addr, uint64_t v, unsigned size)
 {
     uint64_t off = addr & (PTX_PAGE_SIZE - 1);
-    if (off + size <= PTX_PAGE_SIZE)
-        memcpy(ptx_memory_page(mem, addr, true) + off, &v, size);
-    else
-        ptx_memory_write(mem, addr, &v, size);
+    if (off + size > PTX_PAGE_SIZE)
+        return ptx_memory_write(mem, addr, &v, size);
+    uint8_t *pg = ptx_memory_page(mem, addr, true);
+    if (!pg)
+        return false;
+    memcpy(pg + off, &v, size);
+    return true;
 }
 
 #endif

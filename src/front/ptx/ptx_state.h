@@ -62,7 +62,9 @@ struct PtxLaunch {
     uint64_t inst_limit;
     PtxRunStats stats;
     bool failed;
-    char error[320];
+    PtxFault fault; /* why, once failed */
+    uint64_t *fault_counter;
+    char error[640];
     /* front-ops state */
     PtxWarp *warps;
     uint32_t n_warp_ids;

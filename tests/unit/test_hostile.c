@@ -1,0 +1,292 @@
+/* test_hostile.c: CUDA programs that misbehave, and what warpsim must answer, as a GPU does.
+ *
+ * End to end: the programs of tests/hostile/ (nvcc 13, -cudart shared; prebuilt in
+ * tests/hostile/bin, rebuilt into a scratch folder when nvcc is installed) run under `warpsim
+ * exec`, functionally and on the timing model, and must give the same exact messages and exit
+ * status in both: a wild store, a null read, a misaligned load, shared memory out of range (the
+ * memory-fault model: cudaErrorIllegalAddress / cudaErrorMisalignedAddress, sticky), trap
+ * (cudaErrorLaunchFailure) and four host threads sharing the device. In
+ * process, what the programs do not reach: the host-memory limit, host copies outside every
+ * allocation, the fault in the stats and result files, a fault while other warps wait at a
+ * barrier. */
+#include "../test.h"
+
+#include "../cuda_exec.h"
+#include "../ptx/ptx_test.h"
+
+#include "base/base.h"
+#include "warpsim.h"
+
+#include <stdlib.h>
+
+/* ---- the programs of tests/hostile ---- */
+
+#define HOSTILE_LINES 5
+
+static const struct {
+    const char *prog;
+    int status;
+    const char *lines[HOSTILE_LINES]; /* each must be a whole line of the output */
+} hostile[] = {
+    {"wild", 5,
+     {"warpsim: fatbin1.compute_75.ptx:36: kernel _Z7scatterPim: illegal address: 4-byte store at global address "
+      "0x100400000 by block (0,0,0) thread (1,0,0): inside no allocation or variable: 4190304 bytes after the end of "
+      "the allocation at 0x100000000 (4000 bytes)",
+      "synchronize: cudaErrorIllegalAddress", "a later cudaMalloc: cudaErrorIllegalAddress",
+      "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress) at hostile.h:17: e"}},
+    {"nullread", 5,
+     {"warpsim: fatbin1.compute_75.ptx:36: kernel _Z6gatherPKPKiPi: illegal address: 4-byte load at global address "
+      "0x0 by block (1,0,0) thread (37,0,0): a null pointer",
+      "synchronize: cudaErrorIllegalAddress", "a later cudaMalloc: cudaErrorIllegalAddress",
+      "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress) at hostile.h:17: e"}},
+    {"misaligned", 5,
+     {"warpsim: fatbin1.compute_75.ptx:36: kernel _Z4loadPKcPi: misaligned address: 4-byte load at global address "
+      "0x100000016 by block (0,0,0) thread (5,0,0): not a multiple of 4",
+      "synchronize: cudaErrorMisalignedAddress", "a later cudaMalloc: cudaErrorMisalignedAddress",
+      "CUDA error: misaligned address (cudaErrorMisalignedAddress) at hostile.h:17: e"}},
+    {"smem", 5,
+     {"warpsim: fatbin1.compute_75.ptx:47: kernel _Z5stagePKiPii: illegal address: 4-byte load at shared offset "
+      "0x400000 by block (0,0,0) thread (100,0,0): outside the 512 bytes of the block's shared memory",
+      "synchronize: cudaErrorIllegalAddress", "a later cudaMalloc: cudaErrorIllegalAddress",
+      "CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress) at hostile.h:17: e"}},
+    {"trap", 5,
+     {"warpsim: fatbin1.compute_75.ptx:35: kernel _Z10maybe_trapPii: trap executed by block (2,0,0) thread (3,0,0)",
+      "synchronize: cudaErrorLaunchFailure", "a later cudaMalloc: cudaErrorLaunchFailure",
+      "CUDA error: unspecified launch failure (cudaErrorLaunchFailure) at hostile.h:17: e"}},
+    {"threads", 0,
+     {"threads: 4 threads x 10 launches, 0 mismatches, refused launch seen by its thread: yes",
+      "warpsim: kernel launch: _Z3addPiii: a block of 4096x1x1 threads exceeds the device's 1024 threads per block "
+      "(and 64 in z) (cudaErrorInvalidConfiguration)"}},
+};
+
+/* line is one whole line of text. */
+static bool has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = strstr(text, line); p; p = strstr(p + 1, line))
+        if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == 0))
+            return true;
+    return false;
+}
+
+static void expect_line(const char *prog, const char *mode, const char *out, const char *line)
+{
+    if (has_line(out, line))
+        return;
+    char msg[1400];
+    snprintf(msg, sizeof msg, "%s [%s]: no line \"%.500s\" in:\n%.700s", prog, mode, line, out);
+    test_fail(__FILE__, __LINE__, msg);
+}
+
+/* Every program of the table in dir, with the simulator arguments given. */
+static void run_hostile(const char *dir, const char *mode)
+{
+    static char out[1 << 16];
+    for (size_t i = 0; i < ARRAY_LEN(hostile); i++) {
+        int rc = run_prog(dir, hostile[i].prog, mode, out, sizeof out);
+        if (rc != hostile[i].status) {
+            char msg[1200];
+            snprintf(msg, sizeof msg, "%s [%s]: exit status %d, expected %d:\n%.800s", hostile[i].prog, mode, rc,
+                     hostile[i].status, out);
+            test_fail(__FILE__, __LINE__, msg);
+        }
+        for (int k = 0; k < HOSTILE_LINES && hostile[i].lines[k]; k++)
+            expect_line(hostile[i].prog, mode, out, hostile[i].lines[k]);
+        EXPECT(!strstr(out, "not reached"));
+        EXPECT(!strstr(out, "internal error"));
+    }
+}
+
+TEST(hostile_programs_functional)
+{
+    if (have_library())
+        run_hostile("tests/hostile/bin", "--functional --quiet");
+}
+
+TEST(hostile_programs_timing)
+{
+    if (have_library())
+        run_hostile("tests/hostile/bin", "--quiet");
+}
+
+/* The programs as nvcc builds them today, when nvcc is installed. */
+TEST(hostile_programs_rebuilt_with_nvcc)
+{
+    if (!have_library())
+        return;
+    static char out[1 << 16];
+    if (test_run_cmd("command -v nvcc || test -x /usr/local/cuda/bin/nvcc", out, sizeof out) != 0) {
+        printf("note: hostile_programs_rebuilt_with_nvcc: no nvcc, only the prebuilt programs were run\n");
+        return;
+    }
+    char dir[512], cmd[1400];
+    snprintf(dir, sizeof dir, "%s/nvcc", test_tmpdir());
+    snprintf(cmd, sizeof cmd, "sh tests/hostile/build.sh %s", dir);
+    int rc = test_run_cmd(cmd, out, sizeof out);
+    EXPECT_EQ_I(rc, 0);
+    if (rc != 0) {
+        printf("%s\n", out);
+        return;
+    }
+    static const struct {
+        const char *prog, *error;
+    } errors[] = {
+        {"wild", "(cudaErrorIllegalAddress)"}, {"nullread", "(cudaErrorIllegalAddress)"},
+        {"misaligned", "(cudaErrorMisalignedAddress)"}, {"smem", "(cudaErrorIllegalAddress)"},
+        {"trap", "(cudaErrorLaunchFailure)"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(errors); i++) {
+        EXPECT_EQ_I(run_prog(dir, errors[i].prog, "--functional --quiet", out, sizeof out), 5);
+        EXPECT_CONTAINS(out, errors[i].error);
+    }
+    EXPECT_EQ_I(run_prog(dir, "threads", "--functional --quiet", out, sizeof out), 0);
+}
+
+/* ---- in process ---- */
+
+/* A kernel whose thread `bad` stores far past the one allocation it is given, then waits at a
+ * barrier with the rest of its block; and one that writes one word per 4 KiB page. */
+static const char fault_ptx[] =
+    ".version 7.5\n.target sm_75\n.address_size 64\n"
+    ".visible .entry poke(.param .u64 p, .param .u32 bad)\n{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r1, [bad];\n  mov.u32 %r2, %tid.x;\n"
+    "  setp.ne.u32 %p1, %r2, %r1;\n  @%p1 bra $L1;\n"
+    "  st.global.u32 [%rd1+65536], %r2;\n"
+    "$L1:\n  bar.sync 0;\n  mul.wide.u32 %rd2, %r2, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r2;\n  ret;\n}\n"
+    ".visible .entry pages(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %tid.x;\n  mad.lo.u32 %r1, %r1, 128, %r2;\n"
+    "  mul.wide.u32 %rd2, %r1, 4096;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r1;\n  ret;\n}\n";
+
+static WarpsimSim *sim_with(bool timing, const char *extra_o, const char *json)
+{
+    const char *argv[8] = {"--quiet"};
+    int argc = 1;
+    if (!timing)
+        argv[argc++] = "--functional";
+    if (extra_o) {
+        argv[argc++] = "-o";
+        argv[argc++] = extra_o;
+    }
+    if (json) {
+        argv[argc++] = "--json";
+        argv[argc++] = json;
+    }
+    char err[512];
+    WarpsimSim *s = warpsim_create(argc, argv, err, sizeof err);
+    if (!s)
+        printf("  warpsim_create: %s\n", err);
+    return s;
+}
+
+/* On the timing model the faulting warp's block mates wait at bar.sync: the launch must still
+ * end with the fault (no deadlock, no internal error), be counted in the stats and named in the
+ * kernel's block of the result file; the simulator goes on. */
+TEST(hostile_fault_in_stats_and_results)
+{
+    for (int timing = 0; timing < 2; timing++) {
+        char json[512];
+        snprintf(json, sizeof json, "%s/faults%d.json", test_tmpdir(), timing);
+        WarpsimSim *s = sim_with(timing, NULL, json);
+        ASSERT(s);
+        WarpsimModule *m;
+        ASSERT(warpsim_module_load(s, fault_ptx, "fault.ptx", &m) == WARPSIM_OK);
+        uint64_t d = warpsim_malloc(s, 512 * 4);
+        struct {
+            uint64_t p;
+            uint32_t bad;
+        } params = {d, 70};
+        const uint32_t grid[3] = {2, 1, 1}, block[3] = {128, 1, 1};
+        capture_begin();
+        WarpsimStatus st = warpsim_launch(s, m, "poke", grid, block, 0, &params, 12);
+        char *msg = capture_end();
+        EXPECT_EQ_I(st, WARPSIM_E_ILLEGAL_ADDRESS);
+        EXPECT_STR(msg, "warpsim: fault.ptx:12: kernel poke: illegal address: 4-byte store at global address "
+                        "0x100010000 by block (0,0,0) thread (70,0,0): inside no allocation or variable: 63488 "
+                        "bytes after the end of the allocation at 0x100000000 (2048 bytes)\n");
+        free(msg);
+        params.bad = 1000; /* nobody: the same kernel runs to its end */
+        EXPECT_EQ_I(warpsim_launch(s, m, "poke", grid, block, 0, &params, 12), WARPSIM_OK);
+        uint32_t got[256];
+        EXPECT_EQ_I(warpsim_memcpy_dtoh(s, got, d, sizeof got), WARPSIM_OK);
+        EXPECT_EQ_U(got[127], 127);
+        warpsim_destroy(s);
+        char *text = read_file(json, NULL);
+        ASSERT(text);
+        EXPECT_CONTAINS(text, "\"name\": \"poke [fault: illegal address at fault.ptx:12]\"");
+        EXPECT_CONTAINS(text, "\"name\": \"poke\"");
+        EXPECT_CONTAINS(text, "\"sim.faults\": 1");
+        free(text);
+    }
+}
+
+/* gpu.max_host_mb bounds the pages the simulated memory takes: a copy or a kernel that needs
+ * more fails, saying so, and the program goes on. */
+TEST(hostile_host_memory_limit)
+{
+    for (int timing = 0; timing < 2; timing++) {
+        WarpsimSim *s = sim_with(timing, "gpu.max_host_mb=1", NULL);
+        ASSERT(s);
+        WarpsimModule *m;
+        ASSERT(warpsim_module_load(s, fault_ptx, "fault.ptx", &m) == WARPSIM_OK);
+        uint64_t big = warpsim_malloc(s, 8 << 20), small = warpsim_malloc(s, 64);
+        static uint8_t buf[2 << 20];
+        capture_begin();
+        WarpsimStatus st = warpsim_memcpy_htod(s, big, buf, sizeof buf);
+        char *msg = capture_end();
+        EXPECT_EQ_I(st, WARPSIM_E_MEMORY);
+        EXPECT_STR(msg, "warpsim: copy to the device of 2097152 bytes: the simulated device memory would take more "
+                        "than gpu.max_host_mb = 1 MiB of host memory\n");
+        free(msg);
+        const uint32_t grid[3] = {16, 1, 1}, block[3] = {128, 1, 1}; /* 2048 pages */
+        capture_begin();
+        st = warpsim_launch(s, m, "pages", grid, block, 0, &big, 8);
+        msg = capture_end();
+        EXPECT_EQ_I(st, WARPSIM_E_MEMORY);
+        EXPECT_CONTAINS(msg, "warpsim: fault.ptx:29: kernel pages: a store at 0x1");
+        EXPECT_CONTAINS(msg, " needs more host memory than the simulation's limit of 1 MiB (gpu.max_host_mb)\n");
+        free(msg);
+        uint32_t v = 7;
+        EXPECT_EQ_I(warpsim_memcpy_htod(s, big, &v, 4), WARPSIM_OK); /* its page is there already */
+        capture_begin();
+        EXPECT_EQ_I(warpsim_memcpy_htod(s, small, &v, 4), WARPSIM_E_MEMORY); /* a new page */
+        free(capture_end());
+        warpsim_destroy(s);
+    }
+}
+
+/* Host copies must stay inside one allocation or variable: no page appears for a wild one. */
+TEST(hostile_copies_outside_allocations)
+{
+    WarpsimSim *s = sim_with(false, NULL, NULL);
+    ASSERT(s);
+    uint64_t a = warpsim_malloc(s, 100), b = warpsim_malloc(s, 100);
+    uint8_t buf[64] = {0};
+    capture_begin();
+    EXPECT_EQ_I(warpsim_memcpy_htod(s, a + 96, buf, 8), WARPSIM_E_INPUT);
+    EXPECT_EQ_I(warpsim_memcpy_dtoh(s, buf, 0x7f0000000000ull, 8), WARPSIM_E_INPUT);
+    EXPECT_EQ_I(warpsim_memset(s, b + 200, 0, 8), WARPSIM_E_INPUT);
+    EXPECT_EQ_I(warpsim_memcpy_dtod(s, b, a + 64, 64), WARPSIM_E_INPUT);
+    char *msg = capture_end();
+    EXPECT_CONTAINS(msg, "warpsim: copy to the device of 8 bytes at 0x100000060: its last 4 bytes lie past the "
+                         "end of the allocation at 0x100000000 (100 bytes)\n");
+    EXPECT_CONTAINS(msg, "warpsim: copy from the device of 8 bytes at 0x7f0000000000: inside no allocation or "
+                         "variable: 139633681759900 bytes after the end of the allocation at 0x100000100 (100 bytes)\n");
+    EXPECT_CONTAINS(msg, "warpsim: memset of 8 bytes at 0x1000001c8: inside no allocation or variable: 100 bytes "
+                         "after the end of the allocation at 0x100000100 (100 bytes)\n");
+    EXPECT_CONTAINS(msg, "warpsim: device copy from of 64 bytes at 0x100000040");
+    free(msg);
+    WarpsimRange r = {0};
+    EXPECT_EQ_I(warpsim_mem_find(s, b + 99, 1, &r), 1);
+    EXPECT_EQ_U(r.addr, b);
+    EXPECT_EQ_U(r.size, 100);
+    EXPECT_EQ_I(r.is_variable, 0);
+    EXPECT_EQ_I(warpsim_mem_find(s, b + 99, 2, NULL), 0);
+    EXPECT_EQ_U(warpsim_mem_allocated(s), 200);
+    warpsim_free_all(s);
+    EXPECT_EQ_U(warpsim_mem_allocated(s), 0);
+    EXPECT_EQ_I(warpsim_mem_find(s, a, 1, NULL), 0);
+    warpsim_destroy(s);
+}
