@@ -431,6 +431,7 @@ TEST(exp_sweep_signal_passed_on_to_runs)
     snprintf(res, sizeof res, "%s/res", e.dir);
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
     pid_t pid = sweep_in_child(args);
+    ASSERT(pid > 0);
     wait_invocations(&e, "stubborn__a.json", 1);
     wait_invocations(&e, "hang__a.json", 1);
     long hang = run_pid(&e, "hang__a"), stubborn = run_pid(&e, "stubborn__a");
@@ -472,6 +473,7 @@ TEST(exp_sweep_lock_keeps_one_process_per_run)
     snprintf(res, sizeof res, "%s/res", e.dir);
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
     pid_t first = sweep_in_child(args);
+    ASSERT(first > 0);
     wait_invocations(&e, "hang__a.json", 1);
     snprintf(path, sizeof path, "%s/runs/w1__a.cmd", res); /* w1 done */
     for (double t0 = wall_seconds(); access(path, F_OK) != 0 && wall_seconds() - t0 < 20;) {
