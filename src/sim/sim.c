@@ -276,7 +276,10 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
     if (!ptx_text)
         return fail(s, WARPSIM_E_INPUT, "module %s: no PTX text", name ? name : "?");
     char err[1024];
-    PtxModule *pm = ptx_module_parse(ptx_text, name ? name : "module.ptx", err, sizeof err);
+    char *with_builtins = ptx_builtins_define(ptx_text); /* printf and assert */
+    PtxModule *pm = ptx_module_parse(with_builtins ? with_builtins : ptx_text, name ? name : "module.ptx", err,
+                                     sizeof err);
+    free(with_builtins);
     if (!pm)
         return fail(s, WARPSIM_E_PTX, "%s", err);
     WarpsimModule *m = xcalloc(1, sizeof *m);

@@ -5,7 +5,8 @@
  * exec`, functionally and on the timing model, and must give the same exact messages and exit
  * status in both: a wild store, a null read, a misaligned load, shared memory out of range (the
  * memory-fault model: cudaErrorIllegalAddress / cudaErrorMisalignedAddress, sticky), trap
- * (cudaErrorLaunchFailure) and four host threads sharing the device. In
+ * (cudaErrorLaunchFailure), a failed assert (its message, cudaErrorAssert), device printf (the
+ * whole output, in its deterministic order) and four host threads sharing the device. In
  * process, what the programs do not reach: the host-memory limit, host copies outside every
  * allocation, the fault in the stats and result files, a fault while other warps wait at a
  * barrier. */
@@ -53,6 +54,13 @@ static const struct {
      {"warpsim: fatbin1.compute_75.ptx:35: kernel _Z10maybe_trapPii: trap executed by block (2,0,0) thread (3,0,0)",
       "synchronize: cudaErrorLaunchFailure", "a later cudaMalloc: cudaErrorLaunchFailure",
       "CUDA error: unspecified launch failure (cudaErrorLaunchFailure) at hostile.h:17: e"}},
+    {"assert", 1,
+     {"assert.cu:12: void check_positive(const int *, int): block: [1,0,0], thread: [13,0,0] Assertion `x[i] >= 0` "
+      "failed.",
+      "warpsim: fatbin1.compute_75.ptx:71: kernel _Z14check_positivePKii: device-side assert triggered by block "
+      "(1,0,0) thread (13,0,0): assert.cu:12: Assertion `x[i] >= 0` failed",
+      "synchronize: cudaErrorAssert", "a later cudaMalloc: cudaErrorAssert",
+      "CUDA error: device-side assert triggered (cudaErrorAssert) at hostile.h:17: e"}},
     {"threads", 0,
      {"threads: 4 threads x 10 launches, 0 mismatches, refused launch seen by its thread: yes",
       "warpsim: kernel launch: _Z3addPiii: a block of 4096x1x1 threads exceeds the device's 1024 threads per block "
@@ -109,6 +117,27 @@ TEST(hostile_programs_timing)
         run_hostile("tests/hostile/bin", "--quiet");
 }
 
+/* Device printf: the whole output, the same on the timing model (whose warps interleave) as
+ * functionally, and between the host's own lines. */
+TEST(hostile_printf_output)
+{
+    if (!have_library())
+        return;
+    static char out[1 << 16];
+    char *want = read_file("tests/hostile/printf.expected", NULL);
+    ASSERT(want);
+    const char *modes[] = {"--functional --quiet", "--quiet"};
+    for (int m = 0; m < 2; m++) {
+        EXPECT_EQ_I(run_prog("tests/hostile/bin", "printf", modes[m], out, sizeof out), 0);
+        EXPECT_STR(out, want);
+    }
+    EXPECT_CONTAINS(want, "before the kernel\nblock 0 thread   0: hello world|ab    |  0.00|+0|00000|0|0|0|A|0%\n");
+    EXPECT_CONTAINS(want, "block 2 thread  67: hello world|ab    |388.50|+259|00259|101fd|101FD|403|Z|3905886720%\n"
+                          "  284773511593984 103000000000 -25900000 -3144 253 3.885000e+02 5.000e-01 1.5e+10 "
+                          "1.5E-10 0x1p+0 2     1.5000|-1.5      |\nafter the kernel\n");
+    free(want);
+}
+
 /* The programs as nvcc builds them today, when nvcc is installed. */
 TEST(hostile_programs_rebuilt_with_nvcc)
 {
@@ -133,7 +162,7 @@ TEST(hostile_programs_rebuilt_with_nvcc)
     } errors[] = {
         {"wild", "(cudaErrorIllegalAddress)"}, {"nullread", "(cudaErrorIllegalAddress)"},
         {"misaligned", "(cudaErrorMisalignedAddress)"}, {"smem", "(cudaErrorIllegalAddress)"},
-        {"trap", "(cudaErrorLaunchFailure)"},
+        {"trap", "(cudaErrorLaunchFailure)"}, {"assert", "(cudaErrorAssert)"},
     };
     for (size_t i = 0; i < ARRAY_LEN(errors); i++) {
         EXPECT_EQ_I(run_prog(dir, errors[i].prog, "--functional --quiet", out, sizeof out), 1);

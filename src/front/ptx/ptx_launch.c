@@ -6,7 +6,8 @@
  * bar.sync or exits, and the barrier opens when every live warp has reached it (warps that
  * exited count as arrived, as on the hardware). Named barriers with a thread count are treated
  * as whole-CTA barriers. Under the timing model the functional side never waits: a warp at
- * bar.sync just reports WOP_BARRIER and the timing model holds it. */
+ * bar.sync just reports WOP_BARRIER and the timing model holds it. A launch's printf and
+ * assert text is written when it ends. */
 #include "front/ptx/ptx_exec.h"
 
 #include "base/base.h"
@@ -116,6 +117,7 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
     }
     for (uint32_t j = 0; m->kernel_shared[k][j] != PTX_NO_SYM; j++)
         l->sym_addr[m->kernel_shared[k][j]] = m->kernel_shared_off[k][j];
+    ptx_builtins_find(m, &l->fn_vprintf, &l->fn_assertfail);
     return l;
 }
 
@@ -135,6 +137,7 @@ void ptx_launch_destroy(PtxLaunch *l)
     free(l->ctas);
     free(l->sym_addr);
     free(l->params);
+    ptx_output_free(l);
     free(l);
 }
 
@@ -190,6 +193,7 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
     }
     free(warps);
     cta_free(&cta);
+    ptx_output_flush(l);
     if (stats)
         *stats = l->stats;
     if (l->failed)
@@ -278,7 +282,7 @@ static void fo_cta_end(void *self, uint32_t cta_id)
 
 static void fo_kernel_end(void *self)
 {
-    (void)self;
+    ptx_output_flush(self);
 }
 
 const FrontOps ptx_front_ops = {

@@ -46,6 +46,8 @@ typedef struct PtxWarp {
     bool done, at_barrier;
 } PtxWarp;
 
+typedef struct PtxOutput PtxOutput; /* printf and assert text of a launch (ptx_builtin.c) */
+
 struct PtxLaunch {
     const PtxModule *m;
     const PtxKernelInfo *ki;
@@ -64,6 +66,8 @@ struct PtxLaunch {
     bool failed;
     PtxFault fault; /* why, once failed */
     uint64_t *fault_counter;
+    uint32_t fn_vprintf, fn_assertfail; /* the functions ptx_builtin_call runs, or UINT32_MAX */
+    PtxOutput *output;
     char error[640];
     /* front-ops state */
     PtxWarp *warps;
