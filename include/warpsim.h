@@ -51,7 +51,8 @@ typedef enum WarpsimStatus {
                                   variable, or its shared, local or parameter memory */
     WARPSIM_E_MISALIGNED,  /* the kernel accessed an address not a multiple of the access size */
     WARPSIM_E_ASSERT,      /* a device-side assert failed in the kernel */
-    WARPSIM_E_MEMORY       /* the simulated memory needs more host memory than gpu.max_host_mb */
+    WARPSIM_E_MEMORY,      /* the simulated memory needs more host memory than gpu.max_host_mb */
+    WARPSIM_E_UNSUPPORTED  /* valid on a GPU, but beyond what the simulator can do */
 } WarpsimStatus;
 
 /* What a host runtime needs to know about a kernel's parameters and resources. */

@@ -65,6 +65,7 @@ static CUresult drv_result(WarpsimStatus st)
     case WARPSIM_E_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
     case WARPSIM_E_LAUNCH: return CUDA_ERROR_INVALID_VALUE;
     case WARPSIM_E_MEMORY: return CUDA_ERROR_OUT_OF_MEMORY;
+    case WARPSIM_E_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     case WARPSIM_E_FAULT: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
     case WARPSIM_E_DEADLOCK: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
     case WARPSIM_E_CYCLE_LIMIT: return drv_sticky = CUDA_ERROR_LAUNCH_TIMEOUT;

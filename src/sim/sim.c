@@ -13,7 +13,8 @@
  * host copies must stay inside one allocation or variable, and a kernel's faults (illegal or
  * misaligned addresses, assert, trap) come back as their own statuses, counted in sim.faults
  * and noted in the name of the kernel's block of stats. gpu.max_host_mb bounds the host memory
- * the simulated memory's pages take. */
+ * the simulated memory's pages take. The timing model numbers a launch's CTAs in 32 bits, so it
+ * refuses a larger (legal) grid, which --functional runs. */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
@@ -563,6 +564,11 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
     if (st != WARPSIM_OK)
         return st;
+    uint64_t n_ctas = (uint64_t)grid[0] * grid[1] * grid[2];
+    if (!s->functional && n_ctas > UINT32_MAX)
+        return fail(s, WARPSIM_E_UNSUPPORTED, "launch of %s: a grid of %llu blocks: the timing model numbers "
+                    "blocks in 32 bits (at most 4294967295 per launch); --functional runs it", kernel,
+                    (unsigned long long)n_ctas);
     char err[1024];
     PtxLaunch *l = ptx_launch_create(m->ptx, kernel, grid, block, dyn_smem_bytes, params, params_len, s->mem,
                                      err, sizeof err);

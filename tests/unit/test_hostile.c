@@ -9,7 +9,7 @@
  * whole output, in its deterministic order) and four host threads sharing the device. In
  * process, what the programs do not reach: the host-memory limit, host copies outside every
  * allocation, the fault in the stats and result files, a fault while other warps wait at a
- * barrier. */
+ * barrier, the largest legal grid. */
 #include "../test.h"
 
 #include "../cuda_exec.h"
@@ -317,5 +317,54 @@ TEST(hostile_copies_outside_allocations)
     warpsim_free_all(s);
     EXPECT_EQ_U(warpsim_mem_allocated(s), 0);
     EXPECT_EQ_I(warpsim_mem_find(s, a, 1, NULL), 0);
+    warpsim_destroy(s);
+}
+
+/* The largest legal grid, 2^31-1 x 65535 x 65535 blocks (about 2^63), is accepted: the
+ * interpreter numbers blocks in 64 bits (a run that long stops at its limits: here the
+ * instruction limit); the timing model, which numbers them in 32 bits, refuses a grid of more
+ * than 2^32-1 blocks with a message, and goes on. */
+TEST(hostile_largest_grid)
+{
+    static const char text[] =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry dims(.param .u64 out)\n{\n  .reg .b32 %r<7>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %nctaid.x;\n  mov.u32 %r2, %nctaid.y;\n"
+        "  mov.u32 %r3, %nctaid.z;\n  mov.u32 %r4, %ctaid.x;\n  mov.u32 %r5, %ctaid.y;\n  mov.u32 %r6, %ctaid.z;\n"
+        "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n  st.global.v2.u32 [%rd1+16], {%r5, %r6};\n  ret;\n}\n";
+    const uint32_t grid[3] = {0x7fffffffu, 65535, 65535}, block[3] = {1, 1, 1};
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t out = ptx_memory_alloc(mem, 32);
+    char err[512];
+    PtxModule *m = ptx_module_parse(text, "dims.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxLaunch *l = ptx_launch_create(m, "dims", grid, block, 0, &out, 8, mem, err, sizeof err);
+    ASSERT(l);
+    ptx_launch_set_inst_limit(l, 1000);
+    EXPECT(!ptx_run_kernel(l, NULL, err, sizeof err));
+    EXPECT_CONTAINS(err, "instruction limit reached");
+    EXPECT_EQ_U(ptx_launch_stats(l)->ctas, 101); /* 10 instructions each: the 101st stops */
+    uint32_t got[6];
+    ptx_memory_read(mem, out, got, sizeof got);
+    EXPECT(got[0] == 0x7fffffffu && got[1] == 65535 && got[2] == 65535);
+    EXPECT(got[3] == 99 && got[4] == 0 && got[5] == 0); /* the last CTA that stored */
+    ptx_launch_destroy(l);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+
+    WarpsimSim *s = sim_with(true, NULL, NULL);
+    ASSERT(s);
+    WarpsimModule *wm;
+    ASSERT(warpsim_module_load(s, text, "dims.ptx", &wm) == WARPSIM_OK);
+    uint64_t d = warpsim_malloc(s, 32);
+    capture_begin();
+    WarpsimStatus st = warpsim_launch(s, wm, "dims", grid, block, 0, &d, 8);
+    char *msg = capture_end();
+    EXPECT_EQ_I(st, WARPSIM_E_UNSUPPORTED);
+    EXPECT_STR(msg, "warpsim: launch of dims: a grid of 9223090559730712575 blocks: the timing model numbers "
+                    "blocks in 32 bits (at most 4294967295 per launch); --functional runs it\n");
+    free(msg);
+    const uint32_t g2[3] = {2, 3, 4};
+    EXPECT_EQ_I(warpsim_launch(s, wm, "dims", g2, block, 0, &d, 8), WARPSIM_OK);
     warpsim_destroy(s);
 }

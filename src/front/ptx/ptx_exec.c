@@ -190,9 +190,9 @@ static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint
         r->host = w->cta->local + (size_t)tid * m->local_bytes + a;
         {
             /* interleave threads' local words, as the hardware does, so a warp's accesses to
-             * the same local variable coalesce */
-            uint64_t gtid = (uint64_t)w->cta->cta_id * l->threads_per_cta + tid;
-            uint64_t total = (uint64_t)l->n_ctas * l->threads_per_cta;
+             * the same local variable coalesce (modulo 2^64 for the largest grids) */
+            uint64_t gtid = w->cta->cta_id * l->threads_per_cta + tid;
+            uint64_t total = l->n_ctas * l->threads_per_cta;
             r->taddr = PTX_WIN_LOCAL + (((a >> 2) * total + gtid) << 2) + (a & 3);
         }
         return true;

@@ -26,7 +26,8 @@ typedef struct PtxCallFrame {
 
 typedef struct PtxCta {
     bool live;
-    uint32_t cta_id, ctaid[3];
+    uint64_t cta_id; /* linear, x fastest: a grid may hold up to 2^63 CTAs */
+    uint32_t ctaid[3];
     uint32_t sm;
     uint8_t *smem;   /* launch->smem_bytes */
     uint8_t *local;  /* [thread][module local_bytes] */
@@ -54,7 +55,8 @@ struct PtxLaunch {
     uint32_t entry; /* function index */
     uint32_t kernel_index;
     uint32_t grid[3], block[3];
-    uint32_t threads_per_cta, warps_per_cta, n_ctas;
+    uint32_t threads_per_cta, warps_per_cta;
+    uint64_t n_ctas;
     uint32_t dyn_smem, smem_bytes;
     uint8_t *params;
     uint32_t param_bytes;
