@@ -9,7 +9,7 @@
  * whole output, in its deterministic order) and four host threads sharing the device. In
  * process, what the programs do not reach: the host-memory limit, host copies outside every
  * allocation, the fault in the stats and result files, a fault while other warps wait at a
- * barrier, the largest legal grid. */
+ * barrier, the largest legal grid, and the hint a statically linked runtime gets. */
 #include "../test.h"
 
 #include "../cuda_exec.h"
@@ -18,6 +18,7 @@
 #include "base/base.h"
 #include "warpsim.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 
 /* ---- the programs of tests/hostile ---- */
@@ -138,7 +139,8 @@ TEST(hostile_printf_output)
     free(want);
 }
 
-/* The programs as nvcc builds them today, when nvcc is installed. */
+/* The programs as nvcc builds them today, and a program linked with nvcc's default static
+ * runtime, which must get the hint to rebuild it, when nvcc is installed. */
 TEST(hostile_programs_rebuilt_with_nvcc)
 {
     if (!have_library())
@@ -150,7 +152,8 @@ TEST(hostile_programs_rebuilt_with_nvcc)
     }
     char dir[512], cmd[1400];
     snprintf(dir, sizeof dir, "%s/nvcc", test_tmpdir());
-    snprintf(cmd, sizeof cmd, "sh tests/hostile/build.sh %s", dir);
+    snprintf(cmd, sizeof cmd, "sh tests/hostile/build.sh %s && nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+             " && cd tests/cudart && $nvcc -O2 -o %s/static_rt vecadd.cu", dir, dir);
     int rc = test_run_cmd(cmd, out, sizeof out);
     EXPECT_EQ_I(rc, 0);
     if (rc != 0) {
@@ -169,9 +172,35 @@ TEST(hostile_programs_rebuilt_with_nvcc)
         EXPECT_CONTAINS(out, errors[i].error);
     }
     EXPECT_EQ_I(run_prog(dir, "threads", "--functional --quiet", out, sizeof out), 0);
+    EXPECT_EQ_I(run_prog(dir, "static_rt", "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, "warpsim: cuGetProcAddress: not provided; the program is probably linked with the static "
+                         "CUDA runtime (nvcc's default), which warpsim cannot serve: rebuild it with nvcc -cudart shared\n");
 }
 
 /* ---- in process ---- */
+
+/* The static runtime enters the driver through cuGetProcAddress: one line of hint, once. */
+TEST(hostile_static_runtime_hint)
+{
+    int (*get_proc)(const char *, void **, int, unsigned long long, int *);
+    void *fn = &fn, *sym = NULL;
+    int status = 0;
+    if (!have_library())
+        return;
+    void *h = lib_open("libcuda.so.1", "cuGetProcAddress_v2", NULL, &sym);
+    ASSERT(h && sym);
+    memcpy(&get_proc, &sym, sizeof sym);
+    capture_begin();
+    int r1 = get_proc("cuInit", &fn, 13000, 0, &status), r2 = get_proc("cuMemAlloc", &fn, 13000, 0, &status);
+    char *msg = capture_end();
+    EXPECT_EQ_I(r1, 801); /* CUDA_ERROR_NOT_SUPPORTED */
+    EXPECT_EQ_I(r2, 801);
+    EXPECT(fn == NULL);
+    EXPECT_STR(msg, "warpsim: cuGetProcAddress: not provided; the program is probably linked with the static CUDA "
+                    "runtime (nvcc's default), which warpsim cannot serve: rebuild it with nvcc -cudart shared\n");
+    free(msg);
+    dlclose(h);
+}
 
 /* A kernel whose thread `bad` stores far past the one allocation it is given, then waits at a
  * barrier with the rest of its block; and one that writes one word per 4 KiB page. */
