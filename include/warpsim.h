@@ -22,7 +22,8 @@
  * A kernel that faults (an illegal or misaligned address, a failed assert, trap) stops at the
  * fault: the message names the PTX file and line, the kernel, the thread and, for an address,
  * the nearest allocation; the stats count it (sim.faults) and the kernel's block of stats
- * carries its kind and place in its name. Not thread-safe: one thread at a time may
+ * carries its kind and place in its name. A kernel's printf output goes to stdout when the
+ * kernel ends, ordered by block, thread and call. Not thread-safe: one thread at a time may
  * call into one simulator (the libraries serialise their own entry points). */
 #ifndef WARPSIM_H
 #define WARPSIM_H
@@ -50,7 +51,8 @@ typedef enum WarpsimStatus {
                                   variable, or its shared, local or parameter memory */
     WARPSIM_E_MISALIGNED,  /* the kernel accessed an address not a multiple of the access size */
     WARPSIM_E_ASSERT,      /* a device-side assert failed in the kernel */
-    WARPSIM_E_MEMORY       /* the simulated memory needs more host memory than gpu.max_host_mb */
+    WARPSIM_E_MEMORY,      /* the simulated memory needs more host memory than gpu.max_host_mb */
+    WARPSIM_E_UNSUPPORTED  /* valid on a GPU, but beyond what the simulator can do */
 } WarpsimStatus;
 
 /* What a host runtime needs to know about a kernel's parameters and resources. */

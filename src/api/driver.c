@@ -9,7 +9,9 @@
  * call and return the CUresult a real driver would. A kernel fault (an illegal or misaligned
  * address, a failed assert, trap) is sticky, as on a GPU: every later call that needs the
  * context returns it until the context is destroyed. Host threads may share the device: one
- * (recursive) lock serialises the entry points. */
+ * (recursive) lock serialises the entry points. A program linked with the static CUDA runtime
+ * (nvcc's default) enters through cuGetProcAddress, which warpsim does not provide: it gets a
+ * one-line hint to rebuild with -cudart shared. */
 #include "warpsim.h"
 
 #include "api/api_lock.h"
@@ -40,8 +42,12 @@ struct CUmod_st {
     struct CUfunc_st *funcs;
 };
 
-/* Exported but not declared by cuda.h: the CUDA 12 form of cuCtxCreate. */
+/* Exported but not declared by cuda.h: the CUDA 12 form of cuCtxCreate, and the entry point
+ * of the static runtime. */
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags);
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
+                             int *symbolStatus);
 
 static WarpsimSim *drv_sim;
 static bool drv_init_failed; /* WARPSIM_ARGS was bad: cuInit fails for good */
@@ -65,6 +71,7 @@ static CUresult drv_result(WarpsimStatus st)
     case WARPSIM_E_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
     case WARPSIM_E_LAUNCH: return CUDA_ERROR_INVALID_VALUE;
     case WARPSIM_E_MEMORY: return CUDA_ERROR_OUT_OF_MEMORY;
+    case WARPSIM_E_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     case WARPSIM_E_FAULT: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
     case WARPSIM_E_DEADLOCK: return drv_sticky = CUDA_ERROR_LAUNCH_FAILED;
     case WARPSIM_E_CYCLE_LIMIT: return drv_sticky = CUDA_ERROR_LAUNCH_TIMEOUT;
@@ -154,6 +161,36 @@ CUresult cuDriverGetVersion(int *driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
     *driverVersion = CUDA_VERSION;
     return CUDA_SUCCESS;
+}
+
+/* The static CUDA runtime (nvcc's default -cudart static) looks every driver function up
+ * through here; warpsim serves only programs linked with the shared runtime, so say how to get
+ * one, once, and let the static runtime fail. */
+static CUresult proc_address_refused(void **pfn)
+{
+    static bool said;
+    API_LOCKED;
+    if (pfn)
+        *pfn = NULL;
+    if (!said)
+        fprintf(stderr, "warpsim: cuGetProcAddress: not provided; the program is probably linked with the static "
+                        "CUDA runtime (nvcc's default), which warpsim cannot serve: rebuild it with nvcc -cudart "
+                        "shared\n");
+    said = true;
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags)
+{
+    return proc_address_refused(pfn);
+}
+
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
+                             int *symbolStatus)
+{
+    if (symbolStatus)
+        *symbolStatus = 1; /* CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND */
+    return proc_address_refused(pfn);
 }
 
 CUresult cuDeviceGetCount(int *count)

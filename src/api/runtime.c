@@ -100,6 +100,7 @@ cudaError_t rt_status(WarpsimStatus st)
     case WARPSIM_E_NOT_FOUND: return rt_quiet_fail(cudaErrorSymbolNotFound);
     case WARPSIM_E_LAUNCH: return rt_quiet_fail(cudaErrorLaunchOutOfResources);
     case WARPSIM_E_MEMORY: return rt_quiet_fail(cudaErrorMemoryAllocation);
+    case WARPSIM_E_UNSUPPORTED: return rt_quiet_fail(cudaErrorNotSupported);
     case WARPSIM_E_FAULT:
     case WARPSIM_E_DEADLOCK: return rt_quiet_fail(rt_sticky = cudaErrorLaunchFailure);
     case WARPSIM_E_CYCLE_LIMIT: return rt_quiet_fail(rt_sticky = cudaErrorLaunchTimeout);

@@ -13,7 +13,8 @@
  * host copies must stay inside one allocation or variable, and a kernel's faults (illegal or
  * misaligned addresses, assert, trap) come back as their own statuses, counted in sim.faults
  * and noted in the name of the kernel's block of stats. gpu.max_host_mb bounds the host memory
- * the simulated memory's pages take.
+ * the simulated memory's pages take. The timing model numbers a launch's CTAs in 32 bits, so it
+ * refuses a larger (legal) grid, which --functional runs.
  *
  * Results (stats_result.h): the status of the first kernel that did not complete (fault,
  * deadlock, gpu.max_cycles) is the run's; the result files are brought up to date after every
@@ -299,7 +300,10 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
     if (!ptx_text)
         return fail(s, WARPSIM_E_INPUT, "module %s: no PTX text", name ? name : "?");
     char err[1024];
-    PtxModule *pm = ptx_module_parse(ptx_text, name ? name : "module.ptx", err, sizeof err);
+    char *with_builtins = ptx_builtins_define(ptx_text); /* printf and assert */
+    PtxModule *pm = ptx_module_parse(with_builtins ? with_builtins : ptx_text, name ? name : "module.ptx", err,
+                                     sizeof err);
+    free(with_builtins);
     if (!pm)
         return fail(s, WARPSIM_E_PTX, "%s", err);
     WarpsimModule *m = xcalloc(1, sizeof *m);
@@ -597,6 +601,11 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
     if (st != WARPSIM_OK)
         return st;
+    uint64_t n_ctas = (uint64_t)grid[0] * grid[1] * grid[2];
+    if (!s->functional && n_ctas > UINT32_MAX)
+        return fail(s, WARPSIM_E_UNSUPPORTED, "launch of %s: a grid of %llu blocks: the timing model numbers "
+                    "blocks in 32 bits (at most 4294967295 per launch); --functional runs it", kernel,
+                    (unsigned long long)n_ctas);
     char err[1024];
     PtxLaunch *l = ptx_launch_create(m->ptx, kernel, grid, block, dyn_smem_bytes, params, params_len, s->mem,
                                      err, sizeof err);

@@ -5,10 +5,11 @@
  * exec`, functionally and on the timing model, and must give the same exact messages and exit
  * status in both: a wild store, a null read, a misaligned load, shared memory out of range (the
  * memory-fault model: cudaErrorIllegalAddress / cudaErrorMisalignedAddress, sticky), trap
- * (cudaErrorLaunchFailure) and four host threads sharing the device. In
+ * (cudaErrorLaunchFailure), a failed assert (its message, cudaErrorAssert), device printf (the
+ * whole output, in its deterministic order) and four host threads sharing the device. In
  * process, what the programs do not reach: the host-memory limit, host copies outside every
  * allocation, the fault in the stats and result files, a fault while other warps wait at a
- * barrier. */
+ * barrier, the largest legal grid, and the hint a statically linked runtime gets. */
 #include "../test.h"
 
 #include "../cuda_exec.h"
@@ -17,6 +18,7 @@
 #include "base/base.h"
 #include "warpsim.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 
 /* ---- the programs of tests/hostile ---- */
@@ -53,6 +55,13 @@ static const struct {
      {"warpsim: fatbin1.compute_75.ptx:35: kernel _Z10maybe_trapPii: trap executed by block (2,0,0) thread (3,0,0)",
       "synchronize: cudaErrorLaunchFailure", "a later cudaMalloc: cudaErrorLaunchFailure",
       "CUDA error: unspecified launch failure (cudaErrorLaunchFailure) at hostile.h:17: e"}},
+    {"assert", 1,
+     {"assert.cu:12: void check_positive(const int *, int): block: [1,0,0], thread: [13,0,0] Assertion `x[i] >= 0` "
+      "failed.",
+      "warpsim: fatbin1.compute_75.ptx:71: kernel _Z14check_positivePKii: device-side assert triggered by block "
+      "(1,0,0) thread (13,0,0): assert.cu:12: Assertion `x[i] >= 0` failed",
+      "synchronize: cudaErrorAssert", "a later cudaMalloc: cudaErrorAssert",
+      "CUDA error: device-side assert triggered (cudaErrorAssert) at hostile.h:17: e"}},
     {"threads", 0,
      {"threads: 4 threads x 10 launches, 0 mismatches, refused launch seen by its thread: yes",
       "warpsim: kernel launch: _Z3addPiii: a block of 4096x1x1 threads exceeds the device's 1024 threads per block "
@@ -109,7 +118,29 @@ TEST(hostile_programs_timing)
         run_hostile("tests/hostile/bin", "--quiet");
 }
 
-/* The programs as nvcc builds them today, when nvcc is installed. */
+/* Device printf: the whole output, the same on the timing model (whose warps interleave) as
+ * functionally, and between the host's own lines. */
+TEST(hostile_printf_output)
+{
+    if (!have_library())
+        return;
+    static char out[1 << 16];
+    char *want = read_file("tests/hostile/printf.expected", NULL);
+    ASSERT(want);
+    const char *modes[] = {"--functional --quiet", "--quiet"};
+    for (int m = 0; m < 2; m++) {
+        EXPECT_EQ_I(run_prog("tests/hostile/bin", "printf", modes[m], out, sizeof out), 0);
+        EXPECT_STR(out, want);
+    }
+    EXPECT_CONTAINS(want, "before the kernel\nblock 0 thread   0: hello world|ab    |  0.00|+0|00000|0|0|0|A|0%\n");
+    EXPECT_CONTAINS(want, "block 2 thread  67: hello world|ab    |388.50|+259|00259|101fd|101FD|403|Z|3905886720%\n"
+                          "  284773511593984 103000000000 -25900000 -3144 253 3.885000e+02 5.000e-01 1.5e+10 "
+                          "1.5E-10 0x1p+0 2     1.5000|-1.5      |\nafter the kernel\n");
+    free(want);
+}
+
+/* The programs as nvcc builds them today, and a program linked with nvcc's default static
+ * runtime, which must get the hint to rebuild it, when nvcc is installed. */
 TEST(hostile_programs_rebuilt_with_nvcc)
 {
     if (!have_library())
@@ -121,7 +152,8 @@ TEST(hostile_programs_rebuilt_with_nvcc)
     }
     char dir[512], cmd[1400];
     snprintf(dir, sizeof dir, "%s/nvcc", test_tmpdir());
-    snprintf(cmd, sizeof cmd, "sh tests/hostile/build.sh %s", dir);
+    snprintf(cmd, sizeof cmd, "sh tests/hostile/build.sh %s && nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+             " && cd tests/cudart && $nvcc -O2 -o %s/static_rt vecadd.cu", dir, dir);
     int rc = test_run_cmd(cmd, out, sizeof out);
     EXPECT_EQ_I(rc, 0);
     if (rc != 0) {
@@ -133,16 +165,42 @@ TEST(hostile_programs_rebuilt_with_nvcc)
     } errors[] = {
         {"wild", "(cudaErrorIllegalAddress)"}, {"nullread", "(cudaErrorIllegalAddress)"},
         {"misaligned", "(cudaErrorMisalignedAddress)"}, {"smem", "(cudaErrorIllegalAddress)"},
-        {"trap", "(cudaErrorLaunchFailure)"},
+        {"trap", "(cudaErrorLaunchFailure)"}, {"assert", "(cudaErrorAssert)"},
     };
     for (size_t i = 0; i < ARRAY_LEN(errors); i++) {
         EXPECT_EQ_I(run_prog(dir, errors[i].prog, "--functional --quiet", out, sizeof out), 5);
         EXPECT_CONTAINS(out, errors[i].error);
     }
     EXPECT_EQ_I(run_prog(dir, "threads", "--functional --quiet", out, sizeof out), 0);
+    EXPECT_EQ_I(run_prog(dir, "static_rt", "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, "warpsim: cuGetProcAddress: not provided; the program is probably linked with the static "
+                         "CUDA runtime (nvcc's default), which warpsim cannot serve: rebuild it with nvcc -cudart shared\n");
 }
 
 /* ---- in process ---- */
+
+/* The static runtime enters the driver through cuGetProcAddress: one line of hint, once. */
+TEST(hostile_static_runtime_hint)
+{
+    int (*get_proc)(const char *, void **, int, unsigned long long, int *);
+    void *fn = &fn, *sym = NULL;
+    int status = 0;
+    if (!have_library())
+        return;
+    void *h = lib_open("libcuda.so.1", "cuGetProcAddress_v2", NULL, &sym);
+    ASSERT(h && sym);
+    memcpy(&get_proc, &sym, sizeof sym);
+    capture_begin();
+    int r1 = get_proc("cuInit", &fn, 13000, 0, &status), r2 = get_proc("cuMemAlloc", &fn, 13000, 0, &status);
+    char *msg = capture_end();
+    EXPECT_EQ_I(r1, 801); /* CUDA_ERROR_NOT_SUPPORTED */
+    EXPECT_EQ_I(r2, 801);
+    EXPECT(fn == NULL);
+    EXPECT_STR(msg, "warpsim: cuGetProcAddress: not provided; the program is probably linked with the static CUDA "
+                    "runtime (nvcc's default), which warpsim cannot serve: rebuild it with nvcc -cudart shared\n");
+    free(msg);
+    dlclose(h);
+}
 
 /* A kernel whose thread `bad` stores far past the one allocation it is given, then waits at a
  * barrier with the rest of its block; and one that writes one word per 4 KiB page. */
@@ -288,5 +346,54 @@ TEST(hostile_copies_outside_allocations)
     warpsim_free_all(s);
     EXPECT_EQ_U(warpsim_mem_allocated(s), 0);
     EXPECT_EQ_I(warpsim_mem_find(s, a, 1, NULL), 0);
+    warpsim_destroy(s);
+}
+
+/* The largest legal grid, 2^31-1 x 65535 x 65535 blocks (about 2^63), is accepted: the
+ * interpreter numbers blocks in 64 bits (a run that long stops at its limits: here the
+ * instruction limit); the timing model, which numbers them in 32 bits, refuses a grid of more
+ * than 2^32-1 blocks with a message, and goes on. */
+TEST(hostile_largest_grid)
+{
+    static const char text[] =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry dims(.param .u64 out)\n{\n  .reg .b32 %r<7>; .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %nctaid.x;\n  mov.u32 %r2, %nctaid.y;\n"
+        "  mov.u32 %r3, %nctaid.z;\n  mov.u32 %r4, %ctaid.x;\n  mov.u32 %r5, %ctaid.y;\n  mov.u32 %r6, %ctaid.z;\n"
+        "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n  st.global.v2.u32 [%rd1+16], {%r5, %r6};\n  ret;\n}\n";
+    const uint32_t grid[3] = {0x7fffffffu, 65535, 65535}, block[3] = {1, 1, 1};
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t out = ptx_memory_alloc(mem, 32);
+    char err[512];
+    PtxModule *m = ptx_module_parse(text, "dims.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxLaunch *l = ptx_launch_create(m, "dims", grid, block, 0, &out, 8, mem, err, sizeof err);
+    ASSERT(l);
+    ptx_launch_set_inst_limit(l, 1000);
+    EXPECT(!ptx_run_kernel(l, NULL, err, sizeof err));
+    EXPECT_CONTAINS(err, "instruction limit reached");
+    EXPECT_EQ_U(ptx_launch_stats(l)->ctas, 101); /* 10 instructions each: the 101st stops */
+    uint32_t got[6];
+    ptx_memory_read(mem, out, got, sizeof got);
+    EXPECT(got[0] == 0x7fffffffu && got[1] == 65535 && got[2] == 65535);
+    EXPECT(got[3] == 99 && got[4] == 0 && got[5] == 0); /* the last CTA that stored */
+    ptx_launch_destroy(l);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+
+    WarpsimSim *s = sim_with(true, NULL, NULL);
+    ASSERT(s);
+    WarpsimModule *wm;
+    ASSERT(warpsim_module_load(s, text, "dims.ptx", &wm) == WARPSIM_OK);
+    uint64_t d = warpsim_malloc(s, 32);
+    capture_begin();
+    WarpsimStatus st = warpsim_launch(s, wm, "dims", grid, block, 0, &d, 8);
+    char *msg = capture_end();
+    EXPECT_EQ_I(st, WARPSIM_E_UNSUPPORTED);
+    EXPECT_STR(msg, "warpsim: launch of dims: a grid of 9223090559730712575 blocks: the timing model numbers "
+                    "blocks in 32 bits (at most 4294967295 per launch); --functional runs it\n");
+    free(msg);
+    const uint32_t g2[3] = {2, 3, 4};
+    EXPECT_EQ_I(warpsim_launch(s, wm, "dims", g2, block, 0, &d, 8), WARPSIM_OK);
     warpsim_destroy(s);
 }

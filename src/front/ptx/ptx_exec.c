@@ -16,9 +16,9 @@
  * module variable (global, generic), one __constant__ variable (const), or the thread's shared,
  * local or parameter memory. A violation stops the launch with a fault of its kind (illegal or
  * misaligned address) naming the PTX file:line, the kernel, the thread, the address and the
- * nearest allocation; so does trap (an exit whose mode is EXIT_TRAP). To the timing model an
- * exit that leaves some of the warp's lanes running (the others diverged, or trap) is a no-op,
- * not the warp's end. */
+ * nearest allocation; so do trap (an exit whose mode is EXIT_TRAP) and a failed assert. Calls of
+ * vprintf and __assertfail run in ptx_builtin.c. To the timing model an exit that leaves some of
+ * the warp's lanes running (the others diverged, or trap) is a no-op, not the warp's end. */
 #include "front/ptx/ptx_exec.h"
 
 #include "front/ptx/ptx_alu.h"
@@ -112,7 +112,7 @@ static void push(PtxWarp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 /* ---- memory ---- */
 
 /* What an access does, for its fault message. */
-typedef enum Access { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_TEX } Access;
+typedef enum Access { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_TEX, ACC_READ } Access;
 
 typedef struct Where {
     uint8_t space;  /* resolved PtxSpace */
@@ -125,7 +125,7 @@ typedef struct Where {
 static void access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, PtxFault kind, Access acc,
                          unsigned bytes, uint8_t space, uint64_t a, const char *why)
 {
-    static const char *const verbs[] = {"load", "store", "atomic", "texture fetch"};
+    static const char *const verbs[] = {"load", "store", "atomic", "texture fetch", "read"};
     const char *where = space == SP_SHARED ? "shared offset" : space == SP_LOCAL ? "local offset"
                         : space == SP_PARAM_K || space == SP_PARAM_F ? "parameter offset"
                         : space == SP_CONST ? "const address" : "global address";
@@ -190,9 +190,9 @@ static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint
         r->host = w->cta->local + (size_t)tid * m->local_bytes + a;
         {
             /* interleave threads' local words, as the hardware does, so a warp's accesses to
-             * the same local variable coalesce */
-            uint64_t gtid = (uint64_t)w->cta->cta_id * l->threads_per_cta + tid;
-            uint64_t total = (uint64_t)l->n_ctas * l->threads_per_cta;
+             * the same local variable coalesce (modulo 2^64 for the largest grids) */
+            uint64_t gtid = w->cta->cta_id * l->threads_per_cta + tid;
+            uint64_t total = l->n_ctas * l->threads_per_cta;
             r->taddr = PTX_WIN_LOCAL + (((a >> 2) * total + gtid) << 2) + (a & 3);
         }
         return true;
@@ -237,6 +237,18 @@ static inline bool wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes, 
                  (unsigned long long)r->addr, (unsigned long long)(l->mem->max_pages * PTX_PAGE_SIZE >> 20));
         ptx_launch_fault(l, pc, PTX_FAULT_HOST_MEMORY, msg);
         return false;
+    }
+    return true;
+}
+
+bool ptx_lane_read(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t generic, void *dst, size_t n, uint32_t pc)
+{
+    uint8_t *p = dst;
+    for (size_t i = 0; i < n; i++) {
+        Where r;
+        if (!resolve(l, w, lane, SP_GENERIC, generic + i, 1, &r, pc, ACC_READ))
+            return false;
+        p[i] = (uint8_t)rd(l, &r, 1);
     }
     return true;
 }
@@ -521,6 +533,10 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         if (!active)
             break;
         uint32_t g = (uint32_t)in->o[0].imm;
+        if (g == l->fn_vprintf || g == l->fn_assertfail) {
+            ptx_builtin_call(l, w, in, pc, active);
+            break;
+        }
         const PtxFunc *fn = &m->funcs[g];
         uint32_t n_arg = MIN((uint32_t)in->o[2].reg, fn->n_params);
         copy_params(l, w, active, m->call_syms + in->o[2].imm, fn->params, n_arg);

@@ -15,5 +15,16 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out);
 void ptx_launch_fault(PtxLaunch *l, uint32_t pc, PtxFault kind, const char *what);
 /* "block (x,y,z) thread (x,y,z)" of a warp's lane. */
 void ptx_thread_coords(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, char *buf, size_t len);
+/* Read n bytes at a generic address for one lane (what vprintf and __assertfail read), checked
+ * like the lane's loads; false once the launch has faulted. */
+bool ptx_lane_read(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t generic, void *dst, size_t n, uint32_t pc);
+
+/* ptx_builtin.c: vprintf and __assertfail. The functions of m that ptx_builtin_call runs
+ * (UINT32_MAX for none); run a call of one of them for the active lanes; write the launch's
+ * printf and assert text (at its end), and free it. */
+void ptx_builtins_find(const PtxModule *m, uint32_t *vprintf_fn, uint32_t *assert_fn);
+void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active);
+void ptx_output_flush(PtxLaunch *l);
+void ptx_output_free(PtxLaunch *l);
 
 #endif

@@ -6,7 +6,9 @@
  * bar.sync or exits, and the barrier opens when every live warp has reached it (warps that
  * exited count as arrived, as on the hardware). Named barriers with a thread count are treated
  * as whole-CTA barriers. Under the timing model the functional side never waits: a warp at
- * bar.sync just reports WOP_BARRIER and the timing model holds it. */
+ * bar.sync just reports WOP_BARRIER and the timing model holds it. CTAs are numbered in 64
+ * bits: a legal grid holds up to (2^31-1) x 65535 x 65535 of them (the timing model's own
+ * numbering, FrontOps', is 32-bit). A launch's printf and assert text is written when it ends. */
 #include "front/ptx/ptx_exec.h"
 
 #include "base/base.h"
@@ -32,15 +34,15 @@ static void cta_free(PtxCta *c)
 }
 
 /* Make c CTA cta_id: coordinates and zeroed memories (deterministic runs). */
-static void cta_reset(PtxLaunch *l, PtxCta *c, uint32_t cta_id, uint32_t sm)
+static void cta_reset(PtxLaunch *l, PtxCta *c, uint64_t cta_id, uint32_t sm)
 {
     const PtxModule *m = l->m;
     c->live = true;
     c->cta_id = cta_id;
     c->sm = sm;
-    c->ctaid[0] = cta_id % l->grid[0];
-    c->ctaid[1] = (cta_id / l->grid[0]) % l->grid[1];
-    c->ctaid[2] = cta_id / (l->grid[0] * l->grid[1]);
+    c->ctaid[0] = (uint32_t)(cta_id % l->grid[0]);
+    c->ctaid[1] = (uint32_t)(cta_id / l->grid[0] % l->grid[1]);
+    c->ctaid[2] = (uint32_t)(cta_id / l->grid[0] / l->grid[1]);
     memset(c->smem, 0, l->smem_bytes);
     memset(c->local, 0, (size_t)l->threads_per_cta * m->local_bytes);
     memset(c->pframe, 0, (size_t)l->threads_per_cta * m->pframe_bytes);
@@ -77,10 +79,6 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
              grid[0], grid[1], grid[2], block[0], block[1], block[2]);
         return NULL;
     }
-    if ((uint64_t)grid[0] * grid[1] * grid[2] > 0xFFFFFFFFull) {
-        errf(err, err_len, "kernel %s: too many CTAs", kernel);
-        return NULL;
-    }
     if (params_len < ki->param_bytes) {
         errf(err, err_len, "kernel %s expects %u bytes of parameters, got %zu", kernel,
              ki->param_bytes, params_len);
@@ -95,7 +93,7 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
     memcpy(l->block, block, sizeof l->block);
     l->threads_per_cta = (uint32_t)threads;
     l->warps_per_cta = (l->threads_per_cta + WARP_SIZE - 1) / WARP_SIZE;
-    l->n_ctas = grid[0] * grid[1] * grid[2];
+    l->n_ctas = (uint64_t)grid[0] * grid[1] * grid[2];
     l->dyn_smem = dyn_smem_bytes;
     l->smem_bytes = ki->smem_static_bytes + dyn_smem_bytes;
     l->param_bytes = ki->param_bytes;
@@ -116,6 +114,7 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
     }
     for (uint32_t j = 0; m->kernel_shared[k][j] != PTX_NO_SYM; j++)
         l->sym_addr[m->kernel_shared[k][j]] = m->kernel_shared_off[k][j];
+    ptx_builtins_find(m, &l->fn_vprintf, &l->fn_assertfail);
     return l;
 }
 
@@ -135,6 +134,7 @@ void ptx_launch_destroy(PtxLaunch *l)
     free(l->ctas);
     free(l->sym_addr);
     free(l->params);
+    ptx_output_free(l);
     free(l);
 }
 
@@ -161,7 +161,7 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
     memset(&cta, 0, sizeof cta);
     cta_alloc(l, &cta);
     PtxWarp *warps = xcalloc(l->warps_per_cta, sizeof *warps);
-    for (uint32_t id = 0; id < l->n_ctas && !l->failed; id++) {
+    for (uint64_t id = 0; id < l->n_ctas && !l->failed; id++) {
         cta_reset(l, &cta, id, 0);
         for (uint32_t i = 0; i < l->warps_per_cta; i++)
             ptx_warp_init(l, &warps[i], &cta, i);
@@ -190,6 +190,7 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
     }
     free(warps);
     cta_free(&cta);
+    ptx_output_flush(l);
     if (stats)
         *stats = l->stats;
     if (l->failed)
@@ -278,7 +279,7 @@ static void fo_cta_end(void *self, uint32_t cta_id)
 
 static void fo_kernel_end(void *self)
 {
-    (void)self;
+    ptx_output_flush(self);
 }
 
 const FrontOps ptx_front_ops = {

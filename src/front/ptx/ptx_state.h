@@ -26,7 +26,8 @@ typedef struct PtxCallFrame {
 
 typedef struct PtxCta {
     bool live;
-    uint32_t cta_id, ctaid[3];
+    uint64_t cta_id; /* linear, x fastest: a grid may hold up to 2^63 CTAs */
+    uint32_t ctaid[3];
     uint32_t sm;
     uint8_t *smem;   /* launch->smem_bytes */
     uint8_t *local;  /* [thread][module local_bytes] */
@@ -46,13 +47,16 @@ typedef struct PtxWarp {
     bool done, at_barrier;
 } PtxWarp;
 
+typedef struct PtxOutput PtxOutput; /* printf and assert text of a launch (ptx_builtin.c) */
+
 struct PtxLaunch {
     const PtxModule *m;
     const PtxKernelInfo *ki;
     uint32_t entry; /* function index */
     uint32_t kernel_index;
     uint32_t grid[3], block[3];
-    uint32_t threads_per_cta, warps_per_cta, n_ctas;
+    uint32_t threads_per_cta, warps_per_cta;
+    uint64_t n_ctas;
     uint32_t dyn_smem, smem_bytes;
     uint8_t *params;
     uint32_t param_bytes;
@@ -64,6 +68,8 @@ struct PtxLaunch {
     bool failed;
     PtxFault fault; /* why, once failed */
     uint64_t *fault_counter;
+    uint32_t fn_vprintf, fn_assertfail; /* the functions ptx_builtin_call runs, or UINT32_MAX */
+    PtxOutput *output;
     char error[640];
     /* front-ops state */
     PtxWarp *warps;

@@ -1,0 +1,445 @@
+/* ptx_builtin.c: the functions of CUDA's device runtime that nvcc's PTX calls but does not
+ * define, which the interpreter provides itself: vprintf (device printf) and __assertfail (a
+ * failed assert).
+ *
+ * nvcc declares them `.extern .func`, and the parser takes only calls to defined functions, so
+ * ptx_builtins_define appends a stub definition of each one a module declares (after its last
+ * line: every line number stays), and the interpreter runs a call of either here instead of
+ * entering the stub (ptx_builtin_call).
+ *
+ * vprintf(format, args): generic pointers to the format string and to a buffer of the
+ * arguments, each at its natural alignment (int and narrower: 4 bytes; long, long long, double
+ * and pointers: 8; a float arrives as a double). The host's snprintf formats each conversion
+ * (d i u x X o c s p e E f F g G a A and %%, with flags, width, precision, `*`, and the hh h l
+ * ll j z t L lengths; %n writes nothing); the call returns the number of arguments, as CUDA's
+ * does. A launch's output is kept and written to stdout when the launch ends, ordered by block,
+ * thread, then call: the same text whatever order the warps ran in (functional or timing
+ * model). Like CUDA's fixed-size printf buffer, a launch keeps at most PTX_PRINTF_MAX_BYTES;
+ * later calls are dropped and counted.
+ *
+ * __assertfail(message, file, line, function, char size): every calling thread's message goes
+ * to stderr as CUDA words it ("file:line: function: block: [x,y,z], thread: [x,y,z] Assertion
+ * `message` failed."), in the same order as the printf output, and the launch fails with an
+ * assert fault. */
+#include "front/ptx/ptx_exec.h"
+
+#include "base/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PTX_PRINTF_MAX_BYTES (4u << 20)
+#define PTX_STRING_MAX 4096 /* longest format string or %s argument read */
+
+/* One call's text: where it came from and where it goes. */
+typedef struct OutRecord {
+    uint64_t cta;
+    uint32_t tid, seq;
+    size_t off, len;
+    bool to_stderr;
+} OutRecord;
+
+struct PtxOutput {
+    char *text;
+    size_t len, cap;
+    OutRecord *recs;
+    uint32_t n, cap_recs;
+    uint64_t dropped;
+};
+
+/* ---- the stub definitions ---- */
+
+static const struct {
+    const char *name, *stub;
+} builtins[] = {
+    {"vprintf", ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
+    {"__assertfail", ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
+                     ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
+};
+
+static bool word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+/* The text declares name in an `.extern .func` statement. */
+static bool declares_extern(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + n, name)) {
+        if ((p > text && word_char(p[-1])) || word_char(p[n]))
+            continue;
+        const char *start = p;
+        while (start > text && start[-1] != ';' && start[-1] != '}' && start[-1] != '{')
+            start--;
+        char stmt[256];
+        snprintf(stmt, sizeof stmt, "%.*s", (int)MIN((size_t)(p - start), sizeof stmt - 1), start);
+        if (strstr(stmt, ".extern") && strstr(stmt, ".func"))
+            return true;
+    }
+    return false;
+}
+
+char *ptx_builtins_define(const char *text)
+{
+    size_t len = strlen(text), extra = 0;
+    bool want[ARRAY_LEN(builtins)];
+    for (size_t i = 0; i < ARRAY_LEN(builtins); i++) {
+        want[i] = declares_extern(text, builtins[i].name);
+        extra += want[i] ? strlen(builtins[i].stub) : 0;
+    }
+    if (!extra)
+        return NULL;
+    char *out = xmalloc(len + 1 + extra + 1);
+    memcpy(out, text, len);
+    out[len++] = '\n';
+    for (size_t i = 0; i < ARRAY_LEN(builtins); i++)
+        if (want[i]) {
+            memcpy(out + len, builtins[i].stub, strlen(builtins[i].stub));
+            len += strlen(builtins[i].stub);
+        }
+    out[len] = 0;
+    return out;
+}
+
+void ptx_builtins_find(const PtxModule *m, uint32_t *vprintf_fn, uint32_t *assert_fn)
+{
+    *vprintf_fn = *assert_fn = UINT32_MAX;
+    for (uint32_t f = 0; f < m->n_funcs; f++) {
+        if (!m->funcs[f].defined)
+            continue;
+        if (!strcmp(m->funcs[f].name, builtins[0].name))
+            *vprintf_fn = f;
+        else if (!strcmp(m->funcs[f].name, builtins[1].name))
+            *assert_fn = f;
+    }
+}
+
+/* ---- the launch's output ---- */
+
+static void out_reserve(PtxOutput *o, size_t more)
+{
+    if (o->len + more + 1 <= o->cap)
+        return;
+    o->cap = MAX(o->cap * 2, o->len + more + 1);
+    o->text = xrealloc(o->text, o->cap);
+}
+
+static void out_bytes(PtxOutput *o, const char *s, size_t n)
+{
+    out_reserve(o, n);
+    memcpy(o->text + o->len, s, n);
+    o->len += n;
+}
+
+/* Append one conversion, formatted by the host's snprintf with spec. */
+static void out_format(PtxOutput *o, const char *spec, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, spec);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, spec, ap);
+    if (n > 0) {
+        out_reserve(o, (size_t)n);
+        vsnprintf(o->text + o->len, (size_t)n + 1, spec, ap2);
+        o->len += (size_t)n;
+    }
+    va_end(ap2);
+    va_end(ap);
+}
+
+/* Start a record of lane's thread; the text appended after it belongs to it until out_end. */
+static PtxOutput *out_begin(PtxLaunch *l, const PtxWarp *w, uint32_t lane, bool to_stderr)
+{
+    if (!l->output)
+        l->output = xcalloc(1, sizeof *l->output);
+    PtxOutput *o = l->output;
+    if (o->n == o->cap_recs) {
+        o->cap_recs = o->cap_recs ? 2 * o->cap_recs : 64;
+        o->recs = xrealloc(o->recs, o->cap_recs * sizeof *o->recs);
+    }
+    o->recs[o->n] = (OutRecord){.cta = w->cta->cta_id, .tid = w->first_tid + lane, .seq = o->n, .off = o->len,
+                                .to_stderr = to_stderr};
+    return o;
+}
+
+static void out_end(PtxOutput *o)
+{
+    OutRecord *r = &o->recs[o->n];
+    if (o->len > PTX_PRINTF_MAX_BYTES && !r->to_stderr) { /* the buffer is full: drop the call */
+        o->len = r->off;
+        o->dropped++;
+        return;
+    }
+    r->len = o->len - r->off;
+    o->n++;
+}
+
+static int record_order(const void *a, const void *b)
+{
+    const OutRecord *x = a, *y = b;
+    if (x->cta != y->cta)
+        return x->cta < y->cta ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void ptx_output_flush(PtxLaunch *l)
+{
+    PtxOutput *o = l->output;
+    if (!o || (!o->n && !o->dropped))
+        return;
+    qsort(o->recs, o->n, sizeof *o->recs, record_order);
+    for (uint32_t i = 0; i < o->n; i++) {
+        const OutRecord *r = &o->recs[i];
+        if (r->to_stderr)
+            fflush(stdout);
+        fwrite(o->text + r->off, 1, r->len, r->to_stderr ? stderr : stdout);
+    }
+    fflush(stdout);
+    if (o->dropped)
+        fprintf(stderr, "warpsim: kernel %s: %llu printf calls dropped: the launch printed more than %u bytes\n",
+                l->ki->name, (unsigned long long)o->dropped, PTX_PRINTF_MAX_BYTES);
+    o->n = 0;
+    o->len = 0;
+    o->dropped = 0;
+}
+
+void ptx_output_free(PtxLaunch *l)
+{
+    if (!l->output)
+        return;
+    free(l->output->text);
+    free(l->output->recs);
+    free(l->output);
+    l->output = NULL;
+}
+
+/* ---- the calls ---- */
+
+/* Argument k of a call for one lane (at most 8 bytes), from the caller's .param variables. */
+static uint64_t call_arg(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k)
+{
+    const PtxModule *m = l->m;
+    uint64_t v = 0;
+    if (k >= call->o[2].reg)
+        return 0;
+    const PtxSymbol *a = &m->syms[m->call_syms[call->o[2].imm + k]];
+    memcpy(&v, w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + a->offset, MIN(a->size, 8));
+    return v;
+}
+
+/* The call's 32-bit return value, for one lane. */
+static void call_return(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, int32_t v)
+{
+    const PtxModule *m = l->m;
+    if (call->o[1].reg == 0)
+        return;
+    const PtxSymbol *r = &m->syms[m->call_syms[call->o[1].imm]];
+    memcpy(w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + r->offset, &v, MIN(r->size, 4));
+}
+
+/* The NUL-terminated string at a generic address (at most PTX_STRING_MAX bytes); false if a read
+ * faulted. */
+static bool read_string(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t addr, uint32_t pc, char *buf)
+{
+    for (size_t i = 0; i < PTX_STRING_MAX; i++) {
+        if (!ptx_lane_read(l, w, lane, addr + i, &buf[i], 1, pc))
+            return false;
+        if (!buf[i])
+            return true;
+    }
+    buf[PTX_STRING_MAX] = 0;
+    return true;
+}
+
+/* The next argument of `bytes` (4 or 8) from the buffer at *at, which it passes. */
+static bool next_arg(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t *at, unsigned bytes, uint32_t pc, uint64_t *v)
+{
+    *at = (*at + bytes - 1) & ~(uint64_t)(bytes - 1);
+    *v = 0;
+    if (!ptx_lane_read(l, w, lane, *at, v, bytes, pc))
+        return false;
+    *at += bytes;
+    return true;
+}
+
+/* Format one conversion of spec (flags, width and precision already in it, its length letters
+ * still to come), taking its argument from the buffer. */
+static bool convert(PtxLaunch *l, PtxWarp *w, uint32_t lane, PtxOutput *o, char *spec, size_t slen, char conv,
+                    int length, uint64_t *at, uint32_t pc)
+{
+    uint64_t v;
+    char str[PTX_STRING_MAX + 1];
+    switch (conv) {
+    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': {
+        if (!next_arg(l, w, lane, at, length >= 3 ? 8 : 4, pc, &v))
+            return false;
+        bool sg = conv == 'd' || conv == 'i';
+        if (conv == 'c') {
+            snprintf(spec + slen, 8, "c");
+            out_format(o, spec, (int)(unsigned char)v);
+            return true;
+        }
+        /* hh and h narrow the value; everything is printed as a long long */
+        if (length == 1)
+            v = sg ? (uint64_t)(int64_t)(signed char)v : (uint64_t)(unsigned char)v;
+        else if (length == 2)
+            v = sg ? (uint64_t)(int64_t)(short)v : (uint64_t)(unsigned short)v;
+        else if (length < 3)
+            v = sg ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)(uint32_t)v;
+        snprintf(spec + slen, 8, "ll%c", conv);
+        if (sg)
+            out_format(o, spec, (long long)v);
+        else
+            out_format(o, spec, (unsigned long long)v);
+        return true;
+    }
+    case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A': {
+        if (!next_arg(l, w, lane, at, 8, pc, &v))
+            return false;
+        double d;
+        memcpy(&d, &v, sizeof d);
+        snprintf(spec + slen, 8, "%c", conv);
+        out_format(o, spec, d);
+        return true;
+    }
+    case 's':
+        if (!next_arg(l, w, lane, at, 8, pc, &v))
+            return false;
+        if (v && !read_string(l, w, lane, v, pc, str))
+            return false;
+        snprintf(spec + slen, 8, "s");
+        out_format(o, spec, v ? str : "(null)");
+        return true;
+    case 'p':
+        if (!next_arg(l, w, lane, at, 8, pc, &v))
+            return false;
+        snprintf(spec + slen, 8, "p");
+        out_format(o, spec, (void *)(uintptr_t)v);
+        return true;
+    case 'n':
+        return next_arg(l, w, lane, at, 8, pc, &v);
+    default: /* not a conversion: print it as written */
+        out_bytes(o, spec, slen);
+        if (conv)
+            out_bytes(o, &conv, 1);
+        return true;
+    }
+}
+
+/* vprintf for one lane: format into the launch's output; the number of conversions that took an
+ * argument, or -1 if a read faulted. */
+static int do_vprintf(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t pc)
+{
+    char fmt[PTX_STRING_MAX + 1];
+    uint64_t f = call_arg(l, w, lane, call, 0), at = call_arg(l, w, lane, call, 1);
+    if (!f)
+        return -1;
+    if (!read_string(l, w, lane, f, pc, fmt))
+        return -1;
+    PtxOutput *o = out_begin(l, w, lane, false);
+    int n_args = 0;
+    for (const char *p = fmt; *p;) {
+        const char *pct = strchr(p, '%');
+        if (!pct) {
+            out_bytes(o, p, strlen(p));
+            break;
+        }
+        out_bytes(o, p, (size_t)(pct - p));
+        p = pct + 1;
+        if (*p == '%') {
+            out_bytes(o, "%", 1);
+            p++;
+            continue;
+        }
+        char spec[64] = "%";
+        size_t slen = 1;
+        while (*p && strchr("-+ #0", *p) && slen < 16)
+            spec[slen++] = *p++;
+        for (int part = 0; part < 2; part++) { /* width, then .precision */
+            if (part == 1) {
+                if (*p != '.')
+                    break;
+                spec[slen++] = *p++;
+            }
+            if (*p == '*') {
+                uint64_t v;
+                if (!next_arg(l, w, lane, &at, 4, pc, &v))
+                    return -1;
+                n_args++;
+                slen += (size_t)snprintf(spec + slen, sizeof spec - slen, "%d", (int)(int32_t)v);
+                p++;
+            }
+            while (*p >= '0' && *p <= '9' && slen < 40)
+                spec[slen++] = *p++;
+        }
+        /* length: 1 hh, 2 h, 3 l ll j z t L (64-bit) */
+        int length = 0;
+        while (*p && strchr("hljztL", *p)) {
+            length = *p == 'h' ? (length == 2 ? 1 : 2) : 3;
+            p++;
+        }
+        char conv = *p;
+        if (conv)
+            p++;
+        spec[slen] = 0;
+        if (!convert(l, w, lane, o, spec, slen, conv, length, &at, pc))
+            return -1;
+        n_args += conv && strchr("diuxXoceEfFgGaAspn", conv) != NULL;
+    }
+    out_end(o);
+    return n_args;
+}
+
+/* __assertfail for one lane: its message, in CUDA's words, to stderr with the launch's output. */
+static bool do_assert(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t pc, char *first,
+                      size_t first_len)
+{
+    char msg[PTX_STRING_MAX + 1], file[PTX_STRING_MAX + 1], func[PTX_STRING_MAX + 1];
+    uint64_t pm = call_arg(l, w, lane, call, 0), pf = call_arg(l, w, lane, call, 1);
+    uint32_t line = (uint32_t)call_arg(l, w, lane, call, 2);
+    uint64_t pfn = call_arg(l, w, lane, call, 3);
+    strcpy(msg, "?");
+    strcpy(file, "?");
+    strcpy(func, "?");
+    if ((pm && !read_string(l, w, lane, pm, pc, msg)) || (pf && !read_string(l, w, lane, pf, pc, file)) ||
+        (pfn && !read_string(l, w, lane, pfn, pc, func)))
+        return false;
+    uint32_t t = w->first_tid + lane;
+    const uint32_t *c = w->cta->ctaid;
+    PtxOutput *o = out_begin(l, w, lane, true);
+    out_format(o, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
+               c[0], c[1], c[2], t % l->block[0], (t / l->block[0]) % l->block[1], t / (l->block[0] * l->block[1]),
+               msg);
+    out_end(o);
+    if (!*first) {
+        char who[96];
+        ptx_thread_coords(l, w, lane, who, sizeof who);
+        snprintf(first, first_len, "device-side assert triggered by %s: %s:%u: Assertion `%s` failed", who, file,
+                 line, msg);
+    }
+    return true;
+}
+
+void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active)
+{
+    bool is_assert = call->o[0].imm == l->fn_assertfail;
+    char first[PTX_STRING_MAX + 256] = "";
+    FOR_LANES(active, i) {
+        if (is_assert) {
+            if (!do_assert(l, w, i, call, pc, first, sizeof first))
+                return;
+            continue;
+        }
+        int n = do_vprintf(l, w, i, call, pc);
+        if (l->failed)
+            return;
+        call_return(l, w, i, call, n);
+    }
+    if (is_assert)
+        ptx_launch_fault(l, pc, PTX_FAULT_ASSERT, first);
+}
