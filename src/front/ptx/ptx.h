@@ -100,8 +100,9 @@ void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle);
 const char *ptx_launch_error(const PtxLaunch *l);
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
 
-/* Run the whole launch functionally (CTAs in order, each CTA's warps round-robin between
- * barriers). False with a message on a run-time fault or the instruction limit. */
+/* Run the whole launch functionally: CTAs one after another, each CTA's warps interleaved (a
+ * bounded number of instructions each in turn, so a warp spinning on another's flag lets it
+ * run). False with a message on a run-time fault or the instruction limit. */
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len);
 
 /* The front-end interface for the timing model; `self` is the PtxLaunch. */

@@ -2,11 +2,15 @@
  * shared-memory layout), the purely functional driver ptx_run_kernel, and the FrontOps that let
  * the timing model drive the same interpreter one warp instruction at a time.
  *
- * ptx_run_kernel runs CTAs one after another; within a CTA each warp runs until it reaches
- * bar.sync or exits, and the barrier opens when every live warp has reached it (warps that
- * exited count as arrived, as on the hardware). Named barriers with a thread count are treated
- * as whole-CTA barriers. Under the timing model the functional side never waits: a warp at
- * bar.sync just reports WOP_BARRIER and the timing model holds it. */
+ * ptx_run_kernel runs CTAs one after another; within a CTA the warps take turns in warp order,
+ * each running up to PTX_TURN_INSTS instructions, until it reaches bar.sync or exits; the
+ * barrier opens when every live warp has reached it (warps that exited count as arrived, as on
+ * the hardware). Taking turns lets a warp that spins on a flag another warp of its CTA sets
+ * later make way for that warp, and keeps runs deterministic. CTAs do not overlap, so a CTA
+ * waiting for a later one never finishes (CUDA does not promise that CTAs run concurrently
+ * either). Named barriers with a thread count are treated as whole-CTA barriers. Under the
+ * timing model the functional side never waits: a warp at bar.sync just reports WOP_BARRIER and
+ * the timing model holds it. */
 #include "front/ptx/ptx_exec.h"
 
 #include "base/base.h"
@@ -153,6 +157,11 @@ void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
 const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l) { return &l->stats; }
 
+/* Warp instructions a warp of ptx_run_kernel runs before the next warp of its CTA gets a turn.
+ * Any bound lets a spinning warp make way; a large one keeps the interpreter on one warp's
+ * registers for long stretches, as fast as running each warp to its next barrier. */
+#define PTX_TURN_INSTS 256
+
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
 {
     PtxCta cta;
@@ -164,20 +173,22 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
         for (uint32_t i = 0; i < l->warps_per_cta; i++)
             ptx_warp_init(l, &warps[i], &cta, i);
         for (;;) {
-            uint32_t live = 0;
+            uint32_t live = 0, waiting = 0;
             for (uint32_t i = 0; i < l->warps_per_cta; i++) {
                 PtxWarp *w = &warps[i];
-                while (!w->done && !w->at_barrier) {
+                for (uint32_t n = 0; n < PTX_TURN_INSTS && !w->done && !w->at_barrier; n++) {
                     l->clock++;
                     if (ptx_warp_step(l, w, NULL) == WOP_BARRIER)
                         w->at_barrier = true;
                 }
                 live += !w->done;
+                waiting += !w->done && w->at_barrier;
             }
             if (!live || l->failed)
                 break;
-            for (uint32_t i = 0; i < l->warps_per_cta; i++)
-                warps[i].at_barrier = false;
+            if (waiting == live)
+                for (uint32_t i = 0; i < l->warps_per_cta; i++)
+                    warps[i].at_barrier = false;
         }
         l->stats.ctas++;
     }
