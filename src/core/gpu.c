@@ -10,7 +10,8 @@
  * could next do something. When a whole instant makes no progress, all domains jump to the
  * earliest such event. If no event exists while work is outstanding, or no progress is made
  * for gpu.watchdog_cycles core cycles, the run ends with a deadlock report naming the stuck
- * components and their queue contents. */
+ * components and their queue contents. gpu.max_cycles bounds a whole kernel. A stopped kernel
+ * leaves its CTAs resident; gpu_stop_reason says why it was stopped. */
 #include "core/gpu.h"
 
 #include "base/base.h"
@@ -332,10 +333,11 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
     ev[DOMAIN_DRAM] = dram;
 }
 
-static void deadlock_report(const Gpu *g, FILE *f, const char *why)
+static void deadlock_report(Gpu *g, FILE *f, const char *why)
 {
-    fprintf(f, "warpsim: deadlock: %s at core cycle %llu (kernel '%s': %u of %u CTAs done)\n", why,
-            (unsigned long long)g->cycle[DOMAIN_CORE], g->kernel->name, g->n_done, g->n_ctas);
+    snprintf(g->stop_reason, sizeof g->stop_reason, "deadlock: %s at core cycle %llu (kernel '%s': %u of %u CTAs done)",
+             why, (unsigned long long)g->cycle[DOMAIN_CORE], g->kernel->name, g->n_done, g->n_ctas);
+    fprintf(f, "warpsim: %s\n", g->stop_reason);
     for (uint32_t i = 0; i < g->n_sms; i++)
         if (sm_busy(&g->sms[i]))
             sm_dump(&g->sms[i], f, g->cycle[DOMAIN_CORE]);
@@ -393,6 +395,9 @@ static void report_progress(Gpu *g)
     fflush(stderr);
 }
 
+const char *gpu_stop_reason(const Gpu *g) { return g->stop_reason; }
+const char *gpu_stop_limit(const Gpu *g) { return g->stop_limit; }
+
 static void sum_sm_stats(Gpu *g)
 {
     uint64_t w = 0, t = 0;
@@ -430,6 +435,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     g->start_wall = g->last_report_wall = wall_seconds();
     uint64_t start_cycle = g->cycle[DOMAIN_CORE];
     g->last_progress = start_cycle;
+    g->stop_reason[0] = 0;
+    g->stop_limit = NULL;
     GpuRunStatus status = GPU_RUN_OK;
     const uint64_t watchdog = g->cfg.gpu.watchdog_cycles, limit = g->cfg.gpu.max_cycles;
     uint32_t rounds = 0;
@@ -483,6 +490,10 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
         while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
             take_sample(g);
         if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
+            snprintf(g->stop_reason, sizeof g->stop_reason,
+                     "kernel '%s' stopped at gpu.max_cycles = %llu (%u of %u CTAs done); raise it with "
+                     "-o gpu.max_cycles=N (0: no limit)", k->name, (unsigned long long)limit, g->n_done, g->n_ctas);
+            g->stop_limit = "gpu.max_cycles";
             status = GPU_RUN_CYCLE_LIMIT;
             break;
         }

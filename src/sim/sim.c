@@ -11,6 +11,9 @@
  * arguments go through the error-returning readers of conf/ (the command line wraps the same
  * ones to exit), and warpsim_create returns NULL with their message.
  *
+ * A kernel stopped on the timing model (a deadlock, a run limit) leaves its CTAs on the GPU, so
+ * later launches on it are refused, with the reason it was stopped.
+ *
  * Results (stats_result.h): the status of the first kernel that did not complete (fault,
  * deadlock, gpu.max_cycles) is the run's; the result files are brought up to date after every
  * kernel, so SIGTERM or SIGINT (when the program does not handle them itself) writes the
@@ -58,6 +61,7 @@ struct WarpsimSim {
     double t0;
     char err[1024];
     char status[1100]; /* of the first kernel that did not complete; "" while all did */
+    WarpsimStatus gpu_stopped; /* how a kernel was stopped on the timing model, its CTAs left resident */
     StatsResult *result;
 };
 
@@ -506,6 +510,9 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     if (params_len != ki->param_bytes)
         return fail(s, WARPSIM_E_INPUT, "launch of %s: %zu bytes of parameters, the kernel takes %u",
                     kernel, params_len, ki->param_bytes);
+    if (s->gpu_stopped != WARPSIM_OK)
+        return fail(s, s->gpu_stopped, "launch of %s: the timing model was stopped by an earlier launch (%s), whose "
+                    "CTAs it still holds; create a new simulator to run more", kernel, gpu_stop_reason(s->gpu));
     uint32_t regs = kernel_regs(m, ki);
     WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
     if (st != WARPSIM_OK)
@@ -538,9 +545,10 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     } else if (gs == GPU_RUN_DEADLOCK) {
         st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
     } else if (gs == GPU_RUN_CYCLE_LIMIT) {
-        st = fail(s, WARPSIM_E_CYCLE_LIMIT, "kernel %s: stopped at gpu.max_cycles = %llu", kernel,
-                  (unsigned long long)s->cfg.gpu.max_cycles);
+        st = fail(s, WARPSIM_E_CYCLE_LIMIT, "%s", gpu_stop_reason(s->gpu));
     }
+    if (gs != GPU_RUN_OK)
+        s->gpu_stopped = st;
     ptx_launch_destroy(l);
     return kernel_done(s, st);
 }

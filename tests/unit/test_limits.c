@@ -1,15 +1,55 @@
-/* test_limits.c: how kernels that wait are run, on the kernels of tests/ptx/limits.cu, through
- * the embedding API.
+/* test_limits.c: how kernels that wait are run, and stopped, on the kernels of
+ * tests/ptx/limits.cu, through the embedding API.
  *
  * Warps that wait for a later warp's flag finish in both modes: --functional interleaves the
- * warps of a CTA, deterministically. */
+ * warps of a CTA, deterministically. A kernel stopped on the timing model fails its launch with
+ * one message, its result files say how it ended, and the next launch is refused. */
 #include "../test.h"
 
 #include "base/base.h"
 #include "front/ptx/ptx.h"
 #include "warpsim.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+/* What the simulator prints: capture(true) sends stderr to a file of the test's scratch folder,
+ * capture(false) gives stderr back and returns the file's text (to free). */
+static char *capture(bool on)
+{
+    static int saved = -1;
+    char path[512];
+    snprintf(path, sizeof path, "%s/limits_stderr.txt", test_tmpdir());
+    fflush(stderr);
+    if (!on) {
+        dup2(saved, 2);
+        close(saved);
+        return read_file(path, NULL);
+    }
+    int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    saved = dup(2);
+    dup2(fd, 2);
+    close(fd);
+    return NULL;
+}
+
+/* needle occurs in hay, and only once. */
+static bool once(const char *hay, const char *needle)
+{
+    const char *p = hay ? strstr(hay, needle) : NULL;
+    return p && !strstr(p + 1, needle);
+}
+
+/* The "status" line of the text results (--stats) at path, e.g. "status complete". */
+static bool stats_status(const char *path, const char *want)
+{
+    char *text = read_file(path, NULL), line[256];
+    snprintf(line, sizeof line, "\nstatus %s\n", want);
+    bool ok = text && strstr(text, line);
+    free(text);
+    return ok;
+}
 
 /* A simulator with "--quiet" and the arguments (NULL-terminated), tests/ptx/limits.ptx loaded. */
 static WarpsimSim *sim_open(const char *const *args, WarpsimModule **m)
@@ -97,4 +137,36 @@ TEST(limits_functional_deterministic)
     EXPECT(insts[0] > 0);
     EXPECT_EQ_U(insts[0], insts[1]);
     ptx_module_free(pm);
+}
+
+/* A kernel stopped on the timing model (here by gpu.max_cycles) fails its launch with one message
+ * saying why, and the results say so; its CTAs stay on the GPU, so the next launch is refused
+ * (it used to run into them and fail a check of the timing model). */
+TEST(limits_stopped_launch_refuses_more)
+{
+    char stats[512];
+    snprintf(stats, sizeof stats, "%s/limits_stopped.txt", test_tmpdir());
+    const char *const args[] = {"-o", "gpu.max_cycles=5000", "--stats", stats, NULL};
+    WarpsimModule *m;
+    WarpsimSim *s = sim_open(args, &m);
+    ASSERT(s);
+    uint64_t flag = warpsim_malloc(s, 4), out = warpsim_malloc(s, 32 * 4);
+    warpsim_memset(s, flag, 0, 4);
+    capture(true);
+    WarpsimStatus st = launch(s, m, "spin", 1, 32, flag, out, 8);
+    char *printed = capture(false);
+    EXPECT_EQ_I(st, WARPSIM_E_CYCLE_LIMIT);
+    const char *why = "kernel 'spin' stopped at gpu.max_cycles = 5000 (0 of 1 CTAs done); raise it with "
+                      "-o gpu.max_cycles=N (0: no limit)";
+    EXPECT_STR(warpsim_error(s), why);
+    EXPECT(once(printed, why));
+    free(printed);
+    capture(true);
+    st = launch(s, m, "busy", 1, 32, out, 3, 4);
+    free(capture(false));
+    EXPECT_EQ_I(st, WARPSIM_E_CYCLE_LIMIT);
+    EXPECT_CONTAINS(warpsim_error(s), "launch of busy: the timing model was stopped by an earlier launch (kernel "
+                                      "'spin' stopped at gpu.max_cycles = 5000");
+    warpsim_destroy(s);
+    EXPECT(stats_status(stats, "stopped: max_cycles"));
 }
