@@ -39,7 +39,8 @@ typedef enum WarpsimStatus {
     WARPSIM_E_LAUNCH,      /* a launch configuration the simulated GPU cannot run */
     WARPSIM_E_FAULT,       /* the kernel faulted (e.g. shared memory out of range) */
     WARPSIM_E_DEADLOCK,    /* the timing model stopped making progress */
-    WARPSIM_E_CYCLE_LIMIT  /* gpu.max_cycles was reached */
+    WARPSIM_E_CYCLE_LIMIT  /* a run limit stopped the kernel: gpu.max_cycles, gpu.spin_insts or
+                              gpu.stall_insts (a kernel that never finishes) */
 } WarpsimStatus;
 
 /* What a host runtime needs to know about a kernel's parameters and resources. */

@@ -11,11 +11,16 @@
  * arguments go through the error-returning readers of conf/ (the command line wraps the same
  * ones to exit), and warpsim_create returns NULL with their message.
  *
- * A kernel stopped on the timing model (a deadlock, a run limit) leaves its CTAs on the GPU, so
- * later launches on it are refused, with the reason it was stopped.
+ * A kernel that never finishes is stopped by a run limit, in both modes on by default:
+ * gpu.spin_insts warp instructions since a CTA last completed or a thread last wrote global or
+ * local memory, gpu.stall_insts since a CTA last completed (gpu.c, ptx_run_kernel). The launch
+ * fails with WARPSIM_E_CYCLE_LIMIT and a message naming the limit and how to raise it, and the
+ * run's status is "stopped: spin_insts" (or stall_insts, max_cycles). A kernel stopped on the
+ * timing model (a deadlock, a run limit) leaves its CTAs on the GPU, so later launches on it are
+ * refused, with the reason it was stopped.
  *
  * Results (stats_result.h): the status of the first kernel that did not complete (fault,
- * deadlock, gpu.max_cycles) is the run's; the result files are brought up to date after every
+ * deadlock, a run limit) is the run's; the result files are brought up to date after every
  * kernel, so SIGTERM or SIGINT (when the program does not handle them itself) writes the
  * kernels completed so far with status "killed" and ends the program; warpsim_destroy writes
  * them atomically. Under `warpsim exec` the status also goes to the file descriptor
@@ -486,6 +491,14 @@ static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint3
     return WARPSIM_OK;
 }
 
+/* A run limit (gpu.KEY) stopped the kernel: the run's status, unless an earlier kernel gave it
+ * one ("stopped: max_cycles" is STATS_STATUS_MAX_CYCLES). */
+static void limit_status(WarpsimSim *s, const char *key)
+{
+    if (!s->status[0])
+        snprintf(s->status, sizeof s->status, "stopped: %s", key + strlen("gpu."));
+}
+
 /* After a kernel: the first that did not complete gives the run its status; the result files
  * (what a signal writes) take in the kernel. */
 static WarpsimStatus kernel_done(WarpsimSim *s, WarpsimStatus st)
@@ -524,6 +537,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
     if (s->functional) {
         stats_kernel_begin(&s->fstats);
+        ptx_launch_set_limits(l, s->cfg.gpu.spin_insts, s->cfg.gpu.stall_insts);
         PtxRunStats rs;
         bool ok = ptx_run_kernel(l, &rs, err, sizeof err);
         rs = *ptx_launch_stats(l);
@@ -532,8 +546,18 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         s->f_ctas += rs.ctas;
         s->f_kernels++;
         stats_kernel_end(&s->fstats, kernel);
+        PtxStop stop = ptx_launch_stop(l);
         ptx_launch_destroy(l);
-        return kernel_done(s, ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err));
+        if (ok || stop == PTX_STOP_NONE)
+            return kernel_done(s, ok ? WARPSIM_OK : fail(s, WARPSIM_E_FAULT, "kernel %s: %s", kernel, err));
+        const char *key = stop == PTX_STOP_SPIN ? "gpu.spin_insts" : "gpu.stall_insts";
+        limit_status(s, key);
+        return kernel_done(s, fail(s, WARPSIM_E_CYCLE_LIMIT,
+                                   "%s. Stopped by %s = %llu: the kernel may wait for something that never happens, "
+                                   "such as a flag no thread sets or a later CTA (--functional runs one CTA at a "
+                                   "time). If it is only slow, raise the limit: -o %s=N (0: no limit)", err, key,
+                                   (unsigned long long)(stop == PTX_STOP_SPIN ? s->cfg.gpu.spin_insts
+                                                                              : s->cfg.gpu.stall_insts), key));
     }
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
@@ -545,7 +569,14 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     } else if (gs == GPU_RUN_DEADLOCK) {
         st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
     } else if (gs == GPU_RUN_CYCLE_LIMIT) {
-        st = fail(s, WARPSIM_E_CYCLE_LIMIT, "%s", gpu_stop_reason(s->gpu));
+        const char *key = gpu_stop_limit(s->gpu);
+        limit_status(s, key);
+        if (!strcmp(key, "gpu.max_cycles")) {
+            st = fail(s, WARPSIM_E_CYCLE_LIMIT, "%s", gpu_stop_reason(s->gpu));
+        } else { /* the timing model has printed it */
+            snprintf(s->err, sizeof s->err, "%s", gpu_stop_reason(s->gpu));
+            st = WARPSIM_E_CYCLE_LIMIT;
+        }
     }
     if (gs != GPU_RUN_OK)
         s->gpu_stopped = st;
