@@ -46,7 +46,8 @@ typedef enum WarpsimStatus {
     WARPSIM_E_LAUNCH,      /* a launch configuration the simulated GPU cannot run */
     WARPSIM_E_FAULT,       /* the kernel failed: trap, a bad texture handle, ... */
     WARPSIM_E_DEADLOCK,    /* the timing model stopped making progress */
-    WARPSIM_E_CYCLE_LIMIT, /* gpu.max_cycles was reached */
+    WARPSIM_E_CYCLE_LIMIT, /* a run limit stopped the kernel: gpu.max_cycles, gpu.spin_insts or
+                              gpu.stall_insts (a kernel that never finishes) */
     WARPSIM_E_ILLEGAL_ADDRESS, /* the kernel accessed memory outside every allocation and
                                   variable, or its shared, local or parameter memory */
     WARPSIM_E_MISALIGNED,  /* the kernel accessed an address not a multiple of the access size */

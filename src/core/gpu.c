@@ -10,7 +10,18 @@
  * could next do something. When a whole instant makes no progress, all domains jump to the
  * earliest such event. If no event exists while work is outstanding, or no progress is made
  * for gpu.watchdog_cycles core cycles, the run ends with a deadlock report naming the stuck
- * components and their queue contents. */
+ * components and their queue contents.
+ *
+ * Run limits: a kernel that keeps issuing without ever finishing (a warp spinning on a flag
+ * nobody sets) makes progress every cycle, so the watchdog never fires. Two budgets of warp
+ * instructions, counted over all SMs, end it: gpu.spin_insts since a CTA of the kernel last
+ * completed or one of its threads last wrote global or local memory (a store or an atomic), and
+ * gpu.stall_insts since a CTA last completed. Instructions, not cycles: the simulator runs
+ * about as many warp instructions a second whether one warp or every SM spins, so the budgets
+ * bound the wall time of a stuck run, and a real kernel's count does not grow with its memory
+ * latency. They are checked every LIMIT_CHECK_INSTANTS instants, from the SMs' counters.
+ * gpu.max_cycles bounds a whole kernel. A stopped kernel leaves its CTAs resident;
+ * gpu_stop_reason says why it was stopped. */
 #include "core/gpu.h"
 
 #include "base/base.h"
@@ -332,10 +343,11 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
     ev[DOMAIN_DRAM] = dram;
 }
 
-static void deadlock_report(const Gpu *g, FILE *f, const char *why)
+static void deadlock_report(Gpu *g, FILE *f, const char *why)
 {
-    fprintf(f, "warpsim: deadlock: %s at core cycle %llu (kernel '%s': %u of %u CTAs done)\n", why,
-            (unsigned long long)g->cycle[DOMAIN_CORE], g->kernel->name, g->n_done, g->n_ctas);
+    snprintf(g->stop_reason, sizeof g->stop_reason, "deadlock: %s at core cycle %llu (kernel '%s': %u of %u CTAs done)",
+             why, (unsigned long long)g->cycle[DOMAIN_CORE], g->kernel->name, g->n_done, g->n_ctas);
+    fprintf(f, "warpsim: %s\n", g->stop_reason);
     for (uint32_t i = 0; i < g->n_sms; i++)
         if (sm_busy(&g->sms[i]))
             sm_dump(&g->sms[i], f, g->cycle[DOMAIN_CORE]);
@@ -393,6 +405,63 @@ static void report_progress(Gpu *g)
     fflush(stderr);
 }
 
+/* Warp instructions issued and global or local stores and atomics, over all SMs so far. */
+static void count_insts(const Gpu *g, uint64_t *insts, uint64_t *writes)
+{
+    *insts = *writes = 0;
+    for (uint32_t i = 0; i < g->n_sms; i++) {
+        *insts += g->sms[i].warp_insts;
+        *writes += g->sms[i].stores + g->sms[i].atomics;
+    }
+}
+
+/* A run limit counting warp instructions since the kernel last got anywhere was met. */
+static void stall_report(Gpu *g, FILE *f, uint64_t insts, const char *key, const char *since)
+{
+    snprintf(g->stop_reason, sizeof g->stop_reason,
+             "kernel '%s' stopped at core cycle %llu: %llu warp instructions (%s) since %s, %u of %u CTAs done; it "
+             "may wait for something that never happens, such as a flag no thread sets. If it is only slow, raise "
+             "the limit: -o %s=N (0: no limit)",
+             g->kernel->name, (unsigned long long)g->cycle[DOMAIN_CORE], (unsigned long long)insts, key, since,
+             g->n_done, g->n_ctas, key);
+    g->stop_limit = key;
+    fprintf(f, "warpsim: %s\n", g->stop_reason);
+}
+
+/* The main loop's instants between two checks of gpu.spin_insts and gpu.stall_insts. */
+#define LIMIT_CHECK_INSTANTS 256
+
+/* gpu.spin_insts and gpu.stall_insts, counted from the check that first saw a CTA completion
+ * or a write: true, with the report, when one is met. */
+static bool limits_met(Gpu *g, FILE *f)
+{
+    uint64_t insts, writes;
+    count_insts(g, &insts, &writes);
+    if (g->n_done != g->limit_done) {
+        g->limit_done = g->n_done;
+        g->insts_at_done = insts;
+    }
+    if (writes != g->limit_writes) {
+        g->limit_writes = writes;
+        g->insts_at_write = insts;
+    }
+    const uint64_t spin = g->cfg.gpu.spin_insts, stall = g->cfg.gpu.stall_insts;
+    uint64_t since_done = insts - g->insts_at_done, since_write = insts - MAX(g->insts_at_done, g->insts_at_write);
+    if (stall && since_done >= stall) {
+        stall_report(g, f, since_done, "gpu.stall_insts", "a CTA last completed");
+        return true;
+    }
+    if (spin && since_write >= spin) {
+        stall_report(g, f, since_write, "gpu.spin_insts",
+                     "a CTA last completed or a thread last wrote global or local memory");
+        return true;
+    }
+    return false;
+}
+
+const char *gpu_stop_reason(const Gpu *g) { return g->stop_reason; }
+const char *gpu_stop_limit(const Gpu *g) { return g->stop_limit; }
+
 static void sum_sm_stats(Gpu *g)
 {
     uint64_t w = 0, t = 0;
@@ -430,8 +499,14 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     g->start_wall = g->last_report_wall = wall_seconds();
     uint64_t start_cycle = g->cycle[DOMAIN_CORE];
     g->last_progress = start_cycle;
+    g->stop_reason[0] = 0;
+    g->stop_limit = NULL;
+    count_insts(g, &g->insts_at_done, &g->limit_writes);
+    g->insts_at_write = g->insts_at_done;
+    g->limit_done = 0;
     GpuRunStatus status = GPU_RUN_OK;
     const uint64_t watchdog = g->cfg.gpu.watchdog_cycles, limit = g->cfg.gpu.max_cycles;
+    const bool limits = g->cfg.gpu.spin_insts || g->cfg.gpu.stall_insts;
     uint32_t rounds = 0;
     while (g->n_done < g->n_ctas) {
         /* The next instant: the earliest next tick of any domain. */
@@ -483,10 +558,19 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
         while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
             take_sample(g);
         if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
+            snprintf(g->stop_reason, sizeof g->stop_reason,
+                     "kernel '%s' stopped at gpu.max_cycles = %llu (%u of %u CTAs done); raise it with "
+                     "-o gpu.max_cycles=N (0: no limit)", k->name, (unsigned long long)limit, g->n_done, g->n_ctas);
+            g->stop_limit = "gpu.max_cycles";
             status = GPU_RUN_CYCLE_LIMIT;
             break;
         }
-        if (g->progress_line && ++rounds % 65536 == 0)
+        ++rounds;
+        if (limits && rounds % LIMIT_CHECK_INSTANTS == 0 && limits_met(g, report)) {
+            status = GPU_RUN_CYCLE_LIMIT;
+            break;
+        }
+        if (g->progress_line && rounds % 65536 == 0)
             report_progress(g);
     }
     if (g->progress_line && wall_seconds() - g->start_wall >= 2.0)

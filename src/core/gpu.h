@@ -21,6 +21,9 @@
 
 enum { DOMAIN_CORE, DOMAIN_ICNT, DOMAIN_L2, DOMAIN_DRAM, DOMAIN_COUNT };
 
+/* How gpu_run_kernel ended: the kernel completed, or it was stopped with CTAs still resident:
+ * deadlock (nothing could move, or no progress for gpu.watchdog_cycles) or a run limit
+ * (gpu.max_cycles, gpu.spin_insts, gpu.stall_insts: gpu_stop_limit names it). */
 typedef enum GpuRunStatus { GPU_RUN_OK, GPU_RUN_DEADLOCK, GPU_RUN_CYCLE_LIMIT } GpuRunStatus;
 
 struct Gpu {
@@ -51,6 +54,12 @@ struct Gpu {
     uint32_t n_ctas, next_unlaunched, n_launched, n_done, sm_rr;
     bool dispatch_pending;
     uint64_t last_progress;
+    char stop_reason[512];  /* why the last kernel was stopped ("" if it completed) */
+    const char *stop_limit; /* the run limit that stopped it, or NULL */
+    /* gpu.spin_insts and gpu.stall_insts: the warp instructions issued (over all SMs) when a
+     * check last saw a CTA completion and a global or local store or atomic, and what it saw */
+    uint64_t insts_at_done, insts_at_write, limit_writes;
+    uint32_t limit_done;
     /* progress line */
     bool progress_line;
     double start_wall, last_report_wall;
@@ -66,8 +75,16 @@ typedef struct Gpu Gpu;
 /* Build from a validated config (policy names checked). */
 Gpu *gpu_create(const Config *cfg);
 void gpu_destroy(Gpu *g);
-/* Run one kernel to completion; on deadlock, a report goes to `report` (stderr if NULL). */
+/* Run one kernel to completion. A kernel that is stopped instead has its reason printed to
+ * `report` (stderr if NULL): a deadlock with a state dump, gpu.spin_insts and gpu.stall_insts in
+ * one line naming the limit; gpu.max_cycles is left to the caller. */
 GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const FrontKernel *k, FILE *report);
+/* Why the last gpu_run_kernel stopped the kernel: one line without a trailing newline, naming
+ * what ended it (and a run limit's way to raise it); "" if the kernel completed. */
+const char *gpu_stop_reason(const Gpu *g);
+/* The option of the run limit that stopped the last kernel ("gpu.max_cycles", "gpu.spin_insts",
+ * "gpu.stall_insts"), NULL if none did. */
+const char *gpu_stop_limit(const Gpu *g);
 /* Print a progress line on stderr during long runs. */
 void gpu_set_progress(Gpu *g, bool on);
 

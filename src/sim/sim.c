@@ -16,8 +16,16 @@
  * the simulated memory's pages take. The timing model numbers a launch's CTAs in 32 bits, so it
  * refuses a larger (legal) grid, which --functional runs.
  *
+ * A kernel that never finishes is stopped by a run limit, in both modes on by default:
+ * gpu.spin_insts warp instructions since a CTA last completed or a thread last wrote global or
+ * local memory, gpu.stall_insts since a CTA last completed (gpu.c, ptx_run_kernel). The launch
+ * fails with WARPSIM_E_CYCLE_LIMIT and a message naming the limit and how to raise it, and the
+ * run's status is "stopped: spin_insts" (or stall_insts, max_cycles). A kernel stopped on the
+ * timing model (a deadlock, a run limit) leaves its CTAs on the GPU, so later launches on it are
+ * refused, with the reason it was stopped.
+ *
  * Results (stats_result.h): the status of the first kernel that did not complete (fault,
- * deadlock, gpu.max_cycles) is the run's; the result files are brought up to date after every
+ * deadlock, a run limit) is the run's; the result files are brought up to date after every
  * kernel, so SIGTERM or SIGINT (when the program does not handle them itself) writes the
  * kernels completed so far with status "killed" and ends the program; warpsim_destroy writes
  * them atomically. Under `warpsim exec` the status also goes to the file descriptor
@@ -64,6 +72,7 @@ struct WarpsimSim {
     double t0;
     char err[1024];
     char status[1100]; /* of the first kernel that did not complete; "" while all did */
+    WarpsimStatus gpu_stopped; /* how a kernel was stopped on the timing model, its CTAs left resident */
     StatsResult *result;
 };
 
@@ -573,6 +582,14 @@ static WarpsimStatus kernel_fault(WarpsimSim *s, Stats *st, PtxFault kind, const
     return fail(s, kinds[kind].status, "%s", msg);
 }
 
+/* A run limit (gpu.KEY) stopped the kernel: the run's status, unless an earlier kernel gave it
+ * one ("stopped: max_cycles" is STATS_STATUS_MAX_CYCLES). */
+static void limit_status(WarpsimSim *s, const char *key)
+{
+    if (!s->status[0])
+        snprintf(s->status, sizeof s->status, "stopped: %s", key + strlen("gpu."));
+}
+
 /* After a kernel: the first that did not complete gives the run its status; the result files
  * (what a signal writes) take in the kernel. */
 static WarpsimStatus kernel_done(WarpsimSim *s, WarpsimStatus st)
@@ -597,6 +614,9 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     if (params_len != ki->param_bytes)
         return fail(s, WARPSIM_E_INPUT, "launch of %s: %zu bytes of parameters, the kernel takes %u",
                     kernel, params_len, ki->param_bytes);
+    if (s->gpu_stopped != WARPSIM_OK)
+        return fail(s, s->gpu_stopped, "launch of %s: the timing model was stopped by an earlier launch (%s), whose "
+                    "CTAs it still holds; create a new simulator to run more", kernel, gpu_stop_reason(s->gpu));
     uint32_t regs = kernel_regs(m, ki);
     WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
     if (st != WARPSIM_OK)
@@ -614,6 +634,7 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     ptx_launch_count_faults(l, &s->faults);
     if (s->functional) {
         stats_kernel_begin(&s->fstats);
+        ptx_launch_set_limits(l, s->cfg.gpu.spin_insts, s->cfg.gpu.stall_insts);
         PtxRunStats rs;
         bool ok = ptx_run_kernel(l, &rs, err, sizeof err);
         rs = *ptx_launch_stats(l);
@@ -623,8 +644,18 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         s->f_kernels++;
         stats_kernel_end(&s->fstats, kernel);
         PtxFault fault = ptx_launch_fault_kind(l);
+        PtxStop stop = ptx_launch_stop(l);
         ptx_launch_destroy(l);
-        return kernel_done(s, ok ? WARPSIM_OK : kernel_fault(s, &s->fstats, fault, err));
+        if (ok || stop == PTX_STOP_NONE)
+            return kernel_done(s, ok ? WARPSIM_OK : kernel_fault(s, &s->fstats, fault, err));
+        const char *key = stop == PTX_STOP_SPIN ? "gpu.spin_insts" : "gpu.stall_insts";
+        limit_status(s, key);
+        return kernel_done(s, fail(s, WARPSIM_E_CYCLE_LIMIT,
+                                   "%s. Stopped by %s = %llu: the kernel may wait for something that never happens, "
+                                   "such as a flag no thread sets or a later CTA (--functional runs one CTA at a "
+                                   "time). If it is only slow, raise the limit: -o %s=N (0: no limit)", err, key,
+                                   (unsigned long long)(stop == PTX_STOP_SPIN ? s->cfg.gpu.spin_insts
+                                                                              : s->cfg.gpu.stall_insts), key));
     }
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
@@ -636,9 +667,17 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     } else if (gs == GPU_RUN_DEADLOCK) {
         st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
     } else if (gs == GPU_RUN_CYCLE_LIMIT) {
-        st = fail(s, WARPSIM_E_CYCLE_LIMIT, "kernel %s: stopped at gpu.max_cycles = %llu", kernel,
-                  (unsigned long long)s->cfg.gpu.max_cycles);
+        const char *key = gpu_stop_limit(s->gpu);
+        limit_status(s, key);
+        if (!strcmp(key, "gpu.max_cycles")) {
+            st = fail(s, WARPSIM_E_CYCLE_LIMIT, "%s", gpu_stop_reason(s->gpu));
+        } else { /* the timing model has printed it */
+            snprintf(s->err, sizeof s->err, "%s", gpu_stop_reason(s->gpu));
+            st = WARPSIM_E_CYCLE_LIMIT;
+        }
     }
+    if (gs != GPU_RUN_OK)
+        s->gpu_stopped = st;
     ptx_launch_destroy(l);
     return kernel_done(s, st);
 }

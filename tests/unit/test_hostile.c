@@ -55,7 +55,7 @@ static const struct {
      {"warpsim: fatbin1.compute_75.ptx:35: kernel _Z10maybe_trapPii: trap executed by block (2,0,0) thread (3,0,0)",
       "synchronize: cudaErrorLaunchFailure", "a later cudaMalloc: cudaErrorLaunchFailure",
       "CUDA error: unspecified launch failure (cudaErrorLaunchFailure) at hostile.h:17: e"}},
-    {"assert", 1,
+    {"assert", 5,
      {"assert.cu:12: void check_positive(const int *, int): block: [1,0,0], thread: [13,0,0] Assertion `x[i] >= 0` "
       "failed.",
       "warpsim: fatbin1.compute_75.ptx:71: kernel _Z14check_positivePKii: device-side assert triggered by block "

@@ -149,8 +149,17 @@ const char *ptx_launch_error(const PtxLaunch *l);
 PtxFault ptx_launch_fault_kind(const PtxLaunch *l);
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
 
-/* Run the whole launch functionally (CTAs in order, each CTA's warps round-robin between
- * barriers). False with a message on a run-time fault or the instruction limit. */
+/* Run limits of ptx_run_kernel, for a kernel that never finishes (0: no limit): it stops once
+ * the kernel has executed spin_insts warp instructions since a CTA last completed or a thread
+ * last wrote global or local memory (a store or an atomic), or stall_insts since a CTA last
+ * completed. The run then fails and ptx_launch_stop says which limit ended it. */
+typedef enum PtxStop { PTX_STOP_NONE, PTX_STOP_SPIN, PTX_STOP_STALL } PtxStop;
+void ptx_launch_set_limits(PtxLaunch *l, uint64_t spin_insts, uint64_t stall_insts);
+PtxStop ptx_launch_stop(const PtxLaunch *l);
+
+/* Run the whole launch functionally: CTAs one after another, each CTA's warps interleaved (a
+ * bounded number of instructions each in turn, so a warp spinning on another's flag lets it
+ * run). False with a message on a run-time fault, the instruction limit or a run limit. */
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len);
 
 /* The front-end interface for the timing model; `self` is the PtxLaunch. */

@@ -2,13 +2,18 @@
  * shared-memory layout), the purely functional driver ptx_run_kernel, and the FrontOps that let
  * the timing model drive the same interpreter one warp instruction at a time.
  *
- * ptx_run_kernel runs CTAs one after another; within a CTA each warp runs until it reaches
- * bar.sync or exits, and the barrier opens when every live warp has reached it (warps that
- * exited count as arrived, as on the hardware). Named barriers with a thread count are treated
- * as whole-CTA barriers. Under the timing model the functional side never waits: a warp at
- * bar.sync just reports WOP_BARRIER and the timing model holds it. CTAs are numbered in 64
- * bits: a legal grid holds up to (2^31-1) x 65535 x 65535 of them (the timing model's own
- * numbering, FrontOps', is 32-bit). A launch's printf and assert text is written when it ends. */
+ * ptx_run_kernel runs CTAs one after another; within a CTA the warps take turns in warp order,
+ * each running up to PTX_TURN_INSTS instructions, until it reaches bar.sync or exits; the
+ * barrier opens when every live warp has reached it (warps that exited count as arrived, as on
+ * the hardware). Taking turns lets a warp that spins on a flag another warp of its CTA sets
+ * later make way for that warp, and keeps runs deterministic. CTAs do not overlap, so a CTA
+ * waiting for a later one never finishes (CUDA does not promise that CTAs run concurrently
+ * either); the run limits (ptx_launch_set_limits) end such a run, and any other that never
+ * finishes, with an error. Named barriers with a thread count are treated as whole-CTA
+ * barriers. Under the timing model the functional side never waits: a warp at bar.sync just
+ * reports WOP_BARRIER and the timing model holds it. CTAs are numbered in 64 bits: a legal grid
+ * holds up to (2^31-1) x 65535 x 65535 of them (the timing model's own numbering, FrontOps', is
+ * 32-bit). A launch's printf and assert text is written when it ends. */
 #include "front/ptx/ptx_exec.h"
 
 #include "base/base.h"
@@ -150,10 +155,55 @@ void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out)
 
 void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts) { l->inst_limit = max_warp_insts; }
 void ptx_launch_count_faults(PtxLaunch *l, uint64_t *counter) { l->fault_counter = counter; }
+void ptx_launch_set_limits(PtxLaunch *l, uint64_t spin_insts, uint64_t stall_insts)
+{
+    l->spin_limit = spin_insts;
+    l->stall_limit = stall_insts;
+}
+PtxStop ptx_launch_stop(const PtxLaunch *l) { return l->stop; }
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
 const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
 PtxFault ptx_launch_fault_kind(const PtxLaunch *l) { return l->failed ? l->fault : PTX_FAULT_NONE; }
 const PtxRunStats *ptx_launch_stats(const PtxLaunch *l) { return &l->stats; }
+
+/* Warp instructions a warp of ptx_run_kernel runs before the next warp of its CTA gets a turn.
+ * Any bound lets a spinning warp make way; a large one keeps the interpreter on one warp's
+ * registers for long stretches, as fast as running each warp to its next barrier. */
+#define PTX_TURN_INSTS 256
+
+/* A run limit ended the launch: CTA c has run `insts` warp instructions since `since`. The fault
+ * names the line of its first live warp and where its live warps are. */
+static void cta_stopped(PtxLaunch *l, PtxStop why, const PtxCta *c, const PtxWarp *warps, uint64_t insts,
+                        const char *since)
+{
+    char where[160] = "";
+    size_t len = 0;
+    uint32_t pc = 0, live = 0;
+    for (uint32_t i = 0; i < l->warps_per_cta; i++) {
+        const PtxWarp *w = &warps[i];
+        if (w->done)
+            continue;
+        uint32_t wpc = w->stack[w->depth - 1].pc;
+        if (!live)
+            pc = wpc;
+        if (live++ < 4 && len < sizeof where)
+            len += (size_t)snprintf(where + len, sizeof where - len, "%swarp %u at line %u%s", live > 1 ? ", " : "",
+                                    i, l->m->insts[wpc].line, w->at_barrier ? " (barrier)" : "");
+    }
+    if (live > 4 && len < sizeof where)
+        snprintf(where + len, sizeof where - len, " and %u more", live - 4);
+    char msg[320];
+    snprintf(msg, sizeof msg, "%llu warp instructions since %s: CTA (%u,%u,%u) is still running, %s",
+             (unsigned long long)insts, since, c->ctaid[0], c->ctaid[1], c->ctaid[2], where);
+    ptx_launch_fault(l, pc, PTX_FAULT_INST_LIMIT, msg);
+    l->stop = why;
+}
+
+/* A store or an atomic to global or local memory: what the run limits count as getting somewhere. */
+static bool writes_memory(const WinstStatic *s)
+{
+    return (s->op == WOP_STORE || s->op == WOP_ATOMIC) && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
+}
 
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
 {
@@ -161,25 +211,43 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
     memset(&cta, 0, sizeof cta);
     cta_alloc(l, &cta);
     PtxWarp *warps = xcalloc(l->warps_per_cta, sizeof *warps);
+    uint64_t at_write = 0; /* warp instructions executed at the last write to memory */
     for (uint64_t id = 0; id < l->n_ctas && !l->failed; id++) {
         cta_reset(l, &cta, id, 0);
         for (uint32_t i = 0; i < l->warps_per_cta; i++)
             ptx_warp_init(l, &warps[i], &cta, i);
+        uint64_t at_start = l->stats.warp_insts; /* CTAs do not overlap: the last completion */
         for (;;) {
-            uint32_t live = 0;
+            uint32_t live = 0, waiting = 0;
             for (uint32_t i = 0; i < l->warps_per_cta; i++) {
                 PtxWarp *w = &warps[i];
-                while (!w->done && !w->at_barrier) {
+                for (uint32_t n = 0; n < PTX_TURN_INSTS && !w->done && !w->at_barrier; n++) {
+                    const WinstStatic *s = &l->m->statics[w->stack[w->depth - 1].pc];
                     l->clock++;
                     if (ptx_warp_step(l, w, NULL) == WOP_BARRIER)
                         w->at_barrier = true;
+                    else if (writes_memory(s))
+                        at_write = l->stats.warp_insts;
                 }
                 live += !w->done;
+                waiting += !w->done && w->at_barrier;
             }
             if (!live || l->failed)
                 break;
-            for (uint32_t i = 0; i < l->warps_per_cta; i++)
-                warps[i].at_barrier = false;
+            if (waiting == live)
+                for (uint32_t i = 0; i < l->warps_per_cta; i++)
+                    warps[i].at_barrier = false;
+            uint64_t since_done = l->stats.warp_insts - at_start;
+            uint64_t since_write = l->stats.warp_insts - MAX(at_start, at_write);
+            if (l->stall_limit && since_done >= l->stall_limit) {
+                cta_stopped(l, PTX_STOP_STALL, &cta, warps, since_done, "a CTA last completed");
+                break;
+            }
+            if (l->spin_limit && since_write >= l->spin_limit) {
+                cta_stopped(l, PTX_STOP_SPIN, &cta, warps, since_write,
+                            "a CTA last completed or a thread last wrote global or local memory");
+                break;
+            }
         }
         l->stats.ctas++;
     }

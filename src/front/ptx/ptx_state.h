@@ -64,6 +64,8 @@ struct PtxLaunch {
     uint64_t *sym_addr; /* per symbol: its address in its space for this launch */
     uint64_t clock;
     uint64_t inst_limit;
+    uint64_t spin_limit, stall_limit; /* ptx_run_kernel's run limits (ptx.h) */
+    PtxStop stop;
     PtxRunStats stats;
     bool failed;
     PtxFault fault; /* why, once failed */
