@@ -472,35 +472,48 @@ TEST(sm_ldst_replay_on_full_miss_queue)
     rig_free(r);
 }
 
-TEST(sm_barrier)
+/* Two warps of one CTA, each on its own scheduler. The early warp reaches bar.sync at once;
+ * the late one first runs a chain of three dependent adds. With late_slot 1 the early warp's
+ * scheduler looks first in the cycle the late one arrives, with late_slot 0 after it: either
+ * way the early warp issues only the next cycle. */
+static void barrier_case(uint32_t late_slot)
 {
-    /* Two warps of one CTA, each on its own scheduler. Warp 0 reaches bar.sync at once;
-     * warp 1 first runs a chain of three dependent adds. */
     Rig *r = rig_new();
     r->c.sm.n_sched = 2;
     ASSERT(rig_start(r, 64, 1));
     const uint64_t lat = r->c.alu.int_add_lat;
-    MockInst w0[] = {bar(), alu(1, 0), ex()};
-    MockInst w1[] = {alu(1, 0), alu(2, 1), alu(3, 2), bar(), alu(4, 0), ex()};
-    script(&r->f, 0, w0, 3);
-    script(&r->f, 1, w1, 6);
+    const uint32_t early_slot = 1 - late_slot;
+    MockInst early[] = {bar(), alu(1, 0), ex()};
+    MockInst late[] = {alu(1, 0), alu(2, 1), alu(3, 2), bar(), alu(4, 0), ex()};
+    script(&r->f, early_slot, early, 3);
+    script(&r->f, late_slot, late, 6);
     rig_launch(r, 0);
     ASSERT(rig_run(r, 1000));
     EXPECT_EQ_U(r->f.bad, 0);
     ASSERT(r->f.n_log == 9);
-    EXPECT_EQ_I(issued_at(&r->f, 0, 0), 1);
-    const int64_t arrive = issued_at(&r->f, 1, 24);
+    EXPECT_EQ_I(issued_at(&r->f, early_slot, 0), 1);
+    const int64_t arrive = issued_at(&r->f, late_slot, 24);
     EXPECT_EQ_I(arrive, 1 + 2 * lat + 1);
-    /* Warp 0 waits at the barrier although its add has no dependence: it issues the cycle
-     * after the last warp arrives, with warp 1's next instruction. */
-    EXPECT_EQ_I(issued_at(&r->f, 0, 8), arrive + 1);
-    EXPECT_EQ_I(issued_at(&r->f, 1, 32), arrive + 1);
-    for (uint32_t i = 0; i < r->f.n_log; i++) /* nothing of warp 0 between its bar and then */
-        if (r->f.log[i].warp == 0 && r->f.log[i].pc != 0)
+    /* The early warp waits at the barrier although its add has no dependence: it issues the
+     * cycle after the last warp arrives, with the late warp's next instruction. */
+    EXPECT_EQ_I(issued_at(&r->f, early_slot, 8), arrive + 1);
+    EXPECT_EQ_I(issued_at(&r->f, late_slot, 32), arrive + 1);
+    for (uint32_t i = 0; i < r->f.n_log; i++) /* nothing of the early warp between its bar and then */
+        if (r->f.log[i].warp == early_slot && r->f.log[i].pc != 0)
             EXPECT(r->f.log[i].cycle > (uint64_t)arrive);
     EXPECT_EQ_U(r->sm.warp_insts, 9);
     EXPECT_EQ_U(r->sm.ctas[0].n_at_barrier, 0);
     rig_free(r);
+}
+
+TEST(sm_barrier)
+{
+    barrier_case(1);
+}
+
+TEST(sm_barrier_release_is_order_independent)
+{
+    barrier_case(0);
 }
 
 TEST(sm_cta_completion_reported_upward)
@@ -635,26 +648,5 @@ TEST(sm_sleeping_cycles_are_counted)
     EXPECT_EQ_U(r->sm.cycles_active, (uint64_t)done + 1); /* cycles 0 .. done */
     EXPECT_EQ_U(r->sm.idle_no_ready + r->sm.issued + r->sm.stall_ldst, (uint64_t)done + 1);
     EXPECT_EQ_U(r->sm.issued, 3);
-    rig_free(r);
-}
-
-/* The same barrier with the roles swapped: the waiting warp now belongs to the scheduler that
- * looks after the arriving one in the same cycle; it still issues only the next cycle. */
-TEST(sm_barrier_release_is_order_independent)
-{
-    Rig *r = rig_new();
-    r->c.sm.n_sched = 2;
-    ASSERT(rig_start(r, 64, 1));
-    const uint64_t lat = r->c.alu.int_add_lat;
-    MockInst early[] = {bar(), alu(1, 0), ex()};
-    MockInst late[] = {alu(1, 0), alu(2, 1), alu(3, 2), bar(), alu(4, 0), ex()};
-    script(&r->f, 0, late, 6);
-    script(&r->f, 1, early, 3);
-    rig_launch(r, 0);
-    ASSERT(rig_run(r, 1000));
-    const int64_t arrive = issued_at(&r->f, 0, 24);
-    EXPECT_EQ_I(arrive, 1 + 2 * lat + 1);
-    EXPECT_EQ_I(issued_at(&r->f, 1, 8), arrive + 1);
-    EXPECT_EQ_I(issued_at(&r->f, 0, 32), arrive + 1);
     rig_free(r);
 }
