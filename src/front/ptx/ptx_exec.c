@@ -137,15 +137,37 @@ static void access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, P
     ptx_launch_fault(l, pc, kind, msg);
 }
 
-/* An access inside a frame of `size` bytes of one space (shared, local, parameters). */
-static bool in_frame(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, Access acc, uint8_t space, uint64_t a,
-                     unsigned bytes, uint64_t size, const char *frame)
+/* The bytes of a space's memory for one thread: the block's shared memory, the thread's local
+ * memory, the kernel's parameters or the call's parameter frame (global and const: none). */
+static uint64_t frame_bytes(const PtxLaunch *l, uint8_t space, const char **name)
 {
-    if (a + bytes <= size && a + bytes >= a)
-        return true;
-    char why[128];
-    snprintf(why, sizeof why, "outside the %llu bytes of %s", (unsigned long long)size, frame);
-    access_fault(l, w, lane, pc, PTX_FAULT_ILLEGAL_ADDRESS, acc, bytes, space, a, why);
+    switch (space) {
+    case SP_SHARED: *name = "the block's shared memory"; return l->smem_bytes;
+    case SP_LOCAL: *name = "the thread's local memory"; return l->m->local_bytes;
+    case SP_PARAM_K: *name = "the kernel's parameters"; return l->param_bytes;
+    case SP_PARAM_F: *name = "the call's parameter frame"; return l->m->pframe_bytes;
+    default: *name = NULL; return 0;
+    }
+}
+
+/* The fault of an access resolve refused: misaligned, or outside what its space allows. Out of
+ * line, so that the checks of resolve stay a few instructions. */
+static bool __attribute__((noinline, cold)) bad_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc,
+                                                        Access acc, unsigned bytes, uint8_t space, uint64_t a)
+{
+    char why[320];
+    const char *frame;
+    uint64_t size = frame_bytes(l, space, &frame);
+    PtxFault kind = PTX_FAULT_ILLEGAL_ADDRESS;
+    if ((a & (bytes - 1)) && space != SP_PARAM_K && space != SP_PARAM_F) {
+        kind = PTX_FAULT_MISALIGNED;
+        snprintf(why, sizeof why, "not a multiple of %u", bytes);
+    } else if (frame) {
+        snprintf(why, sizeof why, "outside the %llu bytes of %s", (unsigned long long)size, frame);
+    } else {
+        ptx_memory_describe(l->mem, a, bytes, why, sizeof why);
+    }
+    access_fault(l, w, lane, pc, kind, acc, bytes, space, a, why);
     return false;
 }
 
@@ -153,8 +175,8 @@ static bool in_frame(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, Acces
  * size (PTX ISA 6.4: "naturally aligned"), global and generic ones must lie inside one
  * allocation or module variable, const ones inside one __constant__ variable, and the others
  * inside the thread's shared, local or parameter memory; else the launch faults. */
-static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
-                    Where *r, uint32_t pc, Access acc)
+static inline bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
+                           Where *r, uint32_t pc, Access acc)
 {
     const PtxModule *m = l->m;
     if (space == SP_GENERIC) {
@@ -171,22 +193,17 @@ static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint
     r->addr = a;
     r->taddr = a;
     r->host = NULL;
-    if ((a & (bytes - 1)) && space != SP_PARAM_K && space != SP_PARAM_F) {
-        char why[64];
-        snprintf(why, sizeof why, "not a multiple of %u", bytes);
-        access_fault(l, w, lane, pc, PTX_FAULT_MISALIGNED, acc, bytes, space, a, why);
-        return false;
-    }
+    bool aligned = !(a & (bytes - 1));
     uint32_t tid = w->first_tid + lane;
     switch (space) {
     case SP_SHARED:
-        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, l->smem_bytes, "the block's shared memory"))
-            return false;
+        if (!aligned || a + bytes > l->smem_bytes || a + bytes < a)
+            return bad_access(l, w, lane, pc, acc, bytes, space, a);
         r->host = w->cta->smem + a;
         return true;
     case SP_LOCAL:
-        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, m->local_bytes, "the thread's local memory"))
-            return false;
+        if (!aligned || a + bytes > m->local_bytes || a + bytes < a)
+            return bad_access(l, w, lane, pc, acc, bytes, space, a);
         r->host = w->cta->local + (size_t)tid * m->local_bytes + a;
         {
             /* interleave threads' local words, as the hardware does, so a warp's accesses to
@@ -197,22 +214,18 @@ static bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint
         }
         return true;
     case SP_PARAM_K:
-        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, l->param_bytes, "the kernel's parameters"))
-            return false;
+        if (a + bytes > l->param_bytes || a + bytes < a)
+            return bad_access(l, w, lane, pc, acc, bytes, space, a);
         r->host = l->params + a;
         return true;
     case SP_PARAM_F:
-        if (!in_frame(l, w, lane, pc, acc, space, a, bytes, m->pframe_bytes, "the call's parameter frame"))
-            return false;
+        if (a + bytes > m->pframe_bytes)
+            return bad_access(l, w, lane, pc, acc, bytes, space, a);
         r->host = w->cta->pframe + (size_t)tid * m->pframe_bytes + a;
         return true;
     default: /* global, const */
-        if (!ptx_mem_valid(l->mem, a, bytes, space == SP_CONST)) {
-            char why[320];
-            ptx_memory_describe(l->mem, a, bytes, why, sizeof why);
-            access_fault(l, w, lane, pc, PTX_FAULT_ILLEGAL_ADDRESS, acc, bytes, space, a, why);
-            return false;
-        }
+        if (!aligned || !ptx_mem_valid(l->mem, a, bytes, space == SP_CONST))
+            return bad_access(l, w, lane, pc, acc, bytes, space, a);
         return true;
     }
 }
@@ -227,17 +240,22 @@ static inline uint64_t rd(PtxLaunch *l, const Where *r, unsigned bytes)
     return ptx_mem_load(l->mem, r->addr, bytes);
 }
 
+/* A store the host-memory limit refused (out of line, as bad_access). */
+static bool __attribute__((noinline, cold)) store_refused(PtxLaunch *l, uint64_t addr, uint32_t pc)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "a store at 0x%llx needs more host memory than the simulation's limit of %llu MiB",
+             (unsigned long long)addr, (unsigned long long)(l->mem->max_pages * PTX_PAGE_SIZE >> 20));
+    ptx_launch_fault(l, pc, PTX_FAULT_HOST_MEMORY, msg);
+    return false;
+}
+
 static inline bool wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes, uint32_t pc)
 {
     if (r->host)
         memcpy(r->host, &v, bytes);
-    else if (!ptx_mem_store(l->mem, r->addr, v, bytes)) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "a store at 0x%llx needs more host memory than the simulation's limit of %llu MiB",
-                 (unsigned long long)r->addr, (unsigned long long)(l->mem->max_pages * PTX_PAGE_SIZE >> 20));
-        ptx_launch_fault(l, pc, PTX_FAULT_HOST_MEMORY, msg);
-        return false;
-    }
+    else if (!ptx_mem_store(l->mem, r->addr, v, bytes))
+        return store_refused(l, r->addr, pc);
     return true;
 }
 

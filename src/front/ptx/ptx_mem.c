@@ -11,8 +11,8 @@
  * .global and .const variables are placed (and initialised) once per memory, the first time the
  * module is bound; const variables live in global memory too, the const space differing only in
  * how the timing model caches it. Allocations and variables are ranges of one ordered map
- * (ptx_ranges.c, O(log n) per operation): every kernel access is checked against it (the range
- * of the last hit answers most checks without a lookup), and so are the host's copies. Texture
+ * (ptx_ranges.c, O(log n) per operation): every kernel access is checked against it (the ranges
+ * of the last two hits answer most checks without a lookup), and so are the host's copies. Texture
  * objects (tex1Dfetch) are a small table of linear buffers indexed by handle. */
 #include "front/ptx/ptx_mem.h"
 
@@ -217,7 +217,7 @@ static void release(PtxMemory *mem, uint64_t addr, uint64_t span)
 /* The map of addressable ranges changed: forget the remembered hits. */
 static void live_changed(PtxMemory *mem)
 {
-    mem->hit_size[0] = mem->hit_size[1] = 0;
+    memset(mem->hit, 0, sizeof mem->hit);
 }
 
 uint64_t ptx_memory_alloc(PtxMemory *mem, uint64_t bytes)
@@ -270,11 +270,16 @@ static bool inside(const PtxRange *r, uint64_t addr, uint64_t bytes)
 
 bool ptx_memory_valid_slow(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only)
 {
-    const PtxRange *r = ptx_ranges_floor(&mem->live, addr);
-    if (!inside(r, addr, bytes) || (const_only && r->kind != PTX_REGION_CONST))
-        return false;
-    mem->hit_lo[const_only] = r->addr;
-    mem->hit_size[const_only] = r->size;
+    PtxHit *h = mem->hit[const_only], found = h[1];
+    uint64_t off = addr - found.lo;
+    if (!(off < found.size && found.size - off >= bytes)) {
+        const PtxRange *r = ptx_ranges_floor(&mem->live, addr);
+        if (!inside(r, addr, bytes) || (const_only && r->kind != PTX_REGION_CONST))
+            return false;
+        found = (PtxHit){r->addr, r->size};
+    }
+    h[1] = h[0];
+    h[0] = found;
     return true;
 }
 

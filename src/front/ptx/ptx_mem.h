@@ -17,6 +17,11 @@ typedef struct PtxTlbEntry {
     uint8_t *data;
 } PtxTlbEntry;
 
+/* A range an access fell in (size 0: none). */
+typedef struct PtxHit {
+    uint64_t lo, size;
+} PtxHit;
+
 /* Where one module's variables live in one memory. */
 typedef struct PtxBinding {
     const PtxModule *module;
@@ -34,9 +39,10 @@ struct PtxMemory {
     PtxRangeMap live;     /* allocations (PTX_REGION_ALLOC) and module variables */
     PtxRangeMap holes;    /* free space below next, coalesced */
     uint64_t allocated;   /* bytes of live allocations, as requested */
-    /* The range the last checked access fell in: [0] for any access, [1] for the const space
-     * (__constant__ variables only); size 0 when unknown. */
-    uint64_t hit_lo[2], hit_size[2];
+    /* The ranges the last checked accesses fell in, the latest first: [0] for any access, [1]
+     * for the const space (__constant__ variables only). Two, so that a loop reading two arrays
+     * in turn (A[i][k] and x[k]) finds both without a lookup. */
+    PtxHit hit[2][2];
     PtxBinding *binds;
     uint32_t n_binds;
     PtxTexture *texs; /* texture object handle h is texs[h - 1]; channels == 0: free slot */
@@ -57,16 +63,18 @@ uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create);
 /* Place and initialise m's variables on first use. The pointer is valid until the next bind. */
 const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m);
 
-/* The slow path of ptx_mem_valid: look the access up and remember its range. */
+/* The slow path of ptx_mem_valid: the other remembered range, else a lookup; the range found
+ * becomes the latest. */
 bool ptx_memory_valid_slow(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only);
 
 /* An access of bytes at addr lies inside one allocation or module variable (const_only: inside
- * one __constant__ variable). The range of the last hit answers without a lookup. */
+ * one __constant__ variable). The latest range hit answers here; the one before it, or a lookup,
+ * out of line. */
 static inline bool ptx_mem_valid(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only)
 {
-    unsigned c = const_only;
-    uint64_t off = addr - mem->hit_lo[c];
-    if (off < mem->hit_size[c] && mem->hit_size[c] - off >= bytes)
+    const PtxHit *h = mem->hit[const_only];
+    uint64_t off = addr - h[0].lo;
+    if (off < h[0].size && h[0].size - off >= bytes)
         return true;
     return ptx_memory_valid_slow(mem, addr, bytes, const_only);
 }
