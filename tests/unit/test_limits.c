@@ -184,9 +184,18 @@ TEST(limits_stopped_launch_refuses_more)
     EXPECT(stats_status(stats, "stopped: max_cycles"));
 }
 
+/* "name value" of a text summary; -1 if absent. */
+static long long stat_of(const char *text, const char *name)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n%s ", name);
+    const char *p = text ? strstr(text, key) : NULL;
+    return p ? atoll(p + strlen(key)) : -1;
+}
+
 /* kernel over 2 CTAs of 64 threads under args: stopped by the limit named `key`, with one
  * message on stderr that starts with `start` and contains `message`, which warpsim_error gives,
- * and the text results' status "stopped: <key without gpu.>". */
+ * and the text results' status "stopped: <key without gpu.>"; a stop is not a fault. */
 static void stopped(const char *const *args, const char *kernel, const char *key, const char *start,
                     const char *message)
 {
@@ -231,6 +240,9 @@ static void stopped(const char *const *args, const char *kernel, const char *key
     char status[64];
     snprintf(status, sizeof status, "stopped: %s", key + strlen("gpu."));
     EXPECT(stats_status(stats, status)); /* the first kernel that did not complete */
+    char *text = read_file(stats, NULL);
+    EXPECT_EQ_I(stat_of(text, "sim.faults"), 0);
+    free(text);
 }
 
 TEST(limits_spin_stopped_timing)
@@ -266,15 +278,6 @@ TEST(limits_spin_writing_stopped_functional)
     stopped(args, "spin_writing", "gpu.stall_insts", "limits.ptx:76: kernel spin_writing: ",
             "20480 warp instructions since a CTA last completed: CTA (0,0,0) is still running, warp 0 at line 76, "
             "warp 1 at line 76. Stopped by gpu.stall_insts = 20000");
-}
-
-/* "name value" of a text summary; -1 if absent. */
-static long long stat_of(const char *text, const char *name)
-{
-    char key[128];
-    snprintf(key, sizeof key, "\n%s ", name);
-    const char *p = text ? strstr(text, key) : NULL;
-    return p ? atoll(p + strlen(key)) : -1;
 }
 
 /* The limits count from the last CTA that completed, not from the kernel's start: `busy` over

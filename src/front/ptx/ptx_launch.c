@@ -171,8 +171,9 @@ const PtxRunStats *ptx_launch_stats(const PtxLaunch *l) { return &l->stats; }
  * registers for long stretches, as fast as running each warp to its next barrier. */
 #define PTX_TURN_INSTS 256
 
-/* A run limit ended the launch: CTA c has run `insts` warp instructions since `since`. The fault
- * names the line of its first live warp and where its live warps are. */
+/* A run limit ended the launch: CTA c has run `insts` warp instructions since `since`. The
+ * launch fails like a faulting one, with an error naming the line of its first live warp and
+ * where its live warps are, but it is a stop, not a fault: none is counted. */
 static void cta_stopped(PtxLaunch *l, PtxStop why, const PtxCta *c, const PtxWarp *warps, uint64_t insts,
                         const char *since)
 {
@@ -192,10 +193,10 @@ static void cta_stopped(PtxLaunch *l, PtxStop why, const PtxCta *c, const PtxWar
     }
     if (live > 4 && len < sizeof where)
         snprintf(where + len, sizeof where - len, " and %u more", live - 4);
-    char msg[320];
-    snprintf(msg, sizeof msg, "%llu warp instructions since %s: CTA (%u,%u,%u) is still running, %s",
-             (unsigned long long)insts, since, c->ctaid[0], c->ctaid[1], c->ctaid[2], where);
-    ptx_launch_fault(l, pc, PTX_FAULT_INST_LIMIT, msg);
+    snprintf(l->error, sizeof l->error, "%s:%u: kernel %s: %llu warp instructions since %s: CTA (%u,%u,%u) is still "
+             "running, %s", l->m->filename, l->m->insts[pc].line, l->ki->name, (unsigned long long)insts, since,
+             c->ctaid[0], c->ctaid[1], c->ctaid[2], where);
+    l->failed = true;
     l->stop = why;
 }
 
