@@ -66,6 +66,7 @@ Gpu *gpu_create(const Config *cfg)
     for (uint32_t i = 0; i < g->n_slices; i++) {
         l2_init(&g->slices[i], i, cfg, &g->pool, &g->stats);
         g->slices[i].replies_total = &g->replies_total;
+        g->slices[i].index_drop = g->addrdec.sub_mask;
     }
     g->drams = xcalloc(g->n_partitions, sizeof *g->drams);
     for (uint32_t i = 0; i < g->n_partitions; i++)

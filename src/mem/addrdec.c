@@ -124,6 +124,11 @@ int addrdec_parse(AddrDecoder *d, const char *spec, uint32_t n_partitions, uint3
 
     d->n_partitions = n_partitions;
     d->subpartitions = subpartitions;
+    /* the slice is the bank's low bits (addrdec_decode_local): their positions in the address */
+    d->sub_mask = 0;
+    uint64_t bm = d->bank_mask;
+    for (unsigned i = 0; i < log2_u64(subpartitions); i++, bm &= bm - 1)
+        d->sub_mask |= bm & -bm;
     d->chan_bit = chan_bit;
     return 1;
 }

@@ -17,6 +17,7 @@ typedef struct AddrDecoder {
     uint32_t subpartitions;
     unsigned chan_bit; /* the "@N" of dramid@N */
     uint64_t row_mask, bank_mask, col_mask, burst_mask;
+    uint64_t sub_mask; /* the bank bits of a local address that select its L2 slice in the partition */
 } AddrDecoder;
 
 typedef struct AddrLoc {
@@ -37,5 +38,17 @@ void addrdec_decode(const AddrDecoder *d, uint64_t addr, AddrLoc *out);
 /* Decode a partition-local address (AddrLoc.local) of a known partition: bank, row, column and
  * slice, as addrdec_decode would give for the global address it came from. */
 void addrdec_decode_local(const AddrDecoder *d, uint32_t partition, uint64_t local, AddrLoc *out);
+
+/* Remove the bits in `mask` from v, closing the gaps (the bits above each one move down). */
+static inline uint64_t addrdec_drop_bits(uint64_t v, uint64_t mask)
+{
+    while (mask) { /* highest first, so the lower ones keep their positions */
+        unsigned b = 63u - (unsigned)__builtin_clzll(mask);
+        uint64_t low = b ? v & ((1ull << b) - 1) : 0;
+        v = (b < 63 ? (v >> (b + 1)) << b : 0) | low;
+        mask &= ~(1ull << b);
+    }
+    return v;
+}
 
 #endif

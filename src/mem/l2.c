@@ -4,6 +4,7 @@
 #include "mem/l2.h"
 
 #include "base/base.h"
+#include "mem/addrdec.h"
 
 #include <string.h>
 
@@ -43,6 +44,11 @@ void l2_free(L2Slice *s)
 {
     tags_free(&s->tags);
     mshr_free_all(&s->mshr);
+}
+
+static inline uint32_t l2_set_of(const L2Slice *s, uint64_t local_addr)
+{
+    return tags_set_of(&s->tags, addrdec_drop_bits(local_addr, s->index_drop));
 }
 
 bool l2_can_accept(const L2Slice *s) { return (tags_sectored(&s->tags) ? s->in_reqs : s->in.n) < s->in_cap; }
@@ -308,7 +314,7 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
     MemReq *r = s->in.head;
     if (!r || r->ready > now)
         return false;
-    uint32_t set = tags_set_of(&s->tags, r->local_addr);
+    uint32_t set = l2_set_of(s, r->local_addr);
     memreq_queue_pop(&s->in); /* serving may link r into another queue, or recycle it */
     bool done, last_sub = r->last_sub;
     if (r->kind == MREQ_WRITE)
@@ -330,7 +336,7 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
 {
     Tags *t = &s->tags;
     bool sectored = tags_sectored(t);
-    uint32_t set = tags_set_of(t, f->local_addr), way, sector = 1u << tags_sector_of(t, f->local_addr);
+    uint32_t set = l2_set_of(s, f->local_addr), way, sector = 1u << tags_sector_of(t, f->local_addr);
     TagsProbe p = tags_probe(t, f->local_addr, set, &way);
     CHECK(p == TAGS_HIT_RESERVED);
     ReplAccess a = {.set = set, .way = way, .cycle = now};

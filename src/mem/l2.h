@@ -1,8 +1,9 @@
 /* l2.h: one L2 slice (one per memory sub-partition).
  *
- * The slice indexes its tags with the partition-local address (the channel bits removed, as
- * GPGPU-Sim's partition address does): every line of a partition shares its channel bits, so
- * indexing the global address would leave most sets unused.
+ * The slice picks a line's set from its partition address, as GPGPU-Sim's L2 does: the
+ * partition-local address (the channel bits removed) with the bank bits that select the slice
+ * removed too (index_drop). Every line of a slice shares those bits, so indexing with them
+ * would leave most sets unused ("set camping"). Tags and DRAM addresses keep the local address.
  * Requests arrive from the interconnect and wait mem.l2_lat + l2.hit_lat cycles (GPGPU-Sim's
  * ROP delay, then the tag lookup)
  * before the slice looks at them, one per L2 cycle. Reads and atomics that hit reply; misses
@@ -46,6 +47,7 @@ typedef struct L2Slice {
     MemReqQueue replies; /* to the reply network */
     uint32_t *replies_total; /* optional: the owner's count of replies in all slices */
     uint32_t in_reqs;        /* sectored: requests with sector accesses still in `in` */
+    uint64_t index_drop;     /* local-address bits left out of the set index (AddrDecoder.sub_mask) */
     uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
 } L2Slice;

@@ -153,3 +153,24 @@ TEST(addrdec_default_config)
         }
     }
 }
+
+/* The L2's set index leaves out the bank bits that select the slice (GPGPU-Sim's partition
+ * address): on the GTX480 map that is local bit 8, so the bits above it move down one. */
+TEST(addrdec_slice_index_address)
+{
+    AddrDecoder d;
+    char err[256];
+    ASSERT(addrdec_parse(&d, GTX480_MAP, 6, 2, 16, err, sizeof err));
+    EXPECT_EQ_U(d.sub_mask, 0x100ull);
+    EXPECT_EQ_U(addrdec_drop_bits(0x1FFull, d.sub_mask), 0xFFull);
+    EXPECT_EQ_U(addrdec_drop_bits(0x200ull, d.sub_mask), 0x100ull);
+    EXPECT_EQ_U(addrdec_drop_bits(0x3C0ull | (1ull << 63), d.sub_mask), 0x1C0ull | (1ull << 62));
+    /* two bits, and the top bit itself */
+    EXPECT_EQ_U(addrdec_drop_bits(0xFull, 0x5ull), 0x3ull);
+    EXPECT_EQ_U(addrdec_drop_bits(~0ull, 1ull << 63), ~0ull >> 1);
+    /* four slices per partition: the two lowest bank bits, 8 and 13 */
+    ASSERT(addrdec_parse(&d, GTX480_MAP, 6, 4, 16, err, sizeof err));
+    EXPECT_EQ_U(d.sub_mask, 0x2100ull);
+    ASSERT(addrdec_parse(&d, GTX480_MAP, 6, 1, 16, err, sizeof err));
+    EXPECT_EQ_U(d.sub_mask, 0ull);
+}
