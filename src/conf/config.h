@@ -51,6 +51,7 @@ typedef struct DramConfig {
 #undef OPT
 
 enum { CACHE_ALLOC_MISS, CACHE_ALLOC_FILL };
+enum { SM_L1D_DIRECT, SM_L1D_QUEUED }; /* sm.l1d_access */
 enum { CACHE_WRITE_EVICT, CACHE_WRITE_BACK };
 
 /* An option owned by a policy or component (`sm.sched.swl.limit`): the config keeps its text;

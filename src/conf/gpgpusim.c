@@ -625,6 +625,10 @@ static int load_text(Reader *r, const char *text)
 int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *notes, char *err, size_t err_len)
 {
     Reader r = {c, name, notes, err, err_len, 0, ""};
+    /* What any GPGPU-Sim 4.x file means whatever its options say: every L1D access passes the
+     * L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1). */
+    if (!set(&r, "sm.l1d_access", "queued"))
+        return 0;
     return load_text(&r, text);
 }
 

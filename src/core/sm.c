@@ -323,16 +323,18 @@ bool sm_cycle(Sm *sm, uint64_t now)
 
 bool sm_busy(const Sm *sm)
 {
-    return sm->n_live_ctas || sm->ldst.active || sm->replies.head || sm->ring[SM_RING_HIT].n || sm->l1d.miss_q.n ||
+    return sm->n_live_ctas || sm->ldst.active || sm->ldst.lq_n || sm->replies.head || sm->ring[SM_RING_HIT].n || sm->l1d.miss_q.n ||
            mshr_in_use(&sm->l1d.mshr);
 }
 
 void sm_dump(const Sm *sm, FILE *f, uint64_t now)
 {
-    fprintf(f, "sm[%u]: %u CTAs, next_wake %llu, ldst %s (access %u/%u), L1D MSHRs %u/%u, miss queue %u, replies %u\n",
+    fprintf(f,
+            "sm[%u]: %u CTAs, next_wake %llu, ldst %s (access %u/%u), L1 latency queue %u%s, L1D MSHRs %u/%u, "
+            "miss queue %u, replies %u\n",
             sm->id, sm->n_live_ctas, (unsigned long long)sm->next_wake, sm->ldst.active ? "busy" : "idle",
-            sm->ldst.pos, sm->ldst.n, mshr_in_use(&sm->l1d.mshr), sm->l1d.mshr.n_entries, sm->l1d.miss_q.n,
-            sm->replies.n);
+            sm->ldst.pos, sm->ldst.n, sm->ldst.lq_n, sm->ldst.lq_cap && sm->ldst.blocked ? " (head blocked)" : "",
+            mshr_in_use(&sm->l1d.mshr), sm->l1d.mshr.n_entries, sm->l1d.miss_q.n, sm->replies.n);
     for (uint32_t s = 0; s < sm->max_warps; s++) {
         const Warp *w = &sm->warps[s];
         if (!w->live)

@@ -77,6 +77,17 @@ typedef struct TimedRing {
     uint32_t head, n, cap;
 } TimedRing;
 
+/* One access waiting in the L1 latency queue (sm.l1d_access = queued). */
+typedef struct LqEntry {
+    uint64_t line_addr;
+    uint64_t ready;     /* first cycle the L1D may look it up */
+    uint32_t rec;       /* the load's record, or SM_NO_REC */
+    uint32_t bytes;     /* stores and atomics */
+    uint32_t pc, n_lines, sched_rank, sectors, warp_uid;
+    uint16_t warp;
+    uint8_t op;
+} LqEntry;
+
 typedef struct Ldst {
     bool active;
     uint8_t op;    /* WinstOp */
@@ -97,6 +108,11 @@ typedef struct Ldst {
     uint8_t block_cause; /* L1dResult */
     uint64_t blocked_since;
     CoalAccess acc[COAL_MAX_ACCESSES];
+    /* The L1 latency queue (sm.l1d_access = queued; lq_cap = l1d.hit_lat, else 0). In that mode
+     * blocked/wake/... above describe its head, not the unit: the unit only waits for room. */
+    LqEntry *lq;
+    uint32_t lq_head, lq_n, lq_cap;
+    uint64_t lq_last_ready;
 } Ldst;
 
 typedef struct Sm {

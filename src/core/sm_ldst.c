@@ -79,6 +79,10 @@ void sm_ldst_init(Sm *sm, Stats *st)
         sm->recs[i].next_free = i + 1;
     sm->rec_free = 0;
     sm->fill_tokens = xcalloc(sm->l1d.max_fill_tokens, sizeof *sm->fill_tokens);
+    if (sm->cfg->sm.l1d_access == SM_L1D_QUEUED) {
+        sm->ldst.lq_cap = sm->cfg->l1d.hit_lat;
+        sm->ldst.lq = xcalloc(sm->ldst.lq_cap, sizeof *sm->ldst.lq);
+    }
     sm->ring_next_ready = UINT64_MAX;
     /* one access a cycle, each back within the hit latency plus a miss-path component's (<= 1000) */
     ring_init(&sm->ring[SM_RING_HIT], COAL_MAX_ACCESSES * 4 + sm->cfg->l1d.hit_lat + 1000);
@@ -92,6 +96,7 @@ void sm_ldst_free(Sm *sm)
         ring_free(&sm->ring[i]);
     free(sm->recs);
     free(sm->fill_tokens);
+    free(sm->ldst.lq);
 }
 
 static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
@@ -208,7 +213,66 @@ static void ldst_finish(Sm *sm, uint64_t now)
     }
 }
 
-/* Present the LD/ST unit's next access to the L1D; true if it made progress. */
+/* The LD/ST unit's current access, as the L1D (or the latency queue) takes it. */
+static void ldst_entry(const Sm *sm, LqEntry *e)
+{
+    const Ldst *u = &sm->ldst;
+    const CoalAccess *a = &u->acc[u->pos];
+    *e = (LqEntry){.line_addr = a->line_addr, .rec = u->rec, .bytes = u->bytes, .pc = u->pc, .n_lines = u->n_lines,
+                   .sched_rank = u->sched_rank, .sectors = a->segments,
+                   .warp_uid = (uint32_t)sm->warps[u->warp].age, .warp = u->warp, .op = u->op};
+}
+
+/* After a reservation failure nothing changes until a fill or a miss-queue drain: sleep. */
+static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    sm->ldst_replay++;
+    u->blocked = true;
+    u->wake = false;
+    u->block_cause = (uint8_t)res;
+    u->blocked_since = now;
+}
+
+/* Look one access up in the L1D; false after a reservation failure (the caller's access then
+ * stays where it is). A hit's data is ready `waited` cycles sooner than the L1D says: the
+ * latency queue has already held it that long. */
+static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
+{
+    ReplAccess ra = {.warp_id = e->warp, .warp_uid = e->warp_uid, .pc = e->pc, .n_lines = e->n_lines,
+                     .sched_rank = e->sched_rank, .sectors = e->sectors, .cycle = now, .is_write = e->op != WOP_LOAD};
+    L1dResult res;
+    if (e->op == WOP_LOAD && e->rec == SM_NO_REC) {
+        res = L1D_HIT; /* a load whose result nobody reads (no destination) costs a cycle only */
+    } else if (e->op == WOP_LOAD) {
+        uint32_t out = 0; /* the hit latency, or how many fills will return the record */
+        LoadRec *r = &sm->recs[e->rec];
+        res = l1d_load(&sm->l1d, e->line_addr, e->rec, &ra, now, &out);
+        if (res == L1D_HIT) {
+            r->outstanding++;
+            timed_return(sm, SM_RING_HIT, now + out - MIN(out, waited), e->rec);
+        } else if (!l1d_failed(res)) {
+            r->outstanding += out;
+            r->n_miss++;
+        }
+        r->n_access += !l1d_failed(res);
+    } else if (e->op == WOP_ATOMIC) {
+        res = l1d_atomic(&sm->l1d, e->line_addr, e->bytes, e->rec, &ra, now);
+        if (!l1d_failed(res) && e->rec != SM_NO_REC)
+            sm->recs[e->rec].outstanding++;
+    } else {
+        uint32_t bytes = 32u * (uint32_t)popcount_u32(e->sectors);
+        res = l1d_store(&sm->l1d, e->line_addr, bytes, &ra, now);
+    }
+    if (l1d_failed(res)) {
+        ldst_block(sm, res, now);
+        return false;
+    }
+    return true;
+}
+
+/* Direct mode: present the LD/ST unit's next access to the L1D; queued mode: put it into the
+ * latency queue if there is room. True if it made progress. */
 static bool ldst_step(Sm *sm, uint64_t now)
 {
     Ldst *u = &sm->ldst;
@@ -218,43 +282,41 @@ static bool ldst_step(Sm *sm, uint64_t now)
         ldst_finish(sm, now);
         return true;
     }
-    const CoalAccess *a = &u->acc[u->pos];
-    ReplAccess ra = {.warp_id = u->warp, .warp_uid = (uint32_t)sm->warps[u->warp].age, .pc = u->pc,
-                     .n_lines = u->n_lines, .sched_rank = u->sched_rank, .sectors = a->segments,
-                     .cycle = now, .is_write = u->op != WOP_LOAD};
-    L1dResult res;
-    if (u->op == WOP_LOAD && u->rec == SM_NO_REC) {
-        res = L1D_HIT; /* a load whose result nobody reads (no destination) costs a cycle only */
-    } else if (u->op == WOP_LOAD) {
-        uint32_t out = 0; /* the hit latency, or how many fills will return the record */
-        LoadRec *r = &sm->recs[u->rec];
-        res = l1d_load(&sm->l1d, a->line_addr, u->rec, &ra, now, &out);
-        if (res == L1D_HIT) {
-            r->outstanding++;
-            timed_return(sm, SM_RING_HIT, now + out, u->rec);
-        } else if (!l1d_failed(res)) {
-            r->outstanding += out;
-            r->n_miss++;
-        }
-        r->n_access += !l1d_failed(res);
-    } else if (u->op == WOP_ATOMIC) {
-        res = l1d_atomic(&sm->l1d, a->line_addr, u->bytes, u->rec, &ra, now);
-        if (!l1d_failed(res) && u->rec != SM_NO_REC)
-            sm->recs[u->rec].outstanding++;
+    if (u->lq_cap) {
+        if (u->lq_n == u->lq_cap)
+            return false;
+        LqEntry *e = &u->lq[(u->lq_head + u->lq_n++) % u->lq_cap];
+        ldst_entry(sm, e);
+        /* one step of the queue per cycle: lq_cap cycles, and never before the one ahead */
+        e->ready = u->lq_last_ready = MAX(now + u->lq_cap, u->lq_last_ready + 1);
+        if (e->rec != SM_NO_REC)
+            sm->recs[e->rec].outstanding++; /* owed until the L1D has looked it up */
     } else {
-        uint32_t bytes = 32u * (uint32_t)popcount_u32(a->segments);
-        res = l1d_store(&sm->l1d, a->line_addr, bytes, &ra, now);
-    }
-    if (l1d_failed(res)) {
-        sm->ldst_replay++;
-        u->blocked = true;
-        u->wake = false;
-        u->block_cause = (uint8_t)res;
-        u->blocked_since = now;
-        return false;
+        LqEntry e;
+        ldst_entry(sm, &e);
+        if (!l1d_present(sm, &e, 0, now))
+            return false;
     }
     if (++u->pos == u->n)
         ldst_finish(sm, now);
+    return true;
+}
+
+/* Queued mode: the latency queue's head meets the L1D when its time has come. */
+static bool lq_step(Sm *sm, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    if (!u->lq_n || u->blocked || u->lq[u->lq_head].ready > now)
+        return false;
+    const LqEntry *e = &u->lq[u->lq_head];
+    if (!l1d_present(sm, e, u->lq_cap, now))
+        return false;
+    if (e->rec != SM_NO_REC) { /* l1d_present added what the record now waits for (at least 1) */
+        CHECK(sm->recs[e->rec].outstanding > 1);
+        rec_return(sm, e->rec, now);
+    }
+    u->lq_head = (u->lq_head + 1) % u->lq_cap;
+    u->lq_n--;
     return true;
 }
 
@@ -344,6 +406,8 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
     }
     if (sm->ldst.wake)
         ldst_unblock(sm, now);
+    if (sm->ldst.lq_n)
+        progress |= lq_step(sm, now); /* before the timed returns: a hit there is ready now */
     if (sm->ring_next_ready <= now) {
         uint64_t next = UINT64_MAX;
         for (int i = 0; i < SM_RING_COUNT; i++) {
@@ -355,16 +419,21 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
         }
         sm->ring_next_ready = next;
     }
-    if (sm->ldst.active && !sm->ldst.blocked)
+    if (sm->ldst.active && (sm->ldst.lq_cap || !sm->ldst.blocked))
         progress |= ldst_step(sm, now);
     return progress;
 }
 
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
 {
+    const Ldst *u = &sm->ldst;
     uint64_t next = UINT64_MAX;
-    if (sm->ldst.active && !sm->ldst.blocked)
-        next = MIN(next, MAX(now + 1, sm->ldst.busy_until));
+    if (u->active && !u->lq_cap && !u->blocked)
+        next = MIN(next, MAX(now + 1, u->busy_until));
+    if (u->active && u->lq_cap && (timed_space(u->space) || u->lq_n < u->lq_cap))
+        next = MIN(next, MAX(now + 1, u->busy_until));
+    if (u->lq_n && !u->blocked)
+        next = MIN(next, MAX(now + 1, u->lq[u->lq_head].ready));
     if (sm->replies.head)
         next = now + 1;
     return MIN(next, sm->ring_next_ready);

@@ -179,6 +179,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.l1d.mshr_max_merge, 8);
     EXPECT_EQ_U(c.l1d.miss_queue, 8);
     EXPECT_EQ_U(c.l1d.hit_lat, 35);
+    EXPECT_EQ_U(c.sm.l1d_access, SM_L1D_QUEUED); /* GPGPU-Sim 4.x: every access passes the L1 latency queue */
     EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
     EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */

@@ -650,3 +650,91 @@ TEST(sm_sleeping_cycles_are_counted)
     EXPECT_EQ_U(r->sm.issued, 3);
     rig_free(r);
 }
+
+/* sm.l1d_access = queued (GPGPU-Sim 4.x's L1 latency queue): every access waits l1d.hit_lat
+ * cycles before its lookup, misses included; a hit's data is ready at the lookup. */
+TEST(sm_l1_latency_queue_timing)
+{
+    Rig *r = rig_new();
+    r->c.l1d.hit_lat = 3;
+    r->c.sm.l1d_access = SM_L1D_QUEUED;
+    r->m.latency = 30;
+    ASSERT(rig_start(r, 32, 1));
+    const uint64_t A = 0x10000;
+    MockInst p[] = {ld(1, A, 4), alu(2, 1), ld(3, A, 4), alu(4, 3), ex()};
+    script(&r->f, 0, p, 5);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* issued at 1, into the queue at 2, looked up (a miss) 3 cycles later: taken at 5, not 2 */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 0), 1);
+    ASSERT(r->m.reads == 1);
+    EXPECT_EQ_U(r->m.taken_at[0], 2 + 3);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 5 + 30 + 1);
+    /* the hit: into the queue the cycle after it issues, its data ready 3 cycles later, as in
+     * the direct mode */
+    const int64_t ld2 = issued_at(&r->f, 0, 16);
+    EXPECT_EQ_I(ld2, 5 + 30 + 2);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 24), ld2 + 1 + 3);
+    EXPECT_EQ_U(r->sm.l1d.hit, 1);
+    EXPECT_EQ_U(r->sm.l1d.miss, 1);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
+
+/* A reservation failure holds the queue's head, not the LD/ST unit: the unit has put all four
+ * accesses of the load into the queue and is free for the next instruction meanwhile. */
+TEST(sm_l1_latency_queue_head_blocks)
+{
+    Rig *r = rig_new();
+    r->c.l1d.mshr_entries = 2;
+    r->c.l1d.hit_lat = 4;
+    r->c.sm.l1d_access = SM_L1D_QUEUED;
+    r->m.latency = 10;
+    ASSERT(rig_start(r, 32, 1));
+    const uint64_t A = 0x40000;
+    MockInst p[] = {ld(1, A, 16), alu(2, 1), ex()};
+    script(&r->f, 0, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* into the queue at 2..5, looked up at 6..9: 0 and 1 miss at 6 and 7, 2 fails from 8 until
+     * the first reply (back at 16) frees an entry at 17 (9 failures), 3 goes at 18 */
+    EXPECT_EQ_U(r->sm.ldst_busy, 5 - 1 + 1);
+    EXPECT_EQ_U(r->sm.ldst_replay, 9);
+    EXPECT_EQ_U(r->sm.l1d.fail_mshr, 9);
+    ASSERT(r->m.reads == 4);
+    EXPECT_EQ_U(r->m.taken_at[0], 6);
+    EXPECT_EQ_U(r->m.taken_at[1], 7);
+    EXPECT_EQ_U(r->m.taken_at[2], 17);
+    EXPECT_EQ_U(r->m.taken_at[3], 18);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 18 + 10 + 1);
+    EXPECT_EQ_U(r->sm.l1d.miss, 4);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
+
+/* The queue holds l1d.hit_lat accesses: with its head blocked, the unit waits for room. */
+TEST(sm_l1_latency_queue_full)
+{
+    Rig *r = rig_new();
+    r->c.l1d.mshr_entries = 1;
+    r->c.l1d.hit_lat = 2;
+    r->c.sm.l1d_access = SM_L1D_QUEUED;
+    r->m.latency = 10;
+    ASSERT(rig_start(r, 32, 1));
+    MockInst p[] = {ld(1, 0x40000, 16), ex()};
+    script(&r->f, 0, p, 2);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* in at 2 and 3 (ready 4, 5); 0 misses at 4, 1 is blocked from 5; 2 gets in at 6 when 0
+     * has left the queue; 3 waits for 1 to leave, at 15 (the reply is back at 14, the SM takes it
+     * at 15), and gets in the same cycle: the head moves before the unit, as in GPGPU-Sim */
+    ASSERT(r->m.reads == 4);
+    EXPECT_EQ_U(r->m.taken_at[0], 4);
+    EXPECT_EQ_U(r->m.taken_at[1], 15);
+    EXPECT_EQ_U(r->sm.ldst_busy, 15 - 1 + 1);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
