@@ -145,6 +145,13 @@ static int apply_uint(Reader *r, const char *v, const char *key)
     return get_u(r, NULL, v, &u) && set_u(r, key, u);
 }
 
+/* A GPGPU-Sim boolean (a number, non-zero true) copied to key. */
+static int apply_bool(Reader *r, const char *v, const char *key)
+{
+    uint64_t u = 0;
+    return get_u(r, NULL, v, &u) && set(r, key, u ? "true" : "false");
+}
+
 /* A string copied verbatim (the address mapping). */
 static int apply_str(Reader *r, const char *v, const char *key) { return set(r, key, v); }
 
@@ -625,9 +632,10 @@ static int load_text(Reader *r, const char *text)
 int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *notes, char *err, size_t err_len)
 {
     Reader r = {c, name, notes, err, err_len, 0, ""};
-    /* What any GPGPU-Sim 4.x file means whatever its options say: every L1D access passes the
-     * L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1). */
-    if (!set(&r, "sm.l1d_access", "queued"))
+    /* What any GPGPU-Sim 4.x file means unless its options say otherwise: every L1D access
+     * passes the L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1), and copies
+     * warm the L2 (-gpgpu_perf_sim_memcpy, default 1). */
+    if (!set(&r, "sm.l1d_access", "queued") || !set(&r, "mem.copy_warms_l2", "true"))
         return 0;
     return load_text(&r, text);
 }

@@ -33,6 +33,18 @@
 /* The DRAM is done with a write: recycle its request. */
 static void gpu_dram_write_done(void *pool, MemReq *r) { mempool_put(pool, r); }
 
+void gpu_copy_touch(Gpu *g, uint64_t addr, uint64_t bytes)
+{
+    if (!g->cfg.mem.copy_warms_l2)
+        return;
+    /* GPGPU-Sim steps the copy 32 bytes at a time from its first byte */
+    for (uint64_t off = 0; off < bytes; off += 32) {
+        AddrLoc loc;
+        addrdec_decode(&g->addrdec, addr + off, &loc);
+        l2_copy_fill(&g->slices[loc.slice], loc.local, g->cycle[DOMAIN_CORE]);
+    }
+}
+
 Gpu *gpu_create(const Config *cfg)
 {
     Gpu *g = xcalloc(1, sizeof *g);
@@ -582,7 +594,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     stats_kernel_end(&g->stats, k->name);
     ops->kernel_end(front);
     for (uint32_t i = 0; i < g->n_sms; i++)
-        sm_kernel_end(&g->sms[i]);
+        sm_kernel_end(&g->sms[i], g->cycle[DOMAIN_CORE]);
     if (g->cta_ops->destroy)
         g->cta_ops->destroy(g->cta_sched);
     policy_ctx_free(&g->cta_ctx);

@@ -75,6 +75,9 @@ typedef struct Gpu Gpu;
 /* Build from a validated config (policy names checked). */
 Gpu *gpu_create(const Config *cfg);
 void gpu_destroy(Gpu *g);
+/* A host-device copy touched [addr, addr + bytes): with mem.copy_warms_l2 its 32-byte chunks
+ * are put into the L2 (l2_copy_fill), in address order; otherwise nothing. */
+void gpu_copy_touch(Gpu *g, uint64_t addr, uint64_t bytes);
 /* Run one kernel to completion. A kernel that is stopped instead has its reason printed to
  * `report` (stderr if NULL): a deadlock with a state dump, gpu.spin_insts and gpu.stall_insts in
  * one line naming the limit; gpu.max_cycles is left to the caller. */

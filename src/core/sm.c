@@ -169,8 +169,10 @@ void sm_kernel_begin(Sm *sm, const FrontKernel *k)
         sm->sched_ops->on_kernel_start(sm->sched[i], k);
 }
 
-void sm_kernel_end(Sm *sm)
+void sm_kernel_end(Sm *sm, uint64_t now)
 {
+    if (sm->cfg->sm.l1d_flush)
+        l1d_flush(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_end; i++)
         sm->sched_ops->on_kernel_end(sm->sched[i]);
 }

@@ -170,9 +170,9 @@ bool sm_can_take(const Sm *sm, const FrontKernel *k);
 /* How many more CTAs of kernel k fit now (room), and on the empty SM (room_empty). */
 uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty);
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
-/* A kernel starts / ends: the schedulers hear it. */
+/* A kernel starts / ends: the schedulers hear it; at the end the L1D is flushed if sm.l1d_flush. */
 void sm_kernel_begin(Sm *sm, const FrontKernel *k);
-void sm_kernel_end(Sm *sm);
+void sm_kernel_end(Sm *sm, uint64_t now);
 /* A completed CTA not yet collected: true and its id in *cta_id. */
 bool sm_take_done_cta(Sm *sm, uint32_t *cta_id);
 /* One core cycle; returns true if anything happened. */

@@ -93,10 +93,12 @@ static void evict_line(L1d *c, uint32_t set, uint32_t way, uint32_t uid, uint64_
             c->mpath_ops[k]->on_evict(c->mpath[k], &ma);
 }
 
+#define L1D_FLUSHED UINT32_MAX /* evicted_by: invalidated by a flush, by no warp */
+
 static void classify_miss(L1d *c, uint64_t line_addr, uint32_t uid)
 {
     uint32_t *by = linemap_get(&c->evicted_by, line_addr);
-    if (!by) {
+    if (!by || *by == L1D_FLUSHED) {
         c->miss_cold++;
         linemap_put(&c->evicted_by, line_addr, 0);
     } else if (*by == uid + 1) {
@@ -104,6 +106,19 @@ static void classify_miss(L1d *c, uint64_t line_addr, uint32_t uid)
     } else {
         c->miss_inter++;
     }
+}
+
+void l1d_flush(L1d *c, uint64_t now)
+{
+    const Tags *t = &c->tags;
+    for (uint32_t set = 0; set < t->n_sets; set++)
+        for (uint32_t way = 0; way < t->assoc; way++) {
+            const TagLine *l = tags_line(&c->tags, set, way);
+            if (l->state != LINE_VALID)
+                continue;
+            linemap_put(&c->evicted_by, l->line_addr, L1D_FLUSHED);
+            tags_evict(&c->tags, set, way, L1D_FLUSHED, now, false);
+        }
 }
 
 static L1dResult queue_full(L1d *c)

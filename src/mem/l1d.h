@@ -104,6 +104,10 @@ typedef struct L1d {
 
 void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st);
 void l1d_free(L1d *c);
+/* Invalidate every valid line (sm.l1d_flush, between kernels): dirty lines are dropped, as in
+ * GPGPU-Sim; the policy hears each as an eviction by warp uid UINT32_MAX. Reserved lines (none
+ * when the SM is idle) are left alone; miss-path components keep what they hold. */
+void l1d_flush(L1d *c, uint64_t now);
 /* A kernel starts: balance is measured per kernel. */
 void l1d_kernel_begin(L1d *c);
 

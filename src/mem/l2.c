@@ -38,6 +38,8 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     stats_counter(st, &s->stall_mshr, "l2[%u].stall_mshr", "... because no MSHR entry was free", id);
     stats_counter(st, &s->stall_queue, "l2[%u].stall_queue", "... because the DRAM-bound queue was full", id);
     stats_counter(st, &s->stall_line, "l2[%u].stall_line", "... because every way of the set was reserved", id);
+    stats_counter(st, &s->copy_fill, "l2[%u].copy_fill",
+                  "lines (a sectored L2: sectors) host-device copies made valid (mem.copy_warms_l2)", id);
 }
 
 void l2_free(L2Slice *s)
@@ -361,4 +363,35 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     }
     mshr_release(&s->mshr, e);
     mempool_put(s->pool, f);
+}
+
+void l2_copy_fill(L2Slice *s, uint64_t local_addr, uint64_t now)
+{
+    Tags *t = &s->tags;
+    uint32_t set = l2_set_of(s, local_addr), way;
+    uint32_t sector = tags_sectored(t) ? 1u << tags_sector_of(t, local_addr) : 0;
+    ReplAccess a = {.set = set, .warp_id = UINT32_MAX, .warp_uid = UINT32_MAX, .cycle = now};
+    switch (tags_probe(t, local_addr, set, &way)) {
+    case TAGS_HIT_RESERVED:
+        return;
+    case TAGS_HIT:
+        if (!sector || (tags_sectors(t, set, way)->valid & sector))
+            return; /* already there: GPGPU-Sim's copy does not touch the line's recency */
+        break;
+    case TAGS_MISS: {
+        TagLine victim;
+        int w = tags_choose_victim(t, set, &a, &victim);
+        if (w < 0)
+            return;
+        way = (uint32_t)w;
+        if (victim.state == LINE_VALID)
+            tags_evict(t, set, way, UINT32_MAX, now, false);
+        tags_install(t, set, way, local_addr, LINE_VALID, &a); /* a sectored one gets its sector below */
+        break;
+    }
+    }
+    a.way = way;
+    if (sector)
+        tags_fill_sectors(t, set, way, sector, &a);
+    s->copy_fill++;
 }

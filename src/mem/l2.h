@@ -50,6 +50,7 @@ typedef struct L2Slice {
     uint64_t index_drop;     /* local-address bits left out of the set index (AddrDecoder.sub_mask) */
     uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
+    uint64_t copy_fill;
 } L2Slice;
 
 void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);
@@ -61,5 +62,10 @@ bool l2_tick(L2Slice *s, uint64_t now);
 /* A line fetched from DRAM arrives (r is the fetch request; the slice recycles it). */
 void l2_fill(L2Slice *s, MemReq *r, uint64_t now);
 uint64_t l2_next_event(const L2Slice *s);
+/* A host-device copy wrote the 32 bytes at local_addr (mem.copy_warms_l2): their line (in a
+ * sectored slice, their sector) becomes valid and clean, without simulated time, as GPGPU-Sim's
+ * copy engine does. A line in flight is left alone. A missing line takes the way the policy
+ * picks; like GPGPU-Sim, the victim is dropped without a write-back, dirty or not. */
+void l2_copy_fill(L2Slice *s, uint64_t local_addr, uint64_t now);
 
 #endif

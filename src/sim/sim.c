@@ -450,6 +450,8 @@ WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, 
     WarpsimStatus st = check_device(s, "copy to the device", dst, bytes);
     if (st == WARPSIM_OK && !ptx_memory_write(s->mem, dst, src, bytes))
         st = over_limit(s, "copy to the device", bytes);
+    if (st == WARPSIM_OK && s->gpu)
+        gpu_copy_touch(s->gpu, dst, bytes);
     return st;
 }
 
@@ -460,6 +462,8 @@ WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t
     WarpsimStatus st = check_device(s, "copy from the device", src, bytes);
     if (st == WARPSIM_OK)
         ptx_memory_read(s->mem, src, dst, bytes);
+    if (st == WARPSIM_OK && s->gpu) /* GPGPU-Sim's copy engine touches the L2 both ways */
+        gpu_copy_touch(s->gpu, src, bytes);
     return st;
 }
 

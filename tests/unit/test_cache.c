@@ -204,3 +204,41 @@ TEST(cache_l1d_miss_queue_full)
     mempool_free(&pool);
     stats_free(&st);
 }
+
+/* sm.l1d_flush between kernels: every line is invalidated; a miss on a flushed line is cold, a
+ * miss on a line a warp evicted stays intra- or inter-warp. */
+TEST(cache_l1d_flush)
+{
+    Config c;
+    small_l1d(&c, 1, 2, 4, 4, 8);
+    Stats st;
+    stats_init(&st);
+    MemPool pool;
+    mempool_init(&pool);
+    L1d l1;
+    l1d_init(&l1, 0, &c, &pool, &st);
+    ReplAccess a = {.warp_uid = 7};
+    uint32_t lat;
+    /* lines 0, 1 and 2 of the one set: 2 evicts 0 (by warp 7) */
+    for (uint64_t i = 0; i < 3; i++) {
+        EXPECT_EQ_U(l1d_load(&l1, i * 128, 1, &a, i, &lat), L1D_MISS);
+        drain_and_fill(&l1, i);
+    }
+    EXPECT_EQ_U(l1.miss_cold, 3);
+    l1d_flush(&l1, 10);
+    for (uint32_t w = 0; w < 2; w++)
+        EXPECT_EQ_U(tags_line(&l1.tags, 0, w)->state, LINE_INVALID);
+    EXPECT_EQ_U(l1d_load(&l1, 2 * 128, 1, &a, 11, &lat), L1D_MISS); /* was resident: cold again */
+    drain_and_fill(&l1, 11);
+    EXPECT_EQ_U(l1.miss_cold, 4);
+    EXPECT_EQ_U(l1d_load(&l1, 0, 1, &a, 12, &lat), L1D_MISS); /* evicted by warp 7 itself */
+    drain_and_fill(&l1, 12);
+    EXPECT_EQ_U(l1.miss_intra, 1);
+    EXPECT_EQ_U(l1.miss_cold, 4);
+    EXPECT_EQ_U(l1d_load(&l1, 0, 1, &a, 13, &lat), L1D_HIT);
+    l1d_flush(&l1, 20); /* flushing an empty or flushed cache is harmless */
+    l1d_flush(&l1, 21);
+    l1d_free(&l1);
+    mempool_free(&pool);
+    stats_free(&st);
+}

@@ -180,6 +180,8 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.l1d.miss_queue, 8);
     EXPECT_EQ_U(c.l1d.hit_lat, 35);
     EXPECT_EQ_U(c.sm.l1d_access, SM_L1D_QUEUED); /* GPGPU-Sim 4.x: every access passes the L1 latency queue */
+    EXPECT_EQ_U(c.sm.l1d_flush, 1);      /* -gpgpu_flush_l1_cache 1 */
+    EXPECT_EQ_U(c.mem.copy_warms_l2, 1); /* -gpgpu_perf_sim_memcpy: GPGPU-Sim's default, 1 */
     EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
     EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */
@@ -232,7 +234,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
-    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 17);
+    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 16);
 }
 
 /* configs/gpgpusim/gtx480.config, the machine `warpsim bench` runs its divergent stream on,
@@ -349,9 +351,14 @@ TEST(gpgpusim_mappings_and_approximations)
                        "-gpgpu_cache:dl2 N:128:128:16,L:T:s:N:X,F:32:4,8:4\n"
                        "-gpgpu_dram_timing_opt 16:2:6:12:28:12:40:12:4:5:12:1:0:0\n"
                        "-gpgpu_num_dp_units 4\n"
-                       "-dram_bnkgrp_indexing_policy 0\n";
+                       "-dram_bnkgrp_indexing_policy 0\n"
+                       "-gpgpu_perf_sim_memcpy 0\n"
+                       "-gpgpu_flush_l1_cache 2\n"; /* GPGPU-Sim booleans: non-zero is true */
     EXPECT_EQ_I(load(&c, text, err, sizeof err, notes, sizeof notes), 1);
     EXPECT_SAME(err, "");
+    EXPECT_EQ_U(c.mem.copy_warms_l2, 0);
+    EXPECT_EQ_U(c.sm.l1d_flush, 1);
+    EXPECT_EQ_U(c.sm.l1d_access, SM_L1D_QUEUED); /* without -gpgpu_l1_latency too */
     EXPECT_STR(c.sm.sched, "twolevel");
     EXPECT_STR(config_ext_find(&c, "sm.sched.twolevel.active")->value, "6");
     EXPECT_EQ_U(c.dram.queue, 4096);

@@ -420,6 +420,47 @@ TEST(sector_l2_breaks_a_line_read_into_sector_accesses)
     l2_rig_free(&r);
 }
 
+/* mem.copy_warms_l2: a copy's 32-byte chunks become valid, clean data without a lookup or a
+ * fetch; a later read of them hits. A sectored slice gets just the sectors copied. */
+TEST(sector_l2_copy_fill)
+{
+    L2Rig r;
+    l2_rig(&r, 32);
+    l2_copy_fill(&r.s, 0x4000, 0);
+    l2_copy_fill(&r.s, 0x4020, 0);
+    l2_copy_fill(&r.s, 0x4020, 0); /* again: nothing new */
+    EXPECT_EQ_U(r.s.copy_fill, 2);
+    expect_tally(&r, "0/0/0(0)/0/0");
+    MemReq *q = arrive(&r, MREQ_READ, 0x4000, 0, 128);
+    serve_all(&r);
+    expect_tally(&r, "4/2/2(2)/0/0"); /* sectors 0 and 1 hit, 2 and 3 are sector misses */
+    EXPECT_EQ_U(r.s.to_dram.n, 2);
+    dram_return(&r, 2);
+    EXPECT(r.s.replies.head == q);
+    uint32_t way;
+    uint32_t set = tags_set_of(&r.s.tags, 0x4000);
+    ASSERT(tags_probe(&r.s.tags, 0x4000, set, &way) == TAGS_HIT);
+    EXPECT_EQ_U(tags_line(&r.s.tags, set, way)->dirty, 0);
+    memreq_queue_pop(&r.s.replies);
+    mempool_put(&r.pool, q);
+    l2_rig_free(&r);
+
+    /* a whole-line slice: one chunk makes the line valid; a full set loses its LRU line, dirty
+     * or not, without a write-back (GPGPU-Sim's copy engine) */
+    l2_rig(&r, 0);
+    q = arrive(&r, MREQ_WRITE, 0x0, 0, 128); /* line 0 of set 0, dirty */
+    serve_all(&r);
+    l2_copy_fill(&r.s, 0x200, 0); /* set 0 (4 sets x 128 B) */
+    l2_copy_fill(&r.s, 0x400, 0); /* set 0 again: line 0 goes */
+    EXPECT_EQ_U(r.s.copy_fill, 2);
+    EXPECT_EQ_U(r.s.writeback, 0);
+    EXPECT_EQ_U(r.s.to_dram.n, 0);
+    set = tags_set_of(&r.s.tags, 0x0);
+    EXPECT_EQ_U(tags_probe(&r.s.tags, 0x0, set, &way), TAGS_MISS);
+    EXPECT_EQ_U(tags_probe(&r.s.tags, 0x440, set, &way), TAGS_HIT);
+    l2_rig_free(&r);
+}
+
 TEST(sector_l2_merges_sectors_in_flight)
 {
     L2Rig r;

@@ -234,7 +234,7 @@ static bool rig_start(Rig *r, uint32_t threads, uint32_t n_ctas)
 static void rig_free(Rig *r)
 {
     if (r->started) {
-        sm_kernel_end(&r->sm);
+        sm_kernel_end(&r->sm, r->now);
         for (uint32_t i = 0; i < r->m.n; i++) /* replies never handed back */
             mempool_put(&r->pool, r->m.req[i]);
         sm_free(&r->sm);
