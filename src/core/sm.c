@@ -240,6 +240,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
         w->n_sb = 0;
         w->loads_pending = 0;
+        w->stores_pending = 0;
         sm->slot_info[first + i] = (WarpSlotInfo){.cta_id = cta_id, .cta_slot = slot, .age = w->age};
         sm_warp_update(sm, w, now);
         sm->sched_mask[(first + i) % sm->n_sched] |= 1ull << (first + i);

@@ -45,6 +45,7 @@ typedef struct Warp {
     uint32_t n_sb;
     ScoreboardEntry *sb;
     uint32_t loads_pending;
+    uint32_t stores_pending; /* store accesses taken by the LD/ST unit and not yet acknowledged by the L2 */
 } Warp;
 
 typedef struct SmCta {

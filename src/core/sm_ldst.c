@@ -179,6 +179,16 @@ static void ldst_unblock(Sm *sm, uint64_t now)
 static bool process_reply(Sm *sm, uint64_t now)
 {
     MemReq *r = memreq_queue_pop(&sm->replies);
+    if (r->kind == MREQ_WRITE) { /* a store's acknowledgement: its warp may be waiting to exit */
+        Warp *w = &sm->warps[r->token];
+        mempool_put(sm->l1d.pool, r);
+        CHECK(w->live && w->stores_pending > 0);
+        if (--w->stores_pending == 0) {
+            sm_warp_update(sm, w, now);
+            sm->next_wake = MIN(sm->next_wake, now + 1);
+        }
+        return true;
+    }
     if (r->kind == MREQ_ATOMIC) {
         uint32_t rec = r->token;
         mempool_put(sm->l1d.pool, r);
@@ -390,6 +400,7 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
             note_divergent_load(sm, u);
     } else if (s->op == WOP_STORE) {
         sm->stores++;
+        w->stores_pending += u->n; /* every access goes to the L2, which acknowledges it */
     } else {
         sm->atomics++;
     }

@@ -77,8 +77,8 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
     for (uint32_t i = 0; i < w->n_sb && t != UINT64_MAX; i++)
         if (sb_mentions(s, w->sb[i].reg) && w->sb[i].release > t)
             t = w->sb[i].release;
-    if (s->op == WOP_EXIT && w->loads_pending)
-        t = UINT64_MAX; /* retire only when every load is back */
+    if (s->op == WOP_EXIT && (w->loads_pending || w->stores_pending))
+        t = UINT64_MAX; /* retire only when every load is back and every store acknowledged */
     if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs)
         t = MAX(t, sb_free_by(w, w->n_sb + s->n_dst - sm->cfg->sm.max_pending_regs));
     w->ready_at = t;

@@ -405,7 +405,7 @@ L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, 
     for (uint32_t k = 0; k < c->n_mpath; k++)
         if (c->mpath_ops[k]->on_write)
             c->mpath_ops[k]->on_write(c->mpath[k], la);
-    new_request(c, addr, MREQ_WRITE, bytes, 0, now)->sectors = a->sectors;
+    new_request(c, addr, MREQ_WRITE, bytes, a->warp_id, now)->sectors = a->sectors; /* the ack's warp */
     c->store++;
     return L1D_SENT;
 }

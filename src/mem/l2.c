@@ -115,11 +115,11 @@ static void queue_writeback(L2Slice *s, uint32_t set, uint32_t way, const TagLin
 }
 
 /* Reads reply with the bytes they asked for (the line, or a sectored L1D's sectors); atomics
- * with the line. */
+ * with the line; writes with an acknowledgement (a header only, gpu.c). */
 static void reply(L2Slice *s, MemReq *r)
 {
     r->is_reply = true;
-    if (r->kind != MREQ_READ)
+    if (r->kind == MREQ_ATOMIC)
         r->size_bytes = s->tags.line_bytes;
     memreq_queue_push(&s->replies, r);
     if (s->replies_total)
@@ -189,8 +189,18 @@ static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint64_t addr, uint64_t l
     s->miss++;
 }
 
-/* A sector access q is done (recycled): its request replies when it was the last (writes are
- * recycled instead). */
+/* Serving r now would complete its request's reply (a whole request, or a sector access that
+ * is its request's last) while the reply queue is full: it must wait. */
+static bool reply_blocked(L2Slice *s, const MemReq *r)
+{
+    bool completes = !tags_sectored(&s->tags) || mempool_at(s->pool, r->token)->subs_left == 1;
+    if (!completes || s->replies.n < s->reply_cap)
+        return false;
+    s->stall_reply++;
+    return true;
+}
+
+/* A sector access q is done (recycled): its request replies when it was the last. */
 static void sector_done(L2Slice *s, MemReq *q)
 {
     MemReq *r = mempool_at(s->pool, q->token);
@@ -198,10 +208,7 @@ static void sector_done(L2Slice *s, MemReq *q)
     CHECK(r->subs_left > 0);
     if (--r->subs_left)
         return;
-    if (r->kind == MREQ_WRITE)
-        mempool_put(s->pool, r);
-    else
-        reply(s, r);
+    reply(s, r);
 }
 
 /* Serve a read or atomic; false if it must wait. */
@@ -211,10 +218,8 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
     uint32_t way;
     switch (tags_probe(&s->tags, r->local_addr, set, &way)) {
     case TAGS_HIT:
-        if (s->replies.n >= s->reply_cap) {
-            s->stall_reply++;
+        if (reply_blocked(s, r))
             return false;
-        }
         a.way = way;
         tags_hit(&s->tags, &a);
         if (r->kind == MREQ_ATOMIC)
@@ -237,11 +242,13 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 }
 
 /* Write-back, write-allocate without a fetch: a whole-line L2 treats the line as written; a
- * sectored one's sector access makes its sector valid and dirty. */
+ * sectored one's sector access makes its sector valid and dirty. The write is acknowledged. */
 static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 {
     ReplAccess a = {.set = set, .warp_id = r->sm, .cycle = now, .is_write = true};
     uint32_t way;
+    if (reply_blocked(s, r))
+        return false;
     TagsProbe p = tags_probe(&s->tags, r->local_addr, set, &way);
     if (p == TAGS_MISS) {
         int w = can_miss(s, false, 1) ? place_line(s, set, &a, r->local_addr, LINE_VALID, now) : -1;
@@ -259,7 +266,7 @@ static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
         return true;
     }
     tags_line(&s->tags, set, way)->dirty = 1; /* a reserved line keeps the flag through its fill */
-    mempool_put(s->pool, r);
+    reply(s, r);
     return true;
 }
 
@@ -274,11 +281,8 @@ __attribute__((noinline)) static bool serve_sector_read(L2Slice *s, MemReq *q, u
     TagsProbe p = tags_probe(t, q->local_addr, set, &way);
     TagSectors *sec = p == TAGS_MISS ? NULL : tags_sectors(t, set, way);
     if (sec && (sec->valid & sector)) {
-        const MemReq *r = mempool_at(s->pool, q->token);
-        if (r->subs_left == 1 && s->replies.n >= s->reply_cap) { /* this access completes the reply */
-            s->stall_reply++;
+        if (reply_blocked(s, q))
             return false;
-        }
         a.way = way;
         a.hit = true;
         tags_hit(t, &a);

@@ -450,6 +450,10 @@ TEST(sector_l2_copy_fill)
     l2_rig(&r, 0);
     q = arrive(&r, MREQ_WRITE, 0x0, 0, 128); /* line 0 of set 0, dirty */
     serve_all(&r);
+    ASSERT(r.s.replies.n == 1); /* the write's acknowledgement */
+    EXPECT(r.s.replies.head == q && q->is_reply && q->kind == MREQ_WRITE);
+    memreq_queue_pop(&r.s.replies);
+    mempool_put(&r.pool, q);
     l2_copy_fill(&r.s, 0x200, 0); /* set 0 (4 sets x 128 B) */
     l2_copy_fill(&r.s, 0x400, 0); /* set 0 again: line 0 goes */
     EXPECT_EQ_U(r.s.copy_fill, 2);
@@ -482,11 +486,12 @@ TEST(sector_l2_writes_back_dirty_sectors_only)
     L2Rig r;
     l2_rig(&r, 32);
     /* a write of sector 1 allocates its line (set 0) without a fetch: the sector is valid */
-    arrive(&r, MREQ_WRITE, 0x0000, 0x2, 32);
+    MemReq *w = arrive(&r, MREQ_WRITE, 0x0000, 0x2, 32);
     arrive(&r, MREQ_READ, 0x0000, 0x2, 32);
     arrive(&r, MREQ_READ, 0x0000, 0x1, 32); /* sector 0 is fetched into the line */
     serve_all(&r);
     expect_tally(&r, "2/1/1(1)/0/1");
+    EXPECT(r.s.replies.head == w && w->is_reply); /* acknowledged first, then the hit's reply */
     dram_return(&r, 1);
     /* two more lines of set 0: the second replaces the written line, writing back sector 1 */
     arrive(&r, MREQ_READ, 0x0200, 0x1, 32);

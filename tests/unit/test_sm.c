@@ -161,15 +161,15 @@ static int64_t issued_at(const MockFront *f, uint32_t warp, uint32_t pc)
 
 #define MOCK_MEM 64
 
-/* Takes one request a cycle from the miss queue (none before refuse_until), recycles writes and
- * hands each read back `latency` cycles after it took it. */
+/* Takes one request a cycle from the miss queue (none before refuse_until) and hands each read
+ * back, and each write's acknowledgement, `latency` cycles after it took it. */
 typedef struct MockMem {
     uint32_t latency;
     uint64_t refuse_until;
     MemReq *req[MOCK_MEM];
     uint64_t due[MOCK_MEM];
     uint32_t n;
-    uint32_t reads, writes, replies;
+    uint32_t reads, writes, replies, acks;
     uint64_t taken_at[MOCK_MEM], reply_at[MOCK_MEM];
     uint64_t lines[MOCK_MEM]; /* line addresses of the reads, in order taken */
 } MockMem;
@@ -258,16 +258,15 @@ static void mem_step(Rig *r)
     if (r->now >= m->refuse_until && l1->miss_q.head) {
         MemReq *q = memreq_queue_pop(&l1->miss_q);
         sm_miss_queue_drained(&r->sm, r->now);
+        CHECK(m->n < MOCK_MEM && m->reads < MOCK_MEM);
         if (q->kind == MREQ_READ) {
-            CHECK(m->n < MOCK_MEM && m->reads < MOCK_MEM);
             m->lines[m->reads] = q->addr;
             m->taken_at[m->reads++] = r->now;
-            m->req[m->n] = q;
-            m->due[m->n++] = r->now + m->latency;
         } else {
             m->writes++;
-            mempool_put(&r->pool, q);
         }
+        m->req[m->n] = q;
+        m->due[m->n++] = r->now + m->latency;
     }
     while (m->n && m->due[0] <= r->now) { /* one latency: replies leave in order */
         MemReq *q = m->req[0];
@@ -275,7 +274,10 @@ static void mem_step(Rig *r)
         memmove(m->due, m->due + 1, (m->n - 1) * sizeof *m->due);
         m->n--;
         CHECK(m->replies < MOCK_MEM);
-        m->reply_at[m->replies++] = r->now;
+        if (q->kind == MREQ_WRITE)
+            m->acks++;
+        else
+            m->reply_at[m->replies++] = r->now;
         q->is_reply = true;
         sm_deliver(&r->sm, q, r->now);
     }
@@ -735,6 +737,29 @@ TEST(sm_l1_latency_queue_full)
     EXPECT_EQ_U(r->m.taken_at[0], 4);
     EXPECT_EQ_U(r->m.taken_at[1], 15);
     EXPECT_EQ_U(r->sm.ldst_busy, 15 - 1 + 1);
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+}
+
+/* A warp retires only when the L2 has acknowledged each of its stores (GPGPU-Sim: a warp is done
+ * when its stores are): two lines stored, the exit waits for the second line's ack. */
+TEST(sm_exit_waits_for_store_acks)
+{
+    Rig *r = rig_new();
+    r->m.latency = 30;
+    ASSERT(rig_start(r, 32, 1));
+    MockInst p[] = {st(0, 0x50000, 8), ex()}; /* 32 lanes x 8 B: two lines */
+    script(&r->f, 0, p, 2);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    EXPECT_EQ_U(r->m.writes, 2);
+    EXPECT_EQ_U(r->m.acks, 2);
+    /* issued at 1, its accesses sent at 2 and 3 and acknowledged 30 cycles after each is taken */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 3 + 30 + 1);
+    ASSERT(r->n_done == 1);
+    EXPECT_EQ_U(r->done_at[0], 3 + 30 + 1);
+    EXPECT_EQ_U(r->sm.warps[0].stores_pending, 0);
     EXPECT_EQ_U(r->pool.in_use, 0);
     rig_free(r);
 }
