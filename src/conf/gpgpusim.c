@@ -171,6 +171,26 @@ static int apply_queue(Reader *r, const char *v, const char *key)
     return set_u(r, key, u);
 }
 
+/* -gpgpu_dram_partition_queues <icnt->L2>:<L2->DRAM>:<DRAM->L2>:<L2->icnt>: the first and last
+ * are mem.l2_in_queue and mem.l2_out_queue; warpsim's L2 sends its DRAM traffic straight into
+ * the DRAM latency line and the controller's queue (dram.queue), and fills from the return
+ * queue (dram.return_queue), so the middle two are checked and noted. */
+static int apply_partition_queues(Reader *r, const char *v, const char *key)
+{
+    (void)key;
+    char buf[VALUE_MAX], *f[4];
+    snprintf(buf, sizeof buf, "%s", v);
+    uint64_t u;
+    int ok = split(buf, ':', f, 4) == 4;
+    for (int i = 0; ok && i < 4; i++)
+        ok = parse_u64(f[i], &u);
+    if (!ok)
+        return fail(r, "expected <icnt-L2>:<L2-DRAM>:<DRAM-L2>:<L2-icnt> queue sizes (e.g. 64:64:64:64), got '%s'", v);
+    note(r, "the L2-to-DRAM and DRAM-to-L2 queues (%s, %s) are not modelled: L2 misses enter the DRAM latency line "
+            "at once and wait in the controller's queue (dram.queue)", f[1], f[2]);
+    return apply_queue(r, f[0], "mem.l2_in_queue") && apply_queue(r, f[3], "mem.l2_out_queue");
+}
+
 /* -gpgpu_clock_domains <core>:<icnt>:<l2>:<dram> in MHz. */
 static int apply_clocks(Reader *r, const char *v, const char *key)
 {

@@ -257,7 +257,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     }
     for (uint32_t i = 0; i < g->n_slices && (g->req_net.n_in_flight || g->replies_total); i++) {
         L2Slice *sl = &g->slices[i];
-        while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl)) {
+        while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl, g->cycle[DOMAIN_L2])) {
             l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
             progress = true;
         }

@@ -13,9 +13,9 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     memset(s, 0, sizeof *s);
     s->id = id;
     s->rop_lat = cfg->mem.l2_lat + cfg->l2.hit_lat;
-    s->in_cap = cfg->icnt.in_buffer;
+    s->in_cap = cfg->mem.l2_in_queue;
     s->miss_queue_cap = cfg->l2.miss_queue;
-    s->reply_cap = cfg->icnt.in_buffer;
+    s->reply_cap = cfg->mem.l2_out_queue;
     s->pool = pool;
     char prefix[32];
     snprintf(prefix, sizeof prefix, "l2[%u]", id);
@@ -53,7 +53,26 @@ static inline uint32_t l2_set_of(const L2Slice *s, uint64_t local_addr)
     return tags_set_of(&s->tags, addrdec_drop_bits(local_addr, s->index_drop));
 }
 
-bool l2_can_accept(const L2Slice *s) { return (tags_sectored(&s->tags) ? s->in_reqs : s->in.n) < s->in_cap; }
+/* Count the requests whose ROP delay is over by now (`in` is in ready order). */
+static void rop_advance(L2Slice *s, uint64_t now)
+{
+    for (; s->rop_next && s->rop_next->ready <= now; s->rop_next = s->rop_next->next)
+        s->in_arrived++;
+}
+
+bool l2_can_accept(L2Slice *s, uint64_t now)
+{
+    rop_advance(s, now);
+    return s->in_arrived < s->in_cap;
+}
+
+/* r joins `in` behind every other request, in its ROP delay. */
+static void in_append(L2Slice *s, MemReq *r)
+{
+    memreq_queue_push(&s->in, r);
+    if (!s->rop_next)
+        s->rop_next = r;
+}
 
 /* A sectored slice takes a request as one access per sector it covers, in sector order. (Not
  * inlined, like serve_sector_read and l2_tick: in the GPU's cycle loop the sectored code
@@ -78,10 +97,8 @@ __attribute__((noinline)) static void push_sectors(L2Slice *s, MemReq *r)
         q->token = r->pool_id; /* its request */
         q->ready = r->ready;
         q->issued = r->issued;
-        memreq_queue_push(&s->in, q);
+        in_append(s, q);
     }
-    q->last_sub = true;
-    s->in_reqs++;
 }
 
 void l2_push(L2Slice *s, MemReq *r, uint64_t now)
@@ -90,7 +107,7 @@ void l2_push(L2Slice *s, MemReq *r, uint64_t now)
     if (tags_sectored(&s->tags))
         push_sectors(s, r);
     else
-        memreq_queue_push(&s->in, r);
+        in_append(s, r);
 }
 
 uint64_t l2_next_event(const L2Slice *s)
@@ -320,9 +337,10 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
     MemReq *r = s->in.head;
     if (!r || r->ready > now)
         return false;
+    rop_advance(s, now); /* r is past its delay: rop_next is behind it */
     uint32_t set = l2_set_of(s, r->local_addr);
     memreq_queue_pop(&s->in); /* serving may link r into another queue, or recycle it */
-    bool done, last_sub = r->last_sub;
+    bool done;
     if (r->kind == MREQ_WRITE)
         done = serve_write(s, r, set, now);
     else
@@ -332,7 +350,7 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
         s->stall++;
         return false;
     }
-    s->in_reqs -= last_sub;
+    s->in_arrived--;
     return true;
 }
 

@@ -22,8 +22,12 @@
  * the sector reserved and fetched). MSHR entries are per sector, as GPGPU-Sim's; DRAM fetches
  * carry one sector. The request replies once all its sectors are served, with the bytes it
  * asked for (GPGPU-Sim returns each sector; the L1D's S-type MSHR gathers them). Writes mark
- * their sectors valid and dirty, and a write-back carries the dirty sectors only. The input
- * buffer counts requests, not their sector accesses. */
+ * their sectors valid and dirty, and a write-back carries the dirty sectors only.
+ *
+ * Queues, as GPGPU-Sim's memory sub-partition: the ROP delay holds any number of requests;
+ * those past it wait in the input queue (mem.l2_in_queue accesses, sector accesses in a sectored
+ * slice), and the interconnect delivers only while it has room. Replies (read data, write
+ * acknowledgements) wait for the reply network in an output queue of mem.l2_out_queue. */
 #ifndef WARPSIM_L2_H
 #define WARPSIM_L2_H
 
@@ -46,7 +50,8 @@ typedef struct L2Slice {
     MemReqQueue to_dram; /* fetches and write-backs for the DRAM controller */
     MemReqQueue replies; /* to the reply network */
     uint32_t *replies_total; /* optional: the owner's count of replies in all slices */
-    uint32_t in_reqs;        /* sectored: requests with sector accesses still in `in` */
+    MemReq *rop_next;        /* the first request in `in` still in its ROP delay (NULL: none) */
+    uint32_t in_arrived;     /* requests in `in` past their ROP delay (GPGPU-Sim's icnt->L2 queue) */
     uint64_t index_drop;     /* local-address bits left out of the set index (AddrDecoder.sub_mask) */
     uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
@@ -55,7 +60,8 @@ typedef struct L2Slice {
 
 void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);
 void l2_free(L2Slice *s);
-bool l2_can_accept(const L2Slice *s);
+/* Whether the slice takes another request from the interconnect at L2 cycle now. */
+bool l2_can_accept(L2Slice *s, uint64_t now);
 void l2_push(L2Slice *s, MemReq *r, uint64_t now);
 /* Serve the head request if it is ready; true on progress. */
 bool l2_tick(L2Slice *s, uint64_t now);

@@ -23,7 +23,6 @@ typedef struct MemReq {
     bool routed;          /* partition/slice/bank/row/col decoded */
     uint8_t subs_left;    /* a request served as sector accesses: those not yet done */
     uint16_t sm;          /* source SM (replies go back there) */
-    bool last_sub;        /* the last sector access of its request */
     uint32_t sectors;     /* 32-byte segments of the line it covers (bit i: bytes 32i..32i+31); 0: the whole line */
     uint16_t partition;   /* memory partition (DRAM controller) */
     uint16_t slice;       /* L2 slice (partition * subpartitions + sub) */

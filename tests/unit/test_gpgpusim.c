@@ -353,10 +353,14 @@ TEST(gpgpusim_mappings_and_approximations)
                        "-gpgpu_num_dp_units 4\n"
                        "-dram_bnkgrp_indexing_policy 0\n"
                        "-gpgpu_perf_sim_memcpy 0\n"
+                       "-gpgpu_dram_partition_queues 8:16:24:0\n"
                        "-gpgpu_flush_l1_cache 2\n"; /* GPGPU-Sim booleans: non-zero is true */
     EXPECT_EQ_I(load(&c, text, err, sizeof err, notes, sizeof notes), 1);
     EXPECT_SAME(err, "");
     EXPECT_EQ_U(c.mem.copy_warms_l2, 0);
+    EXPECT_EQ_U(c.mem.l2_in_queue, 8);
+    EXPECT_EQ_U(c.mem.l2_out_queue, 4096); /* 0: unlimited in GPGPU-Sim */
+    EXPECT_CONTAINS(notes, "t.config:10: note: -gpgpu_dram_partition_queues: the L2-to-DRAM and DRAM-to-L2 queues (16, 24) are not modelled");
     EXPECT_EQ_U(c.sm.l1d_flush, 1);
     EXPECT_EQ_U(c.sm.l1d_access, SM_L1D_QUEUED); /* without -gpgpu_l1_latency too */
     EXPECT_STR(c.sm.sched, "twolevel");

@@ -384,9 +384,9 @@ TEST(sector_l2_breaks_a_line_read_into_sector_accesses)
     l2_rig(&r, 32);
     MemReq *q = arrive(&r, MREQ_READ, 0x4000, 0, 128); /* an unsectored L1D's line miss */
     EXPECT_EQ_U(r.s.in.n, 4);
-    EXPECT_EQ_U(r.s.in_reqs, 1); /* the input buffer counts requests */
+    EXPECT_EQ_U(r.s.in_arrived, 0); /* all four still in the ROP delay */
     EXPECT_EQ_U(serve_all(&r), 4);
-    EXPECT_EQ_U(r.s.in_reqs, 0);
+    EXPECT_EQ_U(r.s.in_arrived, 0);
     expect_tally(&r, "4/0/4(3)/0/0"); /* each sector fetched; the first allocated the line */
     uint32_t i = 0;
     for (const MemReq *f = r.s.to_dram.head; f; f = f->next, i++) {
@@ -462,6 +462,34 @@ TEST(sector_l2_copy_fill)
     set = tags_set_of(&r.s.tags, 0x0);
     EXPECT_EQ_U(tags_probe(&r.s.tags, 0x0, set, &way), TAGS_MISS);
     EXPECT_EQ_U(tags_probe(&r.s.tags, 0x440, set, &way), TAGS_HIT);
+    l2_rig_free(&r);
+}
+
+/* The input queue (mem.l2_in_queue) counts sector accesses past the ROP delay; the delay
+ * itself holds any number. */
+TEST(sector_l2_input_queue)
+{
+    L2Rig r;
+    l2_rig(&r, 32);
+    r.s.in_cap = 3;
+    arrive(&r, MREQ_READ, 0x4000, 0, 128); /* four sector accesses, past the delay at cycle 1 */
+    EXPECT(l2_can_accept(&r.s, 0));
+    arrive(&r, MREQ_READ, 0x8000, 0, 128);
+    EXPECT(l2_can_accept(&r.s, 0)); /* eight in the delay */
+    EXPECT(!l2_can_accept(&r.s, 1));
+    EXPECT_EQ_U(r.s.in_arrived, 8);
+    for (uint64_t t = 1; t <= 5; t++)
+        EXPECT(l2_tick(&r.s, t)); /* one access a cycle */
+    EXPECT_EQ_U(r.s.in_arrived, 3);
+    EXPECT(!l2_can_accept(&r.s, 6));
+    EXPECT(l2_tick(&r.s, 6));
+    EXPECT(l2_can_accept(&r.s, 7));
+    while (r.s.in.n)
+        l2_tick(&r.s, ++r.now + 7);
+    EXPECT_EQ_U(r.s.in_arrived, 0);
+    dram_return(&r, 8);
+    while (r.s.replies.head)
+        mempool_put(&r.pool, memreq_queue_pop(&r.s.replies));
     l2_rig_free(&r);
 }
 
