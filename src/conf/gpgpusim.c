@@ -40,6 +40,8 @@ typedef struct Reader {
     size_t err_len;
     int line;        /* line of the option being applied */
     const char *opt; /* its name, without the '-' */
+    /* the memory pipeline ahead of the LD/ST unit, GPGPU-Sim's defaults until the file says */
+    uint64_t id_oc_mem, oc_ex_mem, oc_units_mem;
 } Reader;
 
 /* ---- messages --------------------------------------------------------------------------- */
@@ -189,6 +191,36 @@ static int apply_partition_queues(Reader *r, const char *v, const char *key)
     note(r, "the L2-to-DRAM and DRAM-to-L2 queues (%s, %s) are not modelled: L2 misses enter the DRAM latency line "
             "at once and wait in the controller's queue (dram.queue)", f[1], f[2]);
     return apply_queue(r, f[0], "mem.l2_in_queue") && apply_queue(r, f[3], "mem.l2_out_queue");
+}
+
+/* -gpgpu_pipeline_widths ID_OC_SP,ID_OC_DP,ID_OC_INT,ID_OC_SFU,ID_OC_MEM,OC_EX_SP,OC_EX_DP,
+ * OC_EX_INT,OC_EX_SFU,OC_EX_MEM,EX_WB[,...] (GPGPU-Sim 4.x order): the memory pipeline's two
+ * registers count towards sm.ldst_queue; the others are noted. */
+static int apply_pipeline_widths(Reader *r, const char *v, const char *key)
+{
+    (void)key;
+    char buf[VALUE_MAX], *f[16];
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = split(buf, ',', f, 16);
+    uint64_t u[16];
+    int ok = n >= 10;
+    for (int i = 0; ok && i < n; i++)
+        ok = parse_u64(f[i], &u[i]);
+    if (!ok)
+        return fail(r, "expected at least 10 comma-separated widths ID_OC_SP,ID_OC_DP,ID_OC_INT,ID_OC_SFU,ID_OC_MEM,"
+                       "OC_EX_SP,OC_EX_DP,OC_EX_INT,OC_EX_SFU,OC_EX_MEM,..., got '%s'", v);
+    r->id_oc_mem = u[4];
+    r->oc_ex_mem = u[9];
+    note(r, "only the memory pipeline's widths (ID_OC_MEM %llu, OC_EX_MEM %llu) are modelled, in sm.ldst_queue",
+         (unsigned long long)u[4], (unsigned long long)u[9]);
+    return 1;
+}
+
+/* -gpgpu_operand_collector_num_units_mem: counts towards sm.ldst_queue. */
+static int apply_oc_units_mem(Reader *r, const char *v, const char *key)
+{
+    (void)key;
+    return get_u(r, NULL, v, &r->oc_units_mem);
 }
 
 /* -gpgpu_clock_domains <core>:<icnt>:<l2>:<dram> in MHz. */
@@ -651,13 +683,19 @@ static int load_text(Reader *r, const char *text)
 
 int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *notes, char *err, size_t err_len)
 {
-    Reader r = {c, name, notes, err, err_len, 0, ""};
+    Reader r = {c, name, notes, err, err_len, 0, "", .id_oc_mem = 1, .oc_ex_mem = 1, .oc_units_mem = 2};
     /* What any GPGPU-Sim 4.x file means unless its options say otherwise: every L1D access
      * passes the L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1), and copies
      * warm the L2 (-gpgpu_perf_sim_memcpy, default 1). */
     if (!set(&r, "sm.l1d_access", "queued") || !set(&r, "mem.copy_warms_l2", "true"))
         return 0;
-    return load_text(&r, text);
+    if (!load_text(&r, text))
+        return 0;
+    /* A memory instruction issued while the LD/ST unit is busy waits in ID_OC_MEM, a memory
+     * operand collector unit or OC_EX_MEM: that many can be ahead of the unit. */
+    r.line = 0;
+    r.opt = "gpgpu_pipeline_widths";
+    return set_u(&r, "sm.ldst_queue", r.id_oc_mem + r.oc_units_mem + r.oc_ex_mem);
 }
 
 int gpgpusim_load(Config *c, const char *path, FILE *notes, char *err, size_t err_len)

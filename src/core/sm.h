@@ -89,6 +89,16 @@ typedef struct LqEntry {
     uint8_t op;
 } LqEntry;
 
+/* A memory instruction issued while the LD/ST unit was busy, waiting for it (sm.ldst_queue):
+ * what the unit needs to start it. */
+typedef struct MemInst {
+    uint8_t op, space;
+    uint16_t warp;
+    uint32_t rec, n, bytes, pc, sched_rank;
+    uint32_t passes; /* shared memory: bank-conflict passes */
+    CoalAccess acc[COAL_MAX_ACCESSES];
+} MemInst;
+
 typedef struct Ldst {
     bool active;
     uint8_t op;    /* WinstOp */
@@ -114,6 +124,10 @@ typedef struct Ldst {
     LqEntry *lq;
     uint32_t lq_head, lq_n, lq_cap;
     uint64_t lq_last_ready;
+    /* Memory instructions issued while the unit was busy, in issue order (sm.ldst_queue
+     * entries; none when 0). Non-empty only while the unit is active. */
+    MemInst *mq;
+    uint32_t mq_head, mq_n, mq_cap;
 } Ldst;
 
 typedef struct Sm {

@@ -25,6 +25,8 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready);
 /* sm_ldst.c */
 void sm_ldst_init(Sm *sm, Stats *st);
 void sm_ldst_free(Sm *sm);
+/* Whether a memory instruction can issue now: the LD/ST unit is idle or its queue has room. */
+bool sm_ldst_can_take(const Sm *sm);
 void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 /* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
  * cycle the unit or a timed return needs the SM again. */

@@ -20,7 +20,7 @@ static bool on_sfu(uint8_t op)
 static bool unit_free(const Sm *sm, const WinstStatic *s, uint64_t now)
 {
     if (winst_is_mem(s))
-        return !sm->ldst.active;
+        return sm_ldst_can_take(sm);
     const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
     uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
     for (uint32_t i = 0; i < n; i++)
@@ -107,7 +107,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         uint64_t live = sm->sched_mask[k], mem_wait = sm->mem_wait_mask & live;
         uint64_t cand = live & ~sm->waiting_mask, blocked_mem = 0;
         bool wanted_ldst = false;
-        if (sm->ldst.active) { /* memory instructions cannot issue: look at them only for stats */
+        if (!sm_ldst_can_take(sm)) { /* memory instructions cannot issue: look at them only for stats */
             blocked_mem = cand & sm->mem_next_mask;
             cand &= ~blocked_mem;
         }

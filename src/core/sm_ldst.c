@@ -79,6 +79,10 @@ void sm_ldst_init(Sm *sm, Stats *st)
         sm->recs[i].next_free = i + 1;
     sm->rec_free = 0;
     sm->fill_tokens = xcalloc(sm->l1d.max_fill_tokens, sizeof *sm->fill_tokens);
+    if (sm->cfg->sm.ldst_queue) {
+        sm->ldst.mq_cap = sm->cfg->sm.ldst_queue;
+        sm->ldst.mq = xcalloc(sm->ldst.mq_cap, sizeof *sm->ldst.mq);
+    }
     if (sm->cfg->sm.l1d_access == SM_L1D_QUEUED) {
         sm->ldst.lq_cap = sm->cfg->l1d.hit_lat;
         sm->ldst.lq = xcalloc(sm->ldst.lq_cap, sizeof *sm->ldst.lq);
@@ -97,6 +101,7 @@ void sm_ldst_free(Sm *sm)
     free(sm->recs);
     free(sm->fill_tokens);
     free(sm->ldst.lq);
+    free(sm->ldst.mq);
 }
 
 static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
@@ -212,6 +217,10 @@ static bool timed_space(uint8_t space)
 }
 
 /* The LD/ST unit has presented every access of its instruction. */
+static void ldst_start(Sm *sm, const MemInst *m, uint64_t now);
+
+/* The LD/ST unit has presented every access of its instruction; it takes the next waiting one,
+ * whose first access goes next cycle, as an instruction issued now would. */
 static void ldst_finish(Sm *sm, uint64_t now)
 {
     Ldst *u = &sm->ldst;
@@ -220,6 +229,12 @@ static void ldst_finish(Sm *sm, uint64_t now)
     if (u->rec != SM_NO_REC && !timed_space(u->space)) {
         sm->recs[u->rec].all_sent = true;
         rec_check_done(sm, u->rec, now);
+    }
+    if (u->mq_n) {
+        const MemInst *m = &u->mq[u->mq_head];
+        u->mq_head = (u->mq_head + 1) % u->mq_cap;
+        u->mq_n--;
+        ldst_start(sm, m, now); /* m's slot is not reused before it is copied */
     }
 }
 
@@ -332,15 +347,15 @@ static bool lq_step(Sm *sm, uint64_t now)
 
 /* Intra-warp concentration (FUP paper eq. 1) of a divergent load (more than 2 line accesses,
  * thesis 1.1.2) under the L1D's own index function. */
-static void note_divergent_load(Sm *sm, const Ldst *u)
+static void note_divergent_load(Sm *sm, const CoalAccess *acc, uint32_t n)
 {
     uint32_t sets[COAL_MAX_ACCESSES];
-    for (uint32_t i = 0; i < u->n; i++)
-        sets[i] = tags_set_of(&sm->l1d.tags, u->acc[i].line_addr);
-    uint32_t touched = index_metric_sets_touched(sets, u->n);
+    for (uint32_t i = 0; i < n; i++)
+        sets[i] = tags_set_of(&sm->l1d.tags, acc[i].line_addr);
+    uint32_t touched = index_metric_sets_touched(sets, n);
     sm->load_insts_divergent++;
-    sm->conc_sum_micro += (uint64_t)(1e6 * index_metric_concentration(u->n, touched) + 0.5);
-    sm->conc_hist[index_metric_conc_bucket(u->n, touched)]++;
+    sm->conc_sum_micro += (uint64_t)(1e6 * index_metric_concentration(n, touched) + 0.5);
+    sm->conc_hist[index_metric_conc_bucket(n, touched)]++;
 }
 
 /* The warp's priority in GTO order among its scheduler's live warps: how many are older. */
@@ -353,59 +368,83 @@ static uint32_t gto_rank(const Sm *sm, uint32_t slot)
     return rank;
 }
 
-void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
+/* The LD/ST unit takes instruction m (idle, or its previous instruction just finished). */
+static void ldst_start(Sm *sm, const MemInst *m, uint64_t now)
 {
     Ldst *u = &sm->ldst;
-    Warp *w = &sm->warps[slot];
-    const WinstStatic *s = &wi->s;
     u->active = true;
-    u->op = s->op;
-    u->space = s->space;
-    u->pc = s->pc;
-    u->warp = (uint16_t)slot;
+    u->op = m->op;
+    u->space = m->space;
+    u->pc = m->pc;
+    u->warp = m->warp;
     u->pos = 0;
-    u->bytes = s->access_bytes;
-    u->rec = SM_NO_REC;
+    u->bytes = m->bytes;
+    u->rec = m->rec;
     u->start = now;
     u->blocked = false;
-    if (s->op != WOP_STORE && s->n_dst > 0) {
-        u->rec = rec_alloc(sm, slot, s);
-        w->loads_pending++;
-        sm_sb_add(sm, w, s->dst, s->n_dst, UINT64_MAX, now);
-    }
-    if (timed_space(s->space)) {
-        bool shared = s->space == WSPACE_SHARED;
+    u->n = u->n_lines = m->n;
+    u->sched_rank = m->sched_rank;
+    if (timed_space(m->space)) {
         u->n = 0;
-        uint32_t passes = shared ? coalesce_bank_conflicts(wi, sm->cfg->smem.n_banks) : 1;
-        u->busy_until = now + passes;
-        sm->shared_accesses += shared;
+        u->busy_until = now + m->passes;
         if (u->rec != SM_NO_REC) {
             sm->recs[u->rec].outstanding = 1;
             sm->recs[u->rec].all_sent = true;
-            if (shared)
-                timed_return(sm, SM_RING_SMEM, now + sm->cfg->smem.lat + passes - 1, u->rec);
+            if (m->space == WSPACE_SHARED)
+                timed_return(sm, SM_RING_SMEM, now + sm->cfg->smem.lat + m->passes - 1, u->rec);
             else
                 timed_return(sm, SM_RING_CONST, now + sm->cfg->sm.const_lat, u->rec);
         }
         return;
     }
-    u->n = coalesce(wi, sm->cfg->l1d.line_bytes, u->acc);
-    u->n_lines = u->n;
-    u->sched_rank = gto_rank(sm, slot);
-    if (s->op == WOP_LOAD) {
-        sm->loads++;
-        sm->load_lines += u->n;
-        sm->slot_info[slot].last_load_lines = u->n;
-        if (u->n > 2)
-            note_divergent_load(sm, u);
-    } else if (s->op == WOP_STORE) {
-        sm->stores++;
-        w->stores_pending += u->n; /* every access goes to the L2, which acknowledges it */
-    } else {
-        sm->atomics++;
-    }
+    memcpy(u->acc, m->acc, m->n * sizeof *u->acc);
     if (u->n == 0) /* no active lane */
         ldst_finish(sm, now);
+}
+
+bool sm_ldst_can_take(const Sm *sm) { return !sm->ldst.active || sm->ldst.mq_n < sm->ldst.mq_cap; }
+
+void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    Warp *w = &sm->warps[slot];
+    const WinstStatic *s = &wi->s;
+    CHECK(sm_ldst_can_take(sm));
+    MemInst one, *m = u->active ? &u->mq[(u->mq_head + u->mq_n++) % u->mq_cap] : &one;
+    m->op = s->op;
+    m->space = s->space;
+    m->pc = s->pc;
+    m->warp = (uint16_t)slot;
+    m->bytes = s->access_bytes;
+    m->rec = SM_NO_REC;
+    m->n = m->passes = 0;
+    if (s->op != WOP_STORE && s->n_dst > 0) {
+        m->rec = rec_alloc(sm, slot, s);
+        w->loads_pending++;
+        sm_sb_add(sm, w, s->dst, s->n_dst, UINT64_MAX, now);
+    }
+    if (timed_space(s->space)) {
+        bool shared = s->space == WSPACE_SHARED;
+        m->passes = shared ? coalesce_bank_conflicts(wi, sm->cfg->smem.n_banks) : 1;
+        sm->shared_accesses += shared;
+    } else {
+        m->n = coalesce(wi, sm->cfg->l1d.line_bytes, m->acc);
+        m->sched_rank = gto_rank(sm, slot);
+        if (s->op == WOP_LOAD) {
+            sm->loads++;
+            sm->load_lines += m->n;
+            sm->slot_info[slot].last_load_lines = m->n;
+            if (m->n > 2)
+                note_divergent_load(sm, m->acc, m->n);
+        } else if (s->op == WOP_STORE) {
+            sm->stores++;
+            w->stores_pending += m->n; /* every access goes to the L2, which acknowledges it */
+        } else {
+            sm->atomics++;
+        }
+    }
+    if (m == &one)
+        ldst_start(sm, m, now);
 }
 
 bool sm_ldst_cycle(Sm *sm, uint64_t now)

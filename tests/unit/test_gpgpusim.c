@@ -182,6 +182,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.sm.l1d_access, SM_L1D_QUEUED); /* GPGPU-Sim 4.x: every access passes the L1 latency queue */
     EXPECT_EQ_U(c.sm.l1d_flush, 1);      /* -gpgpu_flush_l1_cache 1 */
     EXPECT_EQ_U(c.mem.copy_warms_l2, 1); /* -gpgpu_perf_sim_memcpy: GPGPU-Sim's default, 1 */
+    EXPECT_EQ_U(c.sm.ldst_queue, 4);      /* ID_OC_MEM 1 + OC_EX_MEM 1 + 2 memory collector units (default) */
     EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
     EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */
@@ -234,7 +235,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
-    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 16);
+    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 15);
 }
 
 /* configs/gpgpusim/gtx480.config, the machine `warpsim bench` runs its divergent stream on,
@@ -354,11 +355,14 @@ TEST(gpgpusim_mappings_and_approximations)
                        "-dram_bnkgrp_indexing_policy 0\n"
                        "-gpgpu_perf_sim_memcpy 0\n"
                        "-gpgpu_dram_partition_queues 8:16:24:0\n"
+                       "-gpgpu_pipeline_widths 1,1,1,1,2,1,1,1,1,3,1\n"
+                       "-gpgpu_operand_collector_num_units_mem 5\n"
                        "-gpgpu_flush_l1_cache 2\n"; /* GPGPU-Sim booleans: non-zero is true */
     EXPECT_EQ_I(load(&c, text, err, sizeof err, notes, sizeof notes), 1);
     EXPECT_SAME(err, "");
     EXPECT_EQ_U(c.mem.copy_warms_l2, 0);
     EXPECT_EQ_U(c.mem.l2_in_queue, 8);
+    EXPECT_EQ_U(c.sm.ldst_queue, 2 + 5 + 3);
     EXPECT_EQ_U(c.mem.l2_out_queue, 4096); /* 0: unlimited in GPGPU-Sim */
     EXPECT_CONTAINS(notes, "t.config:10: note: -gpgpu_dram_partition_queues: the L2-to-DRAM and DRAM-to-L2 queues (16, 24) are not modelled");
     EXPECT_EQ_U(c.sm.l1d_flush, 1);

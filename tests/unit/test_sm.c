@@ -763,3 +763,36 @@ TEST(sm_exit_waits_for_store_acks)
     EXPECT_EQ_U(r->pool.in_use, 0);
     rig_free(r);
 }
+
+/* sm.ldst_queue: a memory instruction may issue while the LD/ST unit is busy and waits for it
+ * in issue order; the unit then takes it the cycle its previous instruction finishes. */
+TEST(sm_ldst_queue)
+{
+    for (uint32_t q = 0; q <= 1; q++) {
+        Rig *r = rig_new();
+        r->c.sm.ldst_queue = q;
+        r->c.l1d.mshr_entries = 8;
+        r->c.l1d.miss_queue = 8;
+        ASSERT(rig_start(r, 64, 1));
+        MockInst p0[] = {ld(1, 0x40000, 16), ex()}; /* four lines */
+        MockInst p1[] = {ld(1, 0x80000, 4), alu(2, 0), ex()};    /* one line, then independent work */
+        script(&r->f, 0, p0, 2);
+        script(&r->f, 1, p1, 3);
+        rig_launch(r, 0);
+        ASSERT(rig_run(r, 1000));
+        EXPECT_EQ_U(r->f.bad, 0);
+        /* warp 0's load issues at 1 and its accesses go at 2..5 */
+        EXPECT_EQ_I(issued_at(&r->f, 0, 0), 1);
+        ASSERT(r->m.reads == 5);
+        EXPECT_EQ_U(r->m.taken_at[3], 5);
+        /* warp 1's load issues at 2 into the queue, or at 5 when the unit is free; either way its
+         * access goes at 6, and with the queue its next instruction issues at 3 */
+        EXPECT_EQ_I(issued_at(&r->f, 1, 0), q ? 2 : 5);
+        EXPECT_EQ_U(r->m.lines[4], 0x80000);
+        EXPECT_EQ_U(r->m.taken_at[4], 6);
+        EXPECT_EQ_I(issued_at(&r->f, 1, 8), q ? 3 : 6);
+        EXPECT_EQ_U(r->sm.ldst.mq_n, 0);
+        EXPECT_EQ_U(r->pool.in_use, 0);
+        rig_free(r);
+    }
+}
