@@ -14,11 +14,13 @@ same host.c, wl.c and checked-in PTX as on warpsim) and need ptxas ($CUDA_HOME/b
 /usr/local/cuda; GPGPU-Sim reads register counts from it) and a C compiler ($CC, default cc).
 
     tools/correlation/correlate.py [--only a,b] [--jobs N] [--reference] [--write-reference]
-                                   [--timeout S] [--out FILE]
+                                   [--gpgpusim-opt '-option value']... [--timeout S]
+                                   [--dir DIR] [--out FILE]
 
-Results go to build/correlation/ ($BUILD/correlation/): warpsim/<name>.json, gpgpusim/<name>/ (program, run folder
-and log), gpgpusim.tsv (the live measurements) and table.md (also printed). Python 3 standard
-library only.
+Results go to $BUILD/correlation/ (BUILD as the Makefile's, default build; or --dir):
+warpsim/<name>.json, gpgpusim/<name>/ (program, run folder and log), gpgpusim.tsv (the live
+measurements) and table.md (also printed). Exit status 1 if a run failed or did not print its
+PASS line. Python 3 standard library only.
 """
 import argparse
 import concurrent.futures
@@ -28,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -92,9 +95,10 @@ def run_warpsim(out_dir, manifest, name, args):
     p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     wall = time.time() - t0
-    if p.returncode != 0 or "PASS" not in p.stdout:
+    if p.returncode != 0 or "%s: PASS" % name not in p.stdout:
         sys.stderr.write(p.stdout)
-        die("warpsim run %s failed (exit status %d)" % (name, p.returncode))
+        sys.stderr.write("correlate: warpsim run of %s failed (exit status %d)\n" % (name, p.returncode))
+        return None
     with open(path) as f:
         total = json.load(f)["total"]
 
@@ -206,9 +210,16 @@ def parse_gpgpusim(log):
         "thread_insts": last_int(log, r"^gpu_tot_sim_insn = (\d+)"),
         "l2_access": last_int(log, r"^L2_total_cache_accesses = (\d+)"),
         "l2_miss": last_int(log, r"^L2_total_cache_misses = (\d+)"),
-        "dram_read": last_int(log, r"total dram reads = (\d+)"),
-        "dram_write": last_int(log, r"total dram writes = (\d+)"),
     }
+    # DRAM: each channel's line after its "DRAM[i]:" header, printed after every kernel with
+    # the counts since the start; the last line of each channel is the run's. Reads and writes
+    # are column commands (one per 32-byte sector request), writes including L2 write-backs.
+    chans = {}
+    for ch, line in re.findall(r"^DRAM\[(\d+)\]:[^\n]*\n(n_cmd=[^\n]*)", log, re.M):
+        chans[ch] = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", line))
+    if chans:
+        r["dram_read"] = sum(c.get("n_rd", 0) + c.get("n_rd_L2_A", 0) for c in chans.values())
+        r["dram_write"] = sum(c.get("n_write", 0) + c.get("n_wr_bk", 0) for c in chans.values())
     if r["cycles"] and r["thread_insts"] is not None:
         r["ipc"] = r["thread_insts"] / r["cycles"]
     # Loads only, like warpsim's counters: global and local reads that were accepted (hit,
@@ -243,6 +254,8 @@ def run_gpgpusim(out_dir, gs, manifest, name, args, timeout):
             shutil.copy(os.path.join(cfg_dir, f), run)
     with open(os.path.join(run, "gpgpusim.config"), "a") as f:
         f.write(GPGPUSIM_CONFIG_EXTRA)
+        for opt in gs["extra"]:
+            f.write(opt + "\n")
     env = dict(os.environ)
     env["CUDA_INSTALL_PATH"] = os.path.abspath(gs["cuda"])
     env["LD_LIBRARY_PATH"] = os.path.abspath(gs["lib"])
@@ -266,7 +279,8 @@ def run_gpgpusim(out_dir, gs, manifest, name, args, timeout):
     with open(log_path, errors="replace") as f:
         text = f.read()
     if status != 0 or "%s: PASS" % name not in text:
-        die("GPGPU-Sim run of %s failed (%s); see %s" % (name, status, log_path))
+        sys.stderr.write("correlate: GPGPU-Sim run of %s failed (%s); see %s\n" % (name, status, log_path))
+        return None
     r = parse_gpgpusim(text)
     r["wall_s"] = wall
     return r
@@ -329,7 +343,8 @@ def table(rows, source):
            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     errors, ratios = [], []
     for name, args, w, g in rows:
-        r = ratio(w["cycles"], g.get("cycles")) if g else None
+        w = w or {}  # a failed run: its columns stay empty
+        r = ratio(w.get("cycles"), g.get("cycles")) if g else None
         if r is not None:
             errors.append(abs(r - 1))
             ratios.append((r, name))
@@ -339,14 +354,25 @@ def table(rows, source):
             return None if x.get("dram_read") is None or x.get("dram_write") is None \
                 else x["dram_read"] + x["dram_write"]
         out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, args or "(small)", fmt(w["cycles"]), fmt(g.get("cycles")), fmt(r, 2),
-            fmt(w["ipc"], 1), fmt(g.get("ipc"), 1),
-            fmt(ratio(w["l1d_miss"], w["l1d_access"]), 3),
+            name, args or "(small)", fmt(w.get("cycles")), fmt(g.get("cycles")), fmt(r, 2),
+            fmt(w.get("ipc"), 1), fmt(g.get("ipc"), 1),
+            fmt(ratio(w.get("l1d_miss"), w.get("l1d_access")), 3),
             fmt(ratio(g.get("l1d_miss"), g.get("l1d_access")), 3),
-            fmt(ratio(w["l2_read_miss"], w["l2_read_access"]), 3),
+            fmt(ratio(w.get("l2_read_miss"), w.get("l2_read_access")), 3),
             fmt(ratio(g.get("l2_read_miss"), g.get("l2_read_access")), 3),
             fmt(dram(w)), fmt(dram(g))))
     out.append("")
+    # Both run the same PTX with the same arguments, so their thread instruction counts should
+    # agree; a difference means the two columns did not run the same program.
+    diffs = [(abs(w["thread_insts"] - g["thread_insts"]) / g["thread_insts"], name)
+             for name, _, w, g in rows
+             if w and g and w.get("thread_insts") is not None and g.get("thread_insts")]
+    if diffs:
+        same = sum(1 for d, _ in diffs if d == 0)
+        worst = max(diffs)
+        out.append("Thread instructions: the same in %d of %d workloads%s." % (
+            same, len(diffs), "" if worst[0] == 0 else
+            "; largest difference %.2f%% (%s)" % (100 * worst[0], worst[1])))
     if errors:
         worst = max(ratios, key=lambda x: max(x[0], 1 / x[0]))
         out.append("Mean absolute cycle error (mean of |warpsim - GPGPU-Sim| / GPGPU-Sim) over %d "
@@ -366,12 +392,16 @@ def main():
                     help="use the stored GPGPU-Sim reference even when GPGPUSIM_ROOT is set")
     ap.add_argument("--write-reference", action="store_true",
                     help="after live GPGPU-Sim runs, store them as the reference")
+    ap.add_argument("--gpgpusim-opt", action="append", default=[], metavar="'-OPTION VALUE'",
+                    help="an option line appended to GPGPU-Sim's configuration (repeatable); "
+                         "for experiments, so not with --write-reference")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per GPGPU-Sim run")
-    ap.add_argument("--out", help="the table's file (default BUILD/correlation/table.md)")
+    ap.add_argument("--dir", help="the results folder (default BUILD/correlation)")
+    ap.add_argument("--out", help="the table's file (default DIR/table.md)")
     a = ap.parse_args()
 
     os.chdir(ROOT)
-    out_dir = os.path.join(BUILD, "correlation")
+    out_dir = a.dir or os.path.join(BUILD, "correlation")
     os.makedirs(os.path.join(out_dir, "warpsim"), exist_ok=True)
     manifest = read_manifest()
     wl_set = read_set()
@@ -388,6 +418,8 @@ def main():
     found = None if a.reference else find_gpgpusim()
     if a.write_reference and not found:
         die("--write-reference needs GPGPUSIM_ROOT (a built GPGPU-Sim)")
+    if a.write_reference and a.gpgpusim_opt:
+        die("--write-reference: the reference is GPGPU-Sim's own configuration (no --gpgpusim-opt)")
     if subprocess.run(["make", "-s", "BUILD=" + BUILD, "all"], cwd=ROOT).returncode != 0:
         die("make failed")
 
@@ -395,16 +427,42 @@ def main():
     if found:
         gs = prepare_gpgpusim(out_dir, found[1])
         gs["found"] = found
-        source = "measured now (GPGPU-Sim at %s)" % found[0]
+        gs["extra"] = a.gpgpusim_opt
+        source = "measured now (GPGPU-Sim at %s%s)" % (
+            found[0], "".join(", " + o for o in a.gpgpusim_opt))
     else:
         source = "the stored reference, tools/correlation/gpgpusim-gtx480.tsv"
     ref = {} if gs else read_reference()
+
+    lock = threading.Lock()
+    measured = {}
+    header = ("# GPGPU-Sim on its SM2_GTX480 configuration (power model off), measured by "
+              "tools/correlation/correlate.py\n")
+    failed = []
+
+    def save(name, args, g):
+        """Keep a live GPGPU-Sim measurement at once (a long set may be stopped half-way)."""
+        with lock:
+            g = dict(g, workload=name, args=args)
+            measured[name] = g
+            order = [n for n, _ in wl_set]
+            write_tsv(os.path.join(out_dir, "gpgpusim.tsv"),
+                      [measured[n] for n in order if n in measured], header)
+            if a.write_reference:
+                with open(REF_FILE) as f:
+                    keep = "".join(l for l in f if l.startswith("#"))
+                old = read_reference()
+                old[name] = g
+                order = [n for n, _ in read_set()]
+                write_tsv(REF_FILE, [old[n] for n in order if n in old], keep)
 
     def one(item):
         name, args = item
         w = run_warpsim(out_dir, manifest, name, args)
         if gs:
             g = run_gpgpusim(out_dir, gs, manifest, name, args, a.timeout)
+            if g:
+                save(name, args, g)
         else:
             g = ref.get(name)
             if g and g["args"] != args:
@@ -412,29 +470,13 @@ def main():
                                  "now says '%s'; its GPGPU-Sim column is left out\n" %
                                  (name, g["args"], args))
                 g = None
+        if w is None or (gs and g is None):
+            failed.append(name)
         sys.stderr.write("correlate: %s done\n" % name)
         return name, args, w, g
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         rows = list(ex.map(one, wl_set))
-
-    if gs:
-        measured = []
-        for name, args, _, g in rows:
-            g = dict(g)
-            g.update(workload=name, args=args)
-            measured.append(g)
-        header = ("# GPGPU-Sim on its SM2_GTX480 configuration (power model off), measured by "
-                  "tools/correlation/correlate.py\n")
-        write_tsv(os.path.join(out_dir, "gpgpusim.tsv"), measured, header)
-        if a.write_reference:
-            with open(REF_FILE) as f:
-                keep = "".join(l for l in f if l.startswith("#"))
-            old = read_reference()
-            for m in measured:
-                old[m["workload"]] = m
-            order = [n for n, _ in read_set()]
-            write_tsv(REF_FILE, [old[n] for n in order if n in old], keep)
 
     md = table(rows, source)
     out = a.out or os.path.join(out_dir, "table.md")
@@ -442,6 +484,8 @@ def main():
     with open(out, "w") as f:
         f.write(md)
     sys.stdout.write(md)
+    if failed:
+        die("failed: %s" % " ".join(failed))
 
 
 if __name__ == "__main__":
