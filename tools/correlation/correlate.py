@@ -318,6 +318,8 @@ def write_tsv(path, rows, header):
                     vals.append("%.4f" % v)
                 elif k == "wall_s":
                     vals.append("%.0f" % v)
+                elif isinstance(v, float):
+                    vals.append(str(int(v)))  # a counter read back from the file
                 else:
                     vals.append(str(v))
             f.write("\t".join(vals) + "\n")
