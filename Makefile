@@ -4,6 +4,7 @@
 #   make asan     the tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench    simulation-speed benchmarks (see docs/bench.md)
 #   make run      the main job: a small paper-style experiment and its table
+#   make correlation  warpsim against GPGPU-Sim on tools/correlation/set (docs/correlation.md)
 CC      ?= cc
 BUILD   ?= build
 WERROR  ?=
@@ -23,7 +24,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
-.PHONY: all test test-unit test-cluster test-workloads asan bench run clean golden-update workloads fuzz fuzz-build fuzz-smoke
+.PHONY: all test test-unit test-cluster test-workloads asan bench run correlation clean golden-update workloads fuzz fuzz-build fuzz-smoke
 all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 workloads
 
 # A fresh machine may lack libzstd's headers: tools/deps.sh installs them once (stamp file).
@@ -151,6 +152,11 @@ bench: $(BUILD)/warpsim
 run: all
 	$(BUILD)/warpsim sweep experiments/fup-small --results results/fup-small
 	$(BUILD)/warpsim report results/fup-small
+
+# A report, not a test. With GPGPUSIM_ROOT set to a built GPGPU-Sim it measures GPGPU-Sim too,
+# otherwise it reads GPGPU-Sim's stored numbers; CORRELATION_ARGS passes options (--jobs 2, ...).
+correlation: all
+	BUILD=$(BUILD) python3 tools/correlation/correlate.py $(CORRELATION_ARGS)
 
 golden-update: $(BUILD)/warpsim
 	WARPSIM=$(BUILD)/warpsim GOLDEN_UPDATE=1 $(BUILD)/unit_tests golden
