@@ -672,3 +672,25 @@ TEST(dram_dump_lists_state)
     free(buf);
     rig_close(&g);
 }
+
+/* Bursts per access size (GPGPU-Sim's dram_atom_size): a column command moves bus_bytes x chips
+ * x burst = 64 bytes on the GTX480 and holds the data bus burst / data_ratio = 2 cycles, so a
+ * request of n bytes takes ceil(n / 64) column commands: a 32-byte sector one, a 128-byte line
+ * two, 256 bytes four. Checked from the data bus's busy cycles of one read of each size. */
+TEST(dram_bursts_per_access_size)
+{
+    static const uint32_t sizes[] = {4, 32, 64, 65, 96, 128, 256};
+    static const uint64_t cols[] = {1, 1, 1, 2, 2, 2, 4};
+    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
+        Rig g;
+        rig_init(&g, "frfcfs");
+        MemReq a = mkreq(MREQ_READ, 1, 3, 0x2000);
+        a.size_bytes = sizes[i];
+        dram_push(g.d, &a, 0);
+        MemReq *got;
+        run_to_reply(&g, 0, 1000, &got);
+        ASSERT(got == &a);
+        EXPECT_EQ_U(dstat(&g, "busy_cycles"), cols[i] * 2);
+        rig_close(&g);
+    }
+}
