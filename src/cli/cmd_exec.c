@@ -10,8 +10,8 @@
  * named). The program runs as our child: SIGTERM and SIGINT are passed on to it, and it tells
  * us how the simulation ended through the pipe $WARPSIM_STATUS_FD (sim.c). Exit status: the
  * program's, except that a simulation that did not complete gives that of `warpsim run`
- * (3 deadlock, 4 gpu.max_cycles, 5 kernel fault: cli_exit_status) and result files that
- * could not be written give 1; a program killed by a signal ends us with the same signal. */
+ * (3 deadlock, 4 a run limit, 5 kernel fault: cli_exit_status) and result files that could
+ * not be written give 1; a program killed by a signal ends us with the same signal. */
 #include "cli/cli.h"
 
 #include "base/base.h"
