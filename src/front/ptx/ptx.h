@@ -63,7 +63,8 @@ bool ptx_memory_free(PtxMemory *mem, uint64_t addr);
 /* Free every allocation (module variables stay). */
 void ptx_memory_free_all(PtxMemory *mem);
 /* Host-side access, unchecked (the caller checks the range with ptx_memory_find). Writes are
- * false when the host-memory limit refused a page (part of the bytes may be written). */
+ * false when the host-memory limit refused a page (part of the bytes may be written); a set to
+ * zero creates no page (an unwritten one reads as zeros) and never fails. */
 bool ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n);
 void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n);
 bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n);

@@ -158,8 +158,41 @@ void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n)
     }
 }
 
+/* The bytes of page pn (its data) inside [addr, end), zeroed. */
+static void clear_page(uint64_t pn, uint8_t *data, uint64_t addr, uint64_t end)
+{
+    uint64_t base = pn << PTX_PAGE_BITS, lo = MAX(addr, base), hi = MIN(end, base + PTX_PAGE_SIZE);
+    if (lo < hi)
+        memset(data + (lo - base), 0, hi - lo);
+}
+
+/* Zero [addr, addr + n) creating no page, since a page never written reads as zeros: page by
+ * page, or over the pages held when the range spans more than that (a module's variables may
+ * span terabytes that nothing has written). */
+static void clear_range(PtxMemory *mem, uint64_t addr, uint64_t n)
+{
+    uint64_t end = n > UINT64_MAX - addr ? UINT64_MAX : addr + n;
+    uint64_t first = addr >> PTX_PAGE_BITS, last = (end - 1) >> PTX_PAGE_BITS;
+    if (last - first >= mem->n_pages) {
+        for (uint32_t i = 0; i < mem->cap; i++)
+            if (mem->slots[i].pn)
+                clear_page(mem->slots[i].pn - 1, mem->slots[i].data, addr, end);
+        return;
+    }
+    for (uint64_t pn = first; pn <= last; pn++) {
+        PageSlot *s = find_slot(mem, pn);
+        if (s->pn)
+            clear_page(pn, s->data, addr, end);
+    }
+}
+
 bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
 {
+    if ((uint8_t)value == 0) {
+        if (n)
+            clear_range(mem, addr, n);
+        return true;
+    }
     while (n) {
         uint64_t off = addr & (PTX_PAGE_SIZE - 1);
         size_t chunk = MIN(n, (size_t)(PTX_PAGE_SIZE - off));
