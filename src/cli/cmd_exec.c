@@ -249,6 +249,7 @@ int cli_run_workload(int argc, char **argv, const char *name)
     if (access(host, X_OK) != 0)
         fatal("run: %s: the host program of '%s' is not built (run make): %s", host, name, strerror(errno));
     snprintf(sizebuf, sizeof sizebuf, "%s", !strcmp(size, "paper") ? e->paper_args : e->small_args);
+    manifest_free(&m); /* e is not used past here */
     char *prog_argv[128];
     int n = 0;
     prog_argv[n++] = host;
