@@ -1,7 +1,7 @@
 # warpsim: one non-recursive Makefile.
 #   make          build build/warpsim
 #   make test     build and run every test (last line: "N passed, N failed")
-#   make asan     the tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make asan     the tests, CUDA programs and suite under AddressSanitizer + UBSan
 #   make bench    simulation-speed benchmarks (see docs/bench.md)
 #   make run      the main job: a small paper-style experiment and its table
 #   make correlation  warpsim against GPGPU-Sim on tools/correlation/set (docs/correlation.md)
@@ -64,8 +64,10 @@ $(BUILD)/lib/libcudart.so.13: $(RT_OBJ) $(BUILD)/libwarpsim.a src/api/libcudart.
 # The host program embeds the PTX and links against our libcuda (found through its rpath).
 WL_HOSTS := $(sort $(wildcard workloads/*/*/host.c))
 WL_BINS  := $(patsubst workloads/%/host.c,$(BUILD)/workloads/%/host,$(WL_HOSTS))
+# WL_SAN: the sanitizers of `make asan`, so that the host programs load their runtimes first.
+WL_SAN    ?=
 WL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Wno-unused-parameter $(WERROR) \
-            -Iinclude/cuda -Iworkloads/common
+            -Iinclude/cuda -Iworkloads/common $(WL_SAN)
 workloads: $(WL_BINS)
 
 .PRECIOUS: $(BUILD)/workloads/%/ptx.c
@@ -115,9 +117,17 @@ test-workloads: all
 test-cluster: $(BUILD)/warpsim
 	WARPSIM=$(BUILD)/warpsim bash tests/cluster/slurm.sh
 
+# make asan: warpsim, its libcuda and libcudart, and the suite's host programs built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/); then the unit tests, which run
+# the CUDA programs of tests/cudart and tests/hostile and the goldens' suite workloads on those
+# libraries, and the workloads of experiments/suite-asan (the whole suite takes about 15 minutes
+# on 2 cores under the sanitizers; the subset a few). A sanitized warpsim preloads the sanitizer
+# runtimes into the programs it runs (cmd_exec.c), since nvcc's programs are not instrumented.
+ASAN_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
-	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" test-unit
+	$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-g $(ASAN_SAN)" WL_SAN="$(ASAN_SAN)" \
+	        LDLIBS="-lzstd -lm -fsanitize=address,undefined" all test-unit
+	sh tests/workloads.sh build-asan experiments/suite-asan
 
 # The divergent benchmark runs on configs/gpgpusim/gtx480.config (GPGPU-Sim's GTX480 machine).
 # Fuzzing with clang's libFuzzer: one harness per parser in tests/fuzz/, seeded from the

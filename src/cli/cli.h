@@ -21,7 +21,8 @@ int cli_list_main(int argc, char **argv);
 /* `warpsim run NAME`: run a suite workload (workloads/manifest); argv as given to run. */
 int cli_run_workload(int argc, char **argv, const char *name);
 /* The exit status of a run that ended with this result status (stats.h): 0 complete,
- * 3 deadlock, 4 stopped at gpu.max_cycles, 5 kernel fault, 1 anything else. */
+ * 3 deadlock, 4 stopped by a run limit (gpu.max_cycles, gpu.spin_insts, gpu.stall_insts),
+ * 5 kernel fault, 1 anything else. */
 int cli_exit_status(const char *status);
 
 #endif

@@ -10,8 +10,11 @@
  * named). The program runs as our child: SIGTERM and SIGINT are passed on to it, and it tells
  * us how the simulation ended through the pipe $WARPSIM_STATUS_FD (sim.c). Exit status: the
  * program's, except that a simulation that did not complete gives that of `warpsim run`
- * (3 deadlock, 4 gpu.max_cycles, 5 kernel fault: cli_exit_status) and result files that
- * could not be written give 1; a program killed by a signal ends us with the same signal. */
+ * (3 deadlock, 4 a run limit, 5 kernel fault: cli_exit_status) and result files that could
+ * not be written give 1; a program killed by a signal ends us with the same signal. */
+#ifdef __SANITIZE_ADDRESS__
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#endif
 #include "cli/cli.h"
 
 #include "base/base.h"
@@ -29,6 +32,9 @@
 
 #ifdef __linux__
 #include <sys/prctl.h>
+#endif
+#ifdef __SANITIZE_ADDRESS__
+#include <link.h>
 #endif
 
 /* The folder holding this executable (build/), where lib/ and workloads/ are built. */
@@ -100,6 +106,38 @@ static void read_status(int fd, char *status, size_t len, bool *written)
     }
 }
 
+#ifdef __SANITIZE_ADDRESS__
+/* A sanitizer build (make asan): our libcuda and libcudart are instrumented, a program built by
+ * nvcc is not, so the sanitizer runtimes must be loaded first in it. They are this process's own
+ * (libasan, libubsan), put in front of LD_PRELOAD. */
+#define SANITIZER_LIST_LEN 4096
+
+static int add_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
+{
+    char *list = data;
+    const char *name = info->dlpi_name, *base = name ? strrchr(name, '/') : NULL;
+    if (base && (!strncmp(base, "/libasan.", 9) || !strncmp(base, "/libubsan.", 10) ||
+                 !strncmp(base, "/libclang_rt.asan", 17) || !strncmp(base, "/libclang_rt.ubsan", 18))) {
+        size_t used = strlen(list);
+        snprintf(list + used, SANITIZER_LIST_LEN - used, "%s%s", used ? ":" : "", name);
+    }
+    return 0;
+}
+
+static void preload_sanitizers(void)
+{
+    char list[SANITIZER_LIST_LEN] = "", buf[2 * SANITIZER_LIST_LEN];
+    dl_iterate_phdr(add_sanitizer, list);
+    const char *old = getenv("LD_PRELOAD");
+    if (!list[0] || (old && strstr(old, list)))
+        return;
+    snprintf(buf, sizeof buf, "%s%s%s", list, old && *old ? ":" : "", old ? old : "");
+    setenv("LD_PRELOAD", buf, 1);
+}
+#else
+static void preload_sanitizers(void) {}
+#endif
+
 static int run_program(const char *sim_args, char **prog_argv)
 {
     char dir[4096], buf[8192];
@@ -112,6 +150,7 @@ static int run_program(const char *sim_args, char **prog_argv)
         setenv("WARPSIM_HOME", buf, 1);
     }
     setenv("WARPSIM_ARGS", sim_args, 1);
+    preload_sanitizers();
     int pipe_fd[2];
     if (pipe(pipe_fd) != 0)
         fatal("cannot create a pipe: %s", strerror(errno));
@@ -249,6 +288,7 @@ int cli_run_workload(int argc, char **argv, const char *name)
     if (access(host, X_OK) != 0)
         fatal("run: %s: the host program of '%s' is not built (run make): %s", host, name, strerror(errno));
     snprintf(sizebuf, sizeof sizebuf, "%s", !strcmp(size, "paper") ? e->paper_args : e->small_args);
+    manifest_free(&m); /* e is not used past here */
     char *prog_argv[128];
     int n = 0;
     prog_argv[n++] = host;

@@ -10,8 +10,8 @@
  * SIGTERM or SIGINT stops the run: between kernels here, after which the results say "killed"
  * and the process ends with the signal; inside a kernel the handler writes the kernels
  * completed so far (stats_result.c). Exit status: 0 complete, 1 bad input or a result file
- * not written, 3 deadlock, 4 cycle limit reached (gpu.max_cycles), 5 kernel fault (suite
- * workloads), or the signal that killed the run. */
+ * not written, 3 deadlock, 4 stopped by a run limit (gpu.max_cycles, gpu.spin_insts,
+ * gpu.stall_insts), 5 kernel fault (suite workloads), or the signal that killed the run. */
 #include "cli/cli.h"
 
 #include "base/base.h"
@@ -106,12 +106,20 @@ int cli_run_main(int argc, char **argv)
     }
     int sig = stats_guard_signal();
     info.wall_seconds = wall_seconds() - t0;
+    char stopped[64]; /* "stopped: " and the run limit that stopped it, as sim.c says it */
+    if (status == GPU_RUN_CYCLE_LIMIT)
+        snprintf(stopped, sizeof stopped, "%s%s", STATS_STATUS_STOPPED, gpu_stop_limit(g) + strlen("gpu."));
     info.status = sig ? STATS_STATUS_KILLED
                 : status == GPU_RUN_DEADLOCK ? STATS_STATUS_DEADLOCK
-                : status == GPU_RUN_CYCLE_LIMIT ? STATS_STATUS_MAX_CYCLES : STATS_STATUS_COMPLETE;
+                : status == GPU_RUN_CYCLE_LIMIT ? stopped : STATS_STATUS_COMPLETE;
     if (!quiet)
         stats_write_text(stdout, &g->stats, &info);
     bool written = stats_result_write(res, &g->stats, &info);
+    /* The spin and stall limits' reasons were printed when they were met (gpu.c). */
+    bool say_why = status == GPU_RUN_CYCLE_LIMIT && !strcmp(gpu_stop_limit(g), "gpu.max_cycles");
+    if (say_why && !sig)
+        fprintf(stderr, "warpsim: %s\n", gpu_stop_reason(g));
+    int exit_status = written ? cli_exit_status(info.status) : 1;
     stats_result_free(res);
     gpu_destroy(g);
     synth_free(prog);
@@ -119,16 +127,14 @@ int cli_run_main(int argc, char **argv)
         fflush(NULL);
         raise(sig); /* the default action again: end as the signal asked */
     }
-    if (status == GPU_RUN_CYCLE_LIMIT)
-        fprintf(stderr, "warpsim: stopped at gpu.max_cycles\n");
-    return written ? cli_exit_status(info.status) : 1;
+    return exit_status;
 }
 
 int cli_exit_status(const char *status)
 {
     if (!strcmp(status, STATS_STATUS_DEADLOCK))
         return 3;
-    if (!strcmp(status, STATS_STATUS_MAX_CYCLES))
+    if (!strncmp(status, STATS_STATUS_STOPPED, strlen(STATS_STATUS_STOPPED)))
         return 4;
     if (!strncmp(status, STATS_STATUS_FAULT, strlen(STATS_STATUS_FAULT)))
         return 5;

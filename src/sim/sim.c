@@ -377,9 +377,22 @@ WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const c
     return WARPSIM_OK;
 }
 
+/* The module's variables placed in the simulated memory (on its first use): initialisers that do
+ * not fit gpu.max_host_mb fail the call that needed them, and the next use tries again. */
+static WarpsimStatus place_module(WarpsimSim *s, const WarpsimModule *m, const char *what, const char *name)
+{
+    if (ptx_memory_place(s->mem, m->ptx))
+        return WARPSIM_OK;
+    return fail(s, WARPSIM_E_MEMORY, "%s %s: the module's initialised variables would take the simulated device "
+                "memory past gpu.max_host_mb = %llu MiB of host memory", what, name,
+                (unsigned long long)s->cfg.gpu.max_host_mb);
+}
+
 WarpsimStatus warpsim_symbol(WarpsimSim *s, const WarpsimModule *m, const char *name, uint64_t *addr,
                              uint64_t *size)
 {
+    if (place_module(s, m, "variable", name) != WARPSIM_OK)
+        return WARPSIM_E_MEMORY;
     uint64_t sz = 0;
     uint64_t a = ptx_memory_symbol(s->mem, m->ptx, name, &sz);
     if (!a)
@@ -623,6 +636,8 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
                     "CTAs it still holds; create a new simulator to run more", kernel, gpu_stop_reason(s->gpu));
     uint32_t regs = kernel_regs(m, ki);
     WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
+    if (st == WARPSIM_OK)
+        st = place_module(s, m, "launch of", kernel);
     if (st != WARPSIM_OK)
         return st;
     uint64_t n_ctas = (uint64_t)grid[0] * grid[1] * grid[2];

@@ -69,10 +69,12 @@ void stats_kernel_end(Stats *st, const char *kernel_name);
  * instances exist); returns 0 and sets *found = 0 when unknown. */
 uint64_t stats_get(const Stats *st, const char *name, int *found);
 
-/* How a run ended, the "status" of its results: complete; stopped at gpu.max_cycles; the timing
- * model stopped making progress; a kernel faulted ("fault: " and the fault's message); killed by
- * SIGTERM or SIGINT (the results hold the kernels completed before). */
+/* How a run ended, the "status" of its results: complete; stopped by a run limit ("stopped: "
+ * and the option without "gpu.": max_cycles, spin_insts, stall_insts); the timing model stopped
+ * making progress; a kernel faulted ("fault: " and the fault's message); killed by SIGTERM or
+ * SIGINT (the results hold the kernels completed before). */
 #define STATS_STATUS_COMPLETE "complete"
+#define STATS_STATUS_STOPPED "stopped: "
 #define STATS_STATUS_MAX_CYCLES "stopped: max_cycles"
 #define STATS_STATUS_DEADLOCK "deadlock"
 #define STATS_STATUS_FAULT "fault: "

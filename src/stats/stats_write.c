@@ -5,8 +5,9 @@
  * is the contract read by `warpsim report` (docs/experiments.md):
  *   { "warpsim_version", "workload", "status", "wall_seconds", "config": {key: value},
  *     "kernels": [ {"name", "stats": {...}} ], "total": {...} }
- * "status" says how the run ended (stats.h: complete, stopped: max_cycles, deadlock,
- * fault: MESSAGE, killed); only a complete run's statistics are those of the whole workload.
+ * "status" says how the run ended (stats.h: complete, stopped: max_cycles, stopped: spin_insts,
+ * stopped: stall_insts, deadlock, fault: MESSAGE, killed); only a complete run's statistics
+ * are those of the whole workload.
  * A stats object holds, in registration order, every counter by name ("sm[3].l1d.miss"),
  * every histogram as {"label": n}, then the totals over instances ("sm.l1d.miss"), then the
  * derived ratios of the table below. "total" is the whole run (the counters' current values);

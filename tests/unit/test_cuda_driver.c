@@ -101,7 +101,7 @@ TEST(cuda_driver_device_variables_and_events)
 {
     CUmodule mod = drv_module();
     ASSERT(mod);
-    CUdeviceptr scale, calls;
+    CUdeviceptr scale = 0, calls = 0;
     size_t bytes = 0;
     ASSERT(cuModuleGetGlobal(&scale, &bytes, mod, "dev_scale") == CUDA_SUCCESS);
     EXPECT_EQ_U(bytes, 4);

@@ -29,9 +29,9 @@ static const char *fake_runner =
     "  if [ \"$prev\" = --json ]; then out=$a; else [ \"$a\" = --json ] || key=\"$key $a\"; fi\n"
     "  prev=$a; wl=$a\n"
     "done\n"
+    "case $wl in *stubborn*) trap '' TERM;; esac\n" /* before the test can see it started */
     "echo $$ > \"$FAKE_COUNT.$(basename \"$out\" .json).pid\"\n"
     "echo \"$(basename \"$out\")\" >> \"$FAKE_COUNT\"\n"
-    "case $wl in *stubborn*) trap '' TERM;; esac\n"
     "case $wl in *hang*|*stubborn*) while [ ! -f \"$FAKE_RELEASE\" ]; do sleep 0.05; done;; esac\n"
     "case $wl in *bad*) echo 'loading the workload' >&2; echo \"error: $wl: bad workload\" >&2; exit 1;; esac\n"
     "status=complete; case $wl in *stop*) status='stopped: max_cycles';; esac\n"
@@ -190,13 +190,17 @@ static bool wait_gone(long pid)
     return false;
 }
 
-/* Wait up to 20 s until run `name` ("hang__a.json") has been started n times. */
-static void wait_invocations(const Env *e, const char *name, int n)
+/* Wait until run `name` ("hang__a.json") has been started n times; false if it was not within
+ * a minute (a sweep starting on a loaded machine, whose files are fsynced, may take seconds). */
+static bool wait_invocations(const Env *e, const char *name, int n)
 {
-    for (double t0 = wall_seconds(); invocations(e, name) < n && wall_seconds() - t0 < 20;) {
+    for (double t0 = wall_seconds(); invocations(e, name) < n;) {
+        if (wall_seconds() - t0 > 60)
+            return false;
         struct timespec ts = { 0, 20 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
+    return true;
 }
 
 /* A sweep in a child process; its pid. */
@@ -432,8 +436,8 @@ TEST(exp_sweep_signal_passed_on_to_runs)
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
     pid_t pid = sweep_in_child(args);
     ASSERT(pid > 0);
-    wait_invocations(&e, "stubborn__a.json", 1);
-    wait_invocations(&e, "hang__a.json", 1);
+    EXPECT(wait_invocations(&e, "stubborn__a.json", 1));
+    EXPECT(wait_invocations(&e, "hang__a.json", 1));
     long hang = run_pid(&e, "hang__a"), stubborn = run_pid(&e, "stubborn__a");
     ASSERT(hang > 0 && stubborn > 0);
     kill(pid, SIGTERM);
@@ -471,14 +475,19 @@ TEST(exp_sweep_lock_keeps_one_process_per_run)
     env_setup(&e, "lock", "workload w1 w1.syn\nworkload hang hang.syn\nvariant a:\n");
     char res[700], args[1500], path[800], *err = NULL;
     snprintf(res, sizeof res, "%s/res", e.dir);
+    /* w1 is done before the first sweep starts, which then runs hang alone: the second sweep
+     * meets it in a known state, whatever the load (waiting for w1 to end in the first sweep
+     * had a deadline, past which the second sweep found w1 still running). */
+    snprintf(args, sizeof args, "sweep %s --results %s --item 0", e.spec, res);
+    EXPECT_EQ_I(call_quiet(sweep_main, args), 0);
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s", e.spec, res);
     pid_t first = sweep_in_child(args);
     ASSERT(first > 0);
-    wait_invocations(&e, "hang__a.json", 1);
-    snprintf(path, sizeof path, "%s/runs/w1__a.cmd", res); /* w1 done */
-    for (double t0 = wall_seconds(); access(path, F_OK) != 0 && wall_seconds() - t0 < 20;) {
-        struct timespec ts = { 0, 20 * 1000 * 1000 };
-        nanosleep(&ts, NULL);
+    int st = 0;
+    if (!wait_invocations(&e, "hang__a.json", 1)) { /* its lock is taken before it starts */
+        write_text(e.release, "");
+        waitpid(first, &st, 0);
+        ASSERT(!"the first sweep started hang");
     }
     /* A second sweep while the first still runs hang: it is not started again. */
     snprintf(args, sizeof args, "sweep %s -j 2 --results %s --force", e.spec, res);
@@ -488,25 +497,38 @@ TEST(exp_sweep_lock_keeps_one_process_per_run)
     EXPECT_EQ_I(invocations(&e, "hang__a.json"), 1);
     EXPECT_EQ_I(invocations(&e, "w1__a.json"), 2); /* --force: the finished one runs again */
     write_text(e.release, "");
-    int st = 0;
     EXPECT_EQ_I(waitpid(first, &st, 0), first);
     EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     snprintf(args, sizeof args, "sweep %s --results %s", e.spec, res);
     EXPECT_EQ_I(call_quiet(sweep_main, args), 0);
     EXPECT_EQ_I(total_invocations(&e), 3); /* all up to date */
 
-    /* A lock whose processes are gone is stale; one of another host is taken to be held. */
+    /* A lock whose processes are gone is stale; one of another host is taken to be held. The
+     * gone process is named with its start time, as a sweep names its own, so that a later
+     * process given the same pid (pids wrap at 32768 on some machines) is not taken for it. */
     fflush(stdout);
     fflush(stderr);
+    int gate[2];
+    ASSERT(pipe(gate) == 0);
     pid_t dead = fork();
-    if (dead == 0)
-        _exit(0);
+    if (dead == 0) {
+        char c;
+        close(gate[1]);
+        _exit(read(gate[0], &c, 1) < 0); /* until the test closes its end */
+    }
+    close(gate[0]);
+    char state;
+    long pgid;
+    uint64_t start = 0;
+    EXPECT(dead > 0 && exp_proc_stat(dead, &state, &pgid, &start) && start > 0);
+    close(gate[1]);
     waitpid(dead, &st, 0);
     char host[256], lock[700];
     gethostname(host, sizeof host);
     host[sizeof host - 1] = 0;
     snprintf(path, sizeof path, "%s/runs/w1__a.lock", res);
-    snprintf(lock, sizeof lock, "sweep %ld 0 %s\nrun %ld 0 %s\n", (long)dead, host, (long)dead, host);
+    snprintf(lock, sizeof lock, "sweep %ld %" PRIu64 " %s\nrun %ld %" PRIu64 " %s\n", (long)dead, start, host,
+             (long)dead, start, host);
     write_text(path, lock);
     snprintf(path, sizeof path, "%s/runs/hang__a.lock", res);
     write_text(path, "sweep 1 0 another-host.example\n");

@@ -315,6 +315,45 @@ TEST(hostile_host_memory_limit)
     }
 }
 
+/* A module whose initialised variables do not fit gpu.max_host_mb is not placed: the launch and
+ * the variable's lookup that needed it fail with WARPSIM_E_MEMORY and say why (its variables
+ * were left partly zero, silently), and a smaller module still runs. */
+TEST(hostile_host_memory_limit_module_variables)
+{
+    static const char *const big_ptx = ".version 9.0\n.target sm_75\n.address_size 64\n"
+                                       ".global .align 4 .b32 table[524288] = {7};\n"
+                                       ".visible .entry k()\n{\n  ret;\n}\n";
+    for (int timing = 0; timing < 2; timing++) {
+        WarpsimSim *s = sim_with(timing, "gpu.max_host_mb=1", NULL);
+        ASSERT(s);
+        WarpsimModule *big, *small;
+        ASSERT(warpsim_module_load(s, big_ptx, "big.ptx", &big) == WARPSIM_OK); /* 2 MiB of values */
+        const uint32_t one[3] = {1, 1, 1};
+        capture_begin();
+        WarpsimStatus st = warpsim_launch(s, big, "k", one, one, 0, NULL, 0);
+        uint64_t addr = 0;
+        WarpsimStatus st2 = warpsim_symbol(s, big, "table", &addr, NULL);
+        char *msg = capture_end();
+        EXPECT_EQ_I(st, WARPSIM_E_MEMORY);
+        EXPECT_EQ_I(st2, WARPSIM_E_MEMORY);
+        EXPECT_EQ_U(addr, 0);
+        EXPECT_STR(msg, "warpsim: launch of k: the module's initialised variables would take the simulated device "
+                        "memory past gpu.max_host_mb = 1 MiB of host memory\n"
+                        "warpsim: variable table: the module's initialised variables would take the simulated "
+                        "device memory past gpu.max_host_mb = 1 MiB of host memory\n");
+        free(msg);
+        ASSERT(warpsim_module_load(s, fault_ptx, "fault.ptx", &small) == WARPSIM_OK);
+        uint64_t d = warpsim_malloc(s, 512 * 4);
+        struct {
+            uint64_t p;
+            uint32_t bad;
+        } params = {d, 1000};
+        const uint32_t grid[3] = {2, 1, 1}, block[3] = {128, 1, 1};
+        EXPECT_EQ_I(warpsim_launch(s, small, "poke", grid, block, 0, &params, 12), WARPSIM_OK);
+        warpsim_destroy(s);
+    }
+}
+
 /* Host copies must stay inside one allocation or variable: no page appears for a wild one. */
 TEST(hostile_copies_outside_allocations)
 {

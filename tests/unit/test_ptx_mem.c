@@ -7,6 +7,7 @@
 
 #include "../ptx/ptx_test.h"
 #include "base/base.h"
+#include "front/ptx/ptx_mem.h"
 #include "front/ptx/ptx_ranges.h"
 
 #include <stdlib.h>
@@ -279,4 +280,40 @@ TEST(ptx_memory_allocator_scales_and_reuses)
     EXPECT_EQ_U(ptx_memory_alloc(mem, 8), base);
     free(a);
     ptx_memory_destroy(mem);
+}
+
+/* Zeros take no pages: a module's uninitialised variables, however large, are placed without
+ * taking host memory (each page of them was created to be zeroed: a 1 TiB array took the host's
+ * memory whole), and a zero fill clears what was written before and creates nothing. */
+TEST(ptx_memory_zeros_take_no_pages)
+{
+    char err[256];
+    PtxModule *m = ptx_module_parse(".version 9.0\n.target sm_75\n.address_size 64\n"
+                                    ".global .b8 big[1099511627776];\n.global .align 4 .u32 one = 1;\n",
+                                    "zeros.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    ptx_memory_set_limit(mem, 64 << 20); /* (so that a page per zero fails this test, not the host) */
+    uint64_t size = 0, big = ptx_memory_symbol(mem, m, "big", &size), one = ptx_memory_symbol(mem, m, "one", NULL);
+    EXPECT_EQ_U(size, 1ull << 40);
+    EXPECT(big != 0 && one != 0);
+    EXPECT_EQ_U(ptx_memory_host_bytes(mem), PTX_PAGE_SIZE); /* the page of `one` */
+    uint32_t v = 0;
+    ptx_memory_read(mem, one, &v, 4);
+    EXPECT_EQ_U(v, 1);
+    uint64_t a = ptx_memory_alloc(mem, 3 * PTX_PAGE_SIZE);
+    uint8_t buf[3 * PTX_PAGE_SIZE];
+    memset(buf, 0xab, sizeof buf);
+    EXPECT(ptx_memory_write(mem, a, buf, sizeof buf));
+    uint64_t held = ptx_memory_host_bytes(mem);
+    EXPECT(ptx_memory_set(mem, a + 10, 0, PTX_PAGE_SIZE * 2)); /* two pages and a bit, across three */
+    EXPECT(ptx_memory_set(mem, a + (1ull << 41), 0, 1ull << 42)); /* nothing written there */
+    EXPECT_EQ_U(ptx_memory_host_bytes(mem), held);
+    ptx_memory_read(mem, a, buf, sizeof buf);
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof buf; i++)
+        wrong += buf[i] != (i < 10 || i >= 10 + 2 * PTX_PAGE_SIZE ? 0xab : 0);
+    EXPECT_EQ_I(wrong, 0);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
 }

@@ -188,6 +188,59 @@ TEST(ptx_parse_deep_nesting_is_an_error)
     free(text);
 }
 
+/* Initialised variables are bounded per module, 256 MiB in all (ptx_decl.c): a short text that
+ * declares many large ones fails, with the line of the one past the bound, before its memory is
+ * taken. Exactly the bound loads, with its values; uninitialised variables are not counted; sizes
+ * past 64 bits are errors, not wrapped. */
+TEST(ptx_parse_init_bytes_bounded)
+{
+    char err[512];
+    const char *fit = HDR ".global .b8 a[267386880] = {1};\n.const .align 4 .b32 c[262144] = {2, 3};\n"
+                          ".global .b8 free_[1099511627776];\n";
+    PtxModule *m = ptx_module_parse(fit, "fit.ptx", err, sizeof err);
+    EXPECT(m != NULL);
+    if (m) {
+        PtxMemory *mem = ptx_memory_create();
+        uint64_t size = 0, a = ptx_memory_symbol(mem, m, "c", &size);
+        uint32_t c[3] = {0, 0, 9};
+        ptx_memory_read(mem, a, c, sizeof c);
+        EXPECT_EQ_U(size, 1 << 20);
+        EXPECT(c[0] == 2 && c[1] == 3 && c[2] == 0);
+        ptx_memory_destroy(mem);
+    }
+    ptx_module_free(m);
+    m = ptx_module_parse(HDR ".global .b8 a[267386880] = {1};\n.const .b8 c[1048576] = {2};\n.global .u8 d = 3;\n",
+                         "over.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_STR(err, "over.ptx:6: initialised variable 'd' of 1 bytes: the module's initialised .global and .const "
+                    "variables would take 268435457 bytes, more than the 268435456 (256 MiB) a module may have");
+    ptx_module_free(m);
+    /* a thousand variables of 1 MiB, each far below the bound, the 257th past it */
+    size_t cap = 1000 * 64 + 256, len = 0;
+    char *many = xmalloc(cap);
+    len += (size_t)snprintf(many, cap, HDR);
+    for (int i = 0; i < 1000; i++)
+        len += (size_t)snprintf(many + len, cap - len, ".global .b8 v%d[1048576] = {%d};\n", i, i & 127);
+    m = ptx_module_parse(many, "many.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_CONTAINS(err, "many.ptx:260: initialised variable 'v256' of 1048576 bytes: the module's initialised");
+    ptx_module_free(m);
+    free(many);
+    m = ptx_module_parse(HDR ".global .b8 w[4294967296][4294967297];\n", "wrap.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_STR(err, "wrap.ptx:4: array of more than 2^64 elements");
+    ptx_module_free(m);
+    m = ptx_module_parse(HDR ".global .b64 w[2305843009213693952];\n", "wrap.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_STR(err, "wrap.ptx:4: variable 'w' of 2305843009213693952 elements of 8 bytes: more than 2^63 bytes");
+    ptx_module_free(m);
+    m = ptx_module_parse(HDR ".global .b8 x[4611686018427387904];\n.global .b8 y[4611686018427387904];\n",
+                         "wrap.ptx", err, sizeof err);
+    EXPECT(m == NULL);
+    EXPECT_STR(err, "wrap.ptx:5: the module's .global variables take more than 2^63 bytes");
+    ptx_module_free(m);
+}
+
 TEST(ptx_runtime_fault_reports_line)
 {
     static const char *const text = HDR ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"

@@ -320,6 +320,7 @@ TEST(result_run_status_max_cycles)
     text = read_file(cmd, NULL);
     EXPECT_CONTAINS(text, "\nstatus stopped: max_cycles\n");
     free(text);
+    EXPECT_CONTAINS(out, "warpsim: kernel 'atax_small' stopped at gpu.max_cycles = 100 (0 of ");
     /* The same run to completion says so, and exits 0. */
     snprintf(cmd, sizeof cmd, "%s run --quiet workloads/synthetic/atax-small.syn --json %s/r.json", test_warpsim(), dir);
     EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 0);
@@ -327,6 +328,79 @@ TEST(result_run_status_max_cycles)
     j = load_json(cmd);
     EXPECT(j && !strcmp(json_str(json_get(j, "status")), "complete"));
     json_free(j);
+}
+
+/* The run's status in its JSON result at path is want. */
+static void expect_json_status(const char *path, const char *want)
+{
+    JsonValue *j = load_json(path);
+    EXPECT_STR(j ? json_str(json_get(j, "status")) : NULL, want);
+    json_free(j);
+}
+
+/* The spin and stall limits stop a synthetic stream as they stop a CUDA program: the status
+ * names the limit (not max_cycles), the exit status is the run limits' 4, and one line says
+ * which limit and how to raise it. compute.syn stores only at its end, so gpu.spin_insts meets
+ * it long before that; with spin_insts off, gpu.stall_insts does. */
+TEST(result_run_status_spin_stall)
+{
+    static const struct {
+        const char *opts, *status, *line;
+    } stops[] = {
+        {"-o gpu.spin_insts=10000", "stopped: spin_insts",
+         " warp instructions (gpu.spin_insts) since a CTA last completed or a thread last wrote global or local "
+         "memory, 0 of 30 CTAs done;"},
+        {"-o gpu.spin_insts=0 -o gpu.stall_insts=10000", "stopped: stall_insts",
+         " warp instructions (gpu.stall_insts) since a CTA last completed, 0 of 30 CTAs done;"},
+    };
+    char dir[512], cmd[2048];
+    scratch(dir, sizeof dir, "spinstall");
+    for (size_t i = 0; i < ARRAY_LEN(stops); i++) {
+        snprintf(cmd, sizeof cmd, "%s run --quiet %s workloads/synthetic/compute.syn --json %s/r.json --stats %s/r.txt",
+                 test_warpsim(), stops[i].opts, dir, dir);
+        EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 4);
+        EXPECT_CONTAINS(out, "warpsim: kernel 'compute' stopped at core cycle ");
+        EXPECT_CONTAINS(out, stops[i].line);
+        EXPECT(!strstr(out, "max_cycles"));
+        snprintf(cmd, sizeof cmd, "%s/r.json", dir);
+        expect_json_status(cmd, stops[i].status);
+        snprintf(cmd, sizeof cmd, "%s/r.txt", dir);
+        char *text = read_file(cmd, NULL), want[64];
+        snprintf(want, sizeof want, "\nstatus %s\n", stops[i].status);
+        EXPECT_CONTAINS(text, want);
+        free(text);
+    }
+}
+
+/* The same stops of a CUDA program under `warpsim exec` exit with the run limits' 4 too (they
+ * exited 1), in both modes: gesummv's CTAs run far longer than 1000 warp instructions, and
+ * mvt's first stores wait for loads while its warps issue more than 100. */
+TEST(result_exec_status_spin_stall)
+{
+    char dir[512], bin[1024], cmd[2200], json[600];
+    snprintf(dir, sizeof dir, "%s", test_warpsim());
+    char *slash = strrchr(dir, '/');
+    snprintf(bin, sizeof bin, "%.*sworkloads/polybench", slash ? (int)(slash - dir + 1) : 0, dir);
+    snprintf(cmd, sizeof cmd, "%s/gesummv/host", bin);
+    if (access(cmd, X_OK) != 0) {
+        printf("note result_exec_status_spin_stall: %s is not built (make builds it): skipped\n", cmd);
+        return;
+    }
+    scratch(dir, sizeof dir, "execspin");
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    const char *modes[] = {"", "--functional "};
+    for (int m = 0; m < 2; m++) {
+        snprintf(cmd, sizeof cmd, "%s exec %s--quiet -o gpu.spin_insts=0 -o gpu.stall_insts=1000 --json %s "
+                 "%s/gesummv/host n=256", test_warpsim(), modes[m], json, bin);
+        EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 4);
+        EXPECT_CONTAINS(out, "-o gpu.stall_insts=N (0: no limit)");
+        expect_json_status(json, "stopped: stall_insts");
+    }
+    snprintf(cmd, sizeof cmd, "%s exec --quiet -o gpu.spin_insts=100 --json %s %s/mvt/host n=1024", test_warpsim(),
+             json, bin);
+    EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 4);
+    EXPECT_CONTAINS(out, "-o gpu.spin_insts=N (0: no limit)");
+    expect_json_status(json, "stopped: spin_insts");
 }
 
 /* Start `warpsim ARGS...` (NULL-terminated) with its output discarded; its pid. */

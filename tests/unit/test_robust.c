@@ -26,6 +26,25 @@ TEST(robust_cu_module_load_data_redefinition)
     EXPECT(mod == NULL);
 }
 
+/* A module of 300 initialised variables of 1 MiB each (`= {0}`, a short text) passes the
+ * 256 MiB a module may initialise at its 257th: CUDA_ERROR_INVALID_PTX, not the memory. */
+TEST(robust_cu_module_load_data_many_initialised)
+{
+    setenv("WARPSIM_ARGS", "--quiet", 1);
+    ASSERT(cuInit(0) == CUDA_SUCCESS);
+    CUcontext ctx;
+    ASSERT(cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS && cuCtxSetCurrent(ctx) == CUDA_SUCCESS);
+    size_t cap = 300 * 48 + 128, len = 0;
+    char *ptx = xmalloc(cap);
+    len += (size_t)snprintf(ptx, cap, ".version 7.0\n.target sm_50\n.address_size 64\n");
+    for (int i = 0; i < 300; i++)
+        len += (size_t)snprintf(ptx + len, cap - len, ".global .b8 v%d[1048576] = {0};\n", i);
+    CUmodule mod = NULL;
+    EXPECT_EQ_I(cuModuleLoadData(&mod, ptx), CUDA_ERROR_INVALID_PTX);
+    EXPECT(mod == NULL);
+    free(ptx);
+}
+
 /* A file of the test's scratch directory holding text; returns its path in buf. */
 static const char *scratch_file(const char *name, const char *text, char *buf, size_t len)
 {

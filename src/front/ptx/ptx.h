@@ -63,13 +63,17 @@ bool ptx_memory_free(PtxMemory *mem, uint64_t addr);
 /* Free every allocation (module variables stay). */
 void ptx_memory_free_all(PtxMemory *mem);
 /* Host-side access, unchecked (the caller checks the range with ptx_memory_find). Writes are
- * false when the host-memory limit refused a page (part of the bytes may be written). */
+ * false when the host-memory limit refused a page (part of the bytes may be written); a set to
+ * zero creates no page (an unwritten one reads as zeros) and never fails. */
 bool ptx_memory_write(PtxMemory *mem, uint64_t addr, const void *src, size_t n);
 void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n);
 bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n);
 /* Address of a module's .global or .const variable in this memory (the module's variables are
  * placed and initialised the first time it is bound, here or by a launch); 0 if no such name. */
 uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name, uint64_t *size_out);
+/* Place and initialise m's variables now if they are not (they are on first use otherwise); false
+ * when their initialisers need more host memory than ptx_memory_set_limit allows. */
+bool ptx_memory_place(PtxMemory *mem, const PtxModule *m);
 /* Forget a module's variables (before the module is freed); nothing if it was never bound. */
 void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m);
 

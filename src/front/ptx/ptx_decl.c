@@ -109,6 +109,15 @@ static uint32_t alloc_regs(Parser *P, const Tok *at, uint32_t count)
 
 /* ---------------------------------------------------------------- variables */
 
+/* The initialised .global and .const variables of one module take at most this many bytes in
+ * all. The parsed module holds their values, and loading it writes them into the simulated
+ * memory, so without a bound a short text (`.global .b8 a[1073741824] = {0};`, many times)
+ * costs the host without limit. CUDA's constant bank is 64 KiB and initialised __device__ data
+ * (lookup tables) is rarely over a few MiB; 256 MiB is far above that, and twice it is a small
+ * part of the default gpu.max_host_mb (8 GiB). Uninitialised variables cost nothing until
+ * written, and are not counted. */
+#define PTX_MAX_INIT_BYTES (256ull << 20)
+
 /* Write one initialiser element of the given type at byte offset off. */
 static void init_element(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, const Tok *at)
 {
@@ -197,7 +206,10 @@ static uint64_t array_dims(Parser *P, bool *unsized)
         const Tok *n = ptx_next(P);
         if (n->kind != TK_NUM)
             ptx_parse_fail(P, n, "expected an array size");
-        n_elems *= ptx_lit_bits(ptx_parse_number(P, n, false), PT_U64);
+        uint64_t dim = ptx_lit_bits(ptx_parse_number(P, n, false), PT_U64);
+        if (dim && n_elems > UINT64_MAX / dim)
+            ptx_parse_fail(P, n, "array of more than 2^64 elements");
+        n_elems *= dim;
         ptx_expect(P, ']');
     }
     return n_elems;
@@ -216,6 +228,9 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
         bool unsized = false;
         uint64_t n_elems = array_dims(P, &unsized);
         uint32_t eb = ptx_type_bytes(et) * vec;
+        if (eb && n_elems > UINT64_MAX / 2 / eb) /* and its offset in the module's layout fits too */
+            ptx_parse_fail(P, name, "variable '%.*s' of %llu elements of %u bytes: more than 2^63 bytes",
+                           (int)name->len, name->s, (unsigned long long)n_elems, eb);
         uint16_t id = new_symbol(P, name, space, align ? align : eb, unsized ? 0 : n_elems * eb);
         PtxSymbol *s = &P->m->syms[id];
         s->is_extern = is_extern && space == SP_SHARED;
@@ -224,8 +239,12 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
         if (ptx_accept(P, '=')) {
             if (space != SP_GLOBAL && space != SP_CONST)
                 ptx_parse_fail(P, name, "only .global and .const variables may have initialisers");
-            if (s->size > ((uint64_t)1 << 30))
-                ptx_parse_fail(P, name, "initialised variable '%s' is too large", s->name);
+            if (s->size > PTX_MAX_INIT_BYTES - P->init_bytes)
+                ptx_parse_fail(P, name, "initialised variable '%s' of %llu bytes: the module's initialised .global "
+                               "and .const variables would take %llu bytes, more than the %llu (256 MiB) a module "
+                               "may have", s->name, (unsigned long long)s->size,
+                               (unsigned long long)(P->init_bytes + s->size), PTX_MAX_INIT_BYTES);
+            P->init_bytes += s->size;
             s->init = xcalloc(1, s->size);
             uint64_t off = 0;
             init_list(P, s, et, &off, name, 0);
@@ -239,6 +258,9 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
         PtxModule *m = P->m;
         uint64_t *cursor = space == SP_GLOBAL ? &m->global_bytes : space == SP_CONST ? &m->const_bytes : NULL;
         if (cursor) {
+            if (*cursor > UINT64_MAX / 2 - s->size) /* every term below 2^63: no wrap */
+                ptx_parse_fail(P, name, "the module's %s variables take more than 2^63 bytes",
+                               space == SP_GLOBAL ? ".global" : ".const");
             *cursor = (*cursor + s->align - 1) / s->align * s->align;
             s->offset = *cursor;
             *cursor += s->size;

@@ -107,6 +107,11 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
         memcpy(l->params, params, l->param_bytes);
     l->mem = mem;
     const PtxBinding *b = ptx_memory_bind(mem, m);
+    if (!b) {
+        errf(err, err_len, "%s: the initialised variables need more host memory than the limit allows", m->filename);
+        ptx_launch_destroy(l);
+        return NULL;
+    }
     uint64_t gbase = b->global_base, cbase = b->const_base;
     l->sym_addr = xcalloc(m->n_syms ? m->n_syms : 1, sizeof *l->sym_addr);
     for (uint32_t s = 0; s < m->n_syms; s++) {

@@ -158,8 +158,41 @@ void ptx_memory_read(PtxMemory *mem, uint64_t addr, void *dst, size_t n)
     }
 }
 
+/* The bytes of page pn (its data) inside [addr, end), zeroed. */
+static void clear_page(uint64_t pn, uint8_t *data, uint64_t addr, uint64_t end)
+{
+    uint64_t base = pn << PTX_PAGE_BITS, lo = MAX(addr, base), hi = MIN(end, base + PTX_PAGE_SIZE);
+    if (lo < hi)
+        memset(data + (lo - base), 0, hi - lo);
+}
+
+/* Zero [addr, addr + n) creating no page, since a page never written reads as zeros: page by
+ * page, or over the pages held when the range spans more than that (a module's variables may
+ * span terabytes that nothing has written). */
+static void clear_range(PtxMemory *mem, uint64_t addr, uint64_t n)
+{
+    uint64_t end = n > UINT64_MAX - addr ? UINT64_MAX : addr + n;
+    uint64_t first = addr >> PTX_PAGE_BITS, last = (end - 1) >> PTX_PAGE_BITS;
+    if (last - first >= mem->n_pages) {
+        for (uint32_t i = 0; i < mem->cap; i++)
+            if (mem->slots[i].pn)
+                clear_page(mem->slots[i].pn - 1, mem->slots[i].data, addr, end);
+        return;
+    }
+    for (uint64_t pn = first; pn <= last; pn++) {
+        PageSlot *s = find_slot(mem, pn);
+        if (s->pn)
+            clear_page(pn, s->data, addr, end);
+    }
+}
+
 bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
 {
+    if ((uint8_t)value == 0) {
+        if (n)
+            clear_range(mem, addr, n);
+        return true;
+    }
     while (n) {
         uint64_t off = addr & (PTX_PAGE_SIZE - 1);
         size_t chunk = MIN(n, (size_t)(PTX_PAGE_SIZE - off));
@@ -343,18 +376,46 @@ void ptx_memory_describe(const PtxMemory *mem, uint64_t addr, uint64_t bytes, ch
 
 /* ---- module variables ---- */
 
+/* The pages m's initialisers need at these bases that the memory does not hold yet (the
+ * variables of a space lie in offset order, so a page two of them share is counted once). */
+static uint64_t init_pages_needed(PtxMemory *mem, const PtxModule *m, uint64_t global_base, uint64_t const_base)
+{
+    uint64_t needed = 0, last[2] = {UINT64_MAX, UINT64_MAX};
+    for (uint32_t s = 0; s < m->n_syms; s++) {
+        const PtxSymbol *sy = &m->syms[s];
+        if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || !sy->size || !sy->init)
+            continue;
+        int c = sy->space == SP_CONST;
+        uint64_t addr = (c ? const_base : global_base) + sy->offset;
+        for (uint64_t pn = addr >> PTX_PAGE_BITS; pn <= (addr + sy->size - 1) >> PTX_PAGE_BITS; pn++) {
+            if (pn != last[c] && !find_slot(mem, pn)->pn)
+                needed++;
+            last[c] = pn;
+        }
+    }
+    return needed;
+}
+
 const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m)
 {
     for (uint32_t i = 0; i < mem->n_binds; i++)
         if (mem->binds[i].module == m)
             return &mem->binds[i];
+    PtxBinding nb = {.module = m};
+    nb.global_reserve = (MAX(m->global_bytes, 1) + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
+    nb.const_reserve = (MAX(m->const_bytes, 1) + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
+    nb.global_base = reserve(mem, nb.global_reserve);
+    nb.const_base = reserve(mem, nb.const_reserve);
+    /* Initialisers past the host-memory limit: nothing is placed (the next use tries again). */
+    if (mem->max_pages &&
+        init_pages_needed(mem, m, nb.global_base, nb.const_base) > mem->max_pages - MIN(mem->n_pages, mem->max_pages)) {
+        release(mem, nb.const_base, nb.const_reserve);
+        release(mem, nb.global_base, nb.global_reserve);
+        return NULL;
+    }
     mem->binds = xrealloc(mem->binds, (mem->n_binds + 1) * sizeof *mem->binds);
     PtxBinding *b = &mem->binds[mem->n_binds++];
-    b->module = m;
-    b->global_reserve = (MAX(m->global_bytes, 1) + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
-    b->const_reserve = (MAX(m->const_bytes, 1) + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1);
-    b->global_base = reserve(mem, b->global_reserve);
-    b->const_base = reserve(mem, b->const_reserve);
+    *b = nb;
     ptx_memory_set(mem, b->global_base, 0, m->global_bytes);
     ptx_memory_set(mem, b->const_base, 0, m->const_bytes);
     for (uint32_t s = 0; s < m->n_syms; s++) {
@@ -366,7 +427,7 @@ const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m)
                       .kind = sy->space == SP_GLOBAL ? PTX_REGION_GLOBAL : PTX_REGION_CONST};
         ptx_ranges_insert(&mem->live, &r);
         if (sy->init)
-            ptx_memory_write(mem, r.addr, sy->init, sy->size);
+            ptx_memory_write(mem, r.addr, sy->init, sy->size); /* its pages were counted above */
     }
     live_changed(mem);
     return b;
@@ -392,6 +453,11 @@ void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m)
     }
 }
 
+bool ptx_memory_place(PtxMemory *mem, const PtxModule *m)
+{
+    return ptx_memory_bind(mem, m) != NULL;
+}
+
 uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name, uint64_t *size_out)
 {
     for (uint32_t s = 0; s < m->n_syms; s++) {
@@ -399,6 +465,8 @@ uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name,
         if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || strcmp(sy->name, name))
             continue;
         const PtxBinding *b = ptx_memory_bind(mem, m);
+        if (!b)
+            return 0;
         if (size_out)
             *size_out = sy->size;
         return (sy->space == SP_GLOBAL ? b->global_base : b->const_base) + sy->offset;

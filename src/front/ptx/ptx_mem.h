@@ -60,7 +60,8 @@ static inline const PtxTexture *ptx_memory_texture(const PtxMemory *mem, uint64_
 /* The page holding addr (its first byte), created zero-filled if create; NULL if absent, or if
  * creating it would pass the memory's limit (over_limit is then set). */
 uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create);
-/* Place and initialise m's variables on first use. The pointer is valid until the next bind. */
+/* Place and initialise m's variables on first use. The pointer is valid until the next bind;
+ * NULL (nothing placed) when their initialisers need more pages than the memory's limit. */
 const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m);
 
 /* The slow path of ptx_mem_valid: the other remembered range, else a lookup; the range found

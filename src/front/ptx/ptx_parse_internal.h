@@ -69,6 +69,7 @@ typedef struct Parser {
     uint32_t n_fixups, cap_fixups;
     uint32_t next_reg;
     uint16_t *pending[2]; /* parameter lists not yet owned by a function (freed on error) */
+    uint64_t init_bytes;  /* of the initialised variables so far (PTX_MAX_INIT_BYTES) */
 } Parser;
 
 #define GROW(p, n, cap)                                                     \
