@@ -308,6 +308,17 @@ static bool rig_run(Rig *r, uint64_t limit)
     return false;
 }
 
+/* One CTA of one warp runs insts to the end: true if the rig started, ran idle within 1000
+ * cycles and the front end saw nothing wrong. */
+static bool rig_run_one_warp(Rig *r, const MockInst *insts, uint32_t n)
+{
+    if (!rig_start(r, 32, 1))
+        return false;
+    script(&r->f, 0, insts, n);
+    rig_launch(r, 0);
+    return rig_run(r, 1000) && r->f.bad == 0;
+}
+
 /* ---- tests --------------------------------------------------------------------------------- */
 
 TEST(sm_issue_and_scoreboard)
@@ -661,13 +672,9 @@ TEST(sm_l1_latency_queue_timing)
     r->c.l1d.hit_lat = 3;
     r->c.sm.l1d_access = SM_L1D_QUEUED;
     r->m.latency = 30;
-    ASSERT(rig_start(r, 32, 1));
     const uint64_t A = 0x10000;
     MockInst p[] = {ld(1, A, 4), alu(2, 1), ld(3, A, 4), alu(4, 3), ex()};
-    script(&r->f, 0, p, 5);
-    rig_launch(r, 0);
-    ASSERT(rig_run(r, 1000));
-    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(rig_run_one_warp(r, p, 5));
     /* issued at 1, into the queue at 2, looked up (a miss) 3 cycles later: taken at 5, not 2 */
     EXPECT_EQ_I(issued_at(&r->f, 0, 0), 1);
     ASSERT(r->m.reads == 1);
@@ -693,13 +700,8 @@ TEST(sm_l1_latency_queue_head_blocks)
     r->c.l1d.hit_lat = 4;
     r->c.sm.l1d_access = SM_L1D_QUEUED;
     r->m.latency = 10;
-    ASSERT(rig_start(r, 32, 1));
-    const uint64_t A = 0x40000;
-    MockInst p[] = {ld(1, A, 16), alu(2, 1), ex()};
-    script(&r->f, 0, p, 3);
-    rig_launch(r, 0);
-    ASSERT(rig_run(r, 1000));
-    EXPECT_EQ_U(r->f.bad, 0);
+    MockInst p[] = {ld(1, 0x40000, 16), alu(2, 1), ex()};
+    ASSERT(rig_run_one_warp(r, p, 3));
     /* into the queue at 2..5, looked up at 6..9: 0 and 1 miss at 6 and 7, 2 fails from 8 until
      * the first reply (back at 16) frees an entry at 17 (9 failures), 3 goes at 18 */
     EXPECT_EQ_U(r->sm.ldst_busy, 5 - 1 + 1);
@@ -724,12 +726,8 @@ TEST(sm_l1_latency_queue_full)
     r->c.l1d.hit_lat = 2;
     r->c.sm.l1d_access = SM_L1D_QUEUED;
     r->m.latency = 10;
-    ASSERT(rig_start(r, 32, 1));
     MockInst p[] = {ld(1, 0x40000, 16), ex()};
-    script(&r->f, 0, p, 2);
-    rig_launch(r, 0);
-    ASSERT(rig_run(r, 1000));
-    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(rig_run_one_warp(r, p, 2));
     /* in at 2 and 3 (ready 4, 5); 0 misses at 4, 1 is blocked from 5; 2 gets in at 6 when 0
      * has left the queue; 3 waits for 1 to leave, at 15 (the reply is back at 14, the SM takes it
      * at 15), and gets in the same cycle: the head moves before the unit, as in GPGPU-Sim */
@@ -747,12 +745,8 @@ TEST(sm_exit_waits_for_store_acks)
 {
     Rig *r = rig_new();
     r->m.latency = 30;
-    ASSERT(rig_start(r, 32, 1));
     MockInst p[] = {st(0, 0x50000, 8), ex()}; /* 32 lanes x 8 B: two lines */
-    script(&r->f, 0, p, 2);
-    rig_launch(r, 0);
-    ASSERT(rig_run(r, 1000));
-    EXPECT_EQ_U(r->f.bad, 0);
+    ASSERT(rig_run_one_warp(r, p, 2));
     EXPECT_EQ_U(r->m.writes, 2);
     EXPECT_EQ_U(r->m.acks, 2);
     /* issued at 1, its accesses sent at 2 and 3 and acknowledged 30 cycles after each is taken */
