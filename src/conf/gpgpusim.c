@@ -685,9 +685,11 @@ int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *note
 {
     Reader r = {c, name, notes, err, err_len, 0, "", .id_oc_mem = 1, .oc_ex_mem = 1, .oc_units_mem = 2};
     /* What any GPGPU-Sim 4.x file means unless its options say otherwise: every L1D access
-     * passes the L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1), and copies
-     * warm the L2 (-gpgpu_perf_sim_memcpy, default 1). */
-    if (!set(&r, "sm.l1d_access", "queued") || !set(&r, "mem.copy_warms_l2", "true"))
+     * passes the L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1), copies
+     * warm the L2 (-gpgpu_perf_sim_memcpy, default 1), and warps issue from two-instruction
+     * buffers that one fetch a cycle refills (its front end; the buffer size is fixed). */
+    if (!set(&r, "sm.l1d_access", "queued") || !set(&r, "mem.copy_warms_l2", "true") ||
+        !set(&r, "sm.ibuffer", "2"))
         return 0;
     if (!load_text(&r, text))
         return 0;

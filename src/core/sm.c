@@ -237,7 +237,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         w->cta_slot = (uint16_t)slot;
         w->age = sm->age[first + i] = sm->next_age++;
         w->next = NULL;
-        w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
+        sm_ibuf_start(sm, w, first + i, now);
         w->n_sb = 0;
         w->loads_pending = 0;
         w->stores_pending = 0;
@@ -298,6 +298,7 @@ void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now)
     Warp *w = &sm->warps[slot];
     SmCta *c = &sm->ctas[w->cta_slot];
     w->live = false;
+    sm->fetch_mask &= ~(1ull << slot);
     sm_warp_update(sm, w, now);
     sm->sched_mask[slot % sm->n_sched] &= ~(1ull << slot);
     if (sm->sched_ops->on_warp_exit)
@@ -319,6 +320,12 @@ bool sm_cycle(Sm *sm, uint64_t now)
     bool progress = sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
     progress |= sm_schedule(sm, now, &next);
+    if (sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
+        progress = true;
+        next = MIN(next, now + 2); /* the fetched warp's first issue */
+    }
+    if (sm->fetch_mask)
+        next = now + 1;
     next = MIN(next, sm_ldst_next_event(sm, now));
     sm->next_wake = MAX(next, now + 1);
     return progress;

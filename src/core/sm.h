@@ -40,7 +40,8 @@ typedef struct Warp {
     uint32_t id;      /* front-end warp id: sm * max_warps + slot */
     uint64_t age;     /* launch order, for oldest-first policies */
     const WinstStatic *next; /* I-buffer (NULL: fetch from the front end) */
-    uint64_t ibuf_ready;
+    uint64_t ibuf_ready; /* UINT64_MAX: waits for the fetch unit (sm.ibuffer) */
+    uint32_t ibuf_n;     /* sm.ibuffer: instructions left in the buffer */
     uint64_t ready_at; /* earliest cycle it may issue; UINT64_MAX: waits for an event */
     uint32_t n_sb;
     ScoreboardEntry *sb;
@@ -146,6 +147,8 @@ typedef struct Sm {
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
     uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
+    uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
+    uint32_t fetch_next;    /* the slot the fetch unit's round-robin looks at first */
     uint64_t *ready_at;     /* per slot, a dense copy of Warp.ready_at for the schedulers */
     const WarpSchedOps *sched_ops;
     void *sched[8];

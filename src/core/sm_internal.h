@@ -21,6 +21,11 @@ void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now);
 
 /* sm_issue.c: each scheduler issues at most one instruction; true if any did. */
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready);
+/* sm.ibuffer > 0: the fetch unit refills one empty instruction buffer; true if it did. */
+bool sm_fetch(Sm *sm, uint64_t now);
+/* A warp starts with an empty instruction buffer (sm.ibuffer > 0) or its first instruction
+ * fetch_lat cycles away. */
+void sm_ibuf_start(Sm *sm, Warp *w, uint32_t slot, uint64_t now);
 
 /* sm_ldst.c */
 void sm_ldst_init(Sm *sm, Stats *st);

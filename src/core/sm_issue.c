@@ -29,13 +29,64 @@ static bool unit_free(const Sm *sm, const WinstStatic *s, uint64_t now)
     return false;
 }
 
+void sm_ibuf_start(Sm *sm, Warp *w, uint32_t slot, uint64_t now)
+{
+    w->ibuf_n = 0;
+    if (!sm->cfg->sm.ibuffer) {
+        w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
+        return;
+    }
+    w->ibuf_ready = UINT64_MAX;
+    sm->fetch_mask |= 1ull << slot;
+}
+
+/* GPGPU-Sim's front end (sm.ibuffer): the fetch unit fills one warp's buffer a cycle, taking
+ * the first warp with an empty buffer at or after the one it served last, round-robin; the
+ * buffer is decoded the next cycle and issues from the cycle after. (The instruction cache is
+ * taken to hit.) */
+bool sm_fetch(Sm *sm, uint64_t now)
+{
+    uint64_t m = sm->fetch_mask;
+    if (!m)
+        return false;
+    uint64_t later = sm->fetch_next < 64 ? m & (~0ull << sm->fetch_next) : 0;
+    uint32_t slot = (uint32_t)__builtin_ctzll(later ? later : m);
+    sm->fetch_next = slot + 1;
+    sm->fetch_mask &= ~(1ull << slot);
+    Warp *w = &sm->warps[slot];
+    w->ibuf_n = sm->cfg->sm.ibuffer;
+    w->ibuf_ready = now + 2;
+    sm_warp_update(sm, w, now);
+    return true;
+}
+
+/* The issued instruction leaves the buffer. The next one issues the next cycle if it is
+ * there and follows in sequence; after a taken branch (or the last one) the buffer is empty
+ * and waits for the fetch unit. */
+static void ibuf_step(Sm *sm, Warp *w, uint32_t slot, uint32_t pc, uint64_t now)
+{
+    if (!sm->cfg->sm.ibuffer) {
+        w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
+        return;
+    }
+    if (w->ibuf_n > 1) {
+        w->next = sm->front->peek(sm->front_self, w->id);
+        if (w->next && w->next->pc == pc + WINST_PC_STEP) {
+            w->ibuf_n--;
+            w->ibuf_ready = now + 1;
+            return;
+        }
+    }
+    sm_ibuf_start(sm, w, slot, now);
+}
+
 static void issue(Sm *sm, uint32_t slot, uint64_t now)
 {
     Warp *w = &sm->warps[slot];
     Winst *wi = &sm->scratch;
     sm->front->exec(sm->front_self, w->id, wi);
     w->next = NULL;
-    w->ibuf_ready = now + sm->cfg->sm.fetch_lat;
+    ibuf_step(sm, w, slot, wi->s.pc, now);
     sm->warp_insts++;
     sm->thread_insts += popcount_u32(wi->active_mask);
     uint8_t op = wi->s.op;

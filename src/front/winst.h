@@ -15,6 +15,7 @@
 #define WARP_SIZE 32
 #define WINST_MAX_DST 4 /* ld.v4 writes four registers */
 #define WINST_MAX_SRC 6
+#define WINST_PC_STEP 8 /* pc distance of consecutive instructions, in every front end */
 
 /* Operation classes: each maps to an execution unit and a latency/initiation option. */
 typedef enum WinstOp {
@@ -55,7 +56,7 @@ typedef enum WinstSpace {
 /* Static view of an instruction, known before it executes. Register ids are per-kernel and
  * dense (front ends number them from 0); predicates are registers too. */
 typedef struct WinstStatic {
-    uint32_t pc;
+    uint32_t pc; /* consecutive instructions are WINST_PC_STEP apart */
     uint8_t op;           /* WinstOp */
     uint8_t space;        /* WinstSpace; WSPACE_NONE for non-memory instructions */
     uint8_t access_bytes; /* bytes each active lane reads or writes (all vector elements) */

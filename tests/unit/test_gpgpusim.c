@@ -183,6 +183,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.sm.l1d_flush, 1);      /* -gpgpu_flush_l1_cache 1 */
     EXPECT_EQ_U(c.mem.copy_warms_l2, 1); /* -gpgpu_perf_sim_memcpy: GPGPU-Sim's default, 1 */
     EXPECT_EQ_U(c.sm.ldst_queue, 4);      /* ID_OC_MEM 1 + OC_EX_MEM 1 + 2 memory collector units (default) */
+    EXPECT_EQ_U(c.sm.ibuffer, 2);         /* GPGPU-Sim's front end: two-instruction buffers */
     EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
     EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */

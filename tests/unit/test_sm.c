@@ -790,3 +790,42 @@ TEST(sm_ldst_queue)
         rig_free(r);
     }
 }
+
+/* sm.ibuffer (GPGPU-Sim's front end): a warp's two-instruction buffer is refilled by one fetch
+ * per SM per cycle, round-robin, and issues two cycles after its fetch; a taken branch empties
+ * it. */
+TEST(sm_ibuffer_fetch)
+{
+    Rig *r = rig_new();
+    r->c.sm.ibuffer = 2;
+    ASSERT(rig_start(r, 64, 1));
+    MockInst p[] = {alu(1, 0), alu(3, 0), alu(4, 0), alu(5, 0), alu(6, 0), ex()};
+    script(&r->f, 0, p, 6);
+    script(&r->f, 1, p, 6);
+    r->f.prog[1][3].s.pc = 200; /* warp 1: a taken branch between its third and fourth */
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* warp 0 is fetched at 0 and issues at 2 and 3; warp 1, fetched at 1 (one warp a cycle),
+     * then issues at 4 and 5 (the scheduler stays with it, greedy), while warp 0, refetched at 3
+     * after that cycle's issue, is ready from 5 and issues at 6 and 7 */
+    EXPECT_EQ_I(issued_at(&r->f, 0, 0), 2);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 3);
+    EXPECT_EQ_I(issued_at(&r->f, 1, 0), 4);
+    EXPECT_EQ_I(issued_at(&r->f, 1, 8), 5);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 16), 6);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 24), 7);
+    /* warp 1's third instruction is followed by the branch target: its buffer empties */
+    const int64_t third = issued_at(&r->f, 1, 16);
+    ASSERT(third > 0);
+    EXPECT(issued_at(&r->f, 1, 200) >= third + 3); /* refetched, decoded, then issued */
+    EXPECT_EQ_U(r->sm.fetch_mask, 0);
+    rig_free(r);
+
+    /* sm.ibuffer = 0: every cycle, fetch_lat (1) after the last issue */
+    r = rig_new();
+    ASSERT(rig_run_one_warp(r, p, 6));
+    for (uint32_t i = 0; i < 5; i++)
+        EXPECT_EQ_I(issued_at(&r->f, 0, 8 * i), 1 + i);
+    rig_free(r);
+}

@@ -17,7 +17,7 @@
 #define PTX_NO_REG 0xFFFFu
 #define PTX_NO_SYM 0xFFFFu
 #define PTX_NO_PC 0xFFFFFFFFu
-#define PTX_PC_BYTES 8 /* pc reported to the timing model = instruction index * this */
+#define PTX_PC_BYTES WINST_PC_STEP /* pc reported to the timing model = instruction index * this */
 
 typedef enum PtxType {
     PT_NONE, PT_B8, PT_B16, PT_B32, PT_B64, PT_U8, PT_U16, PT_U32, PT_U64,

@@ -157,7 +157,7 @@ static bool add_inst(Parser *ps, WinstStatic s, SynthOp op)
         k->cap_insts = k->cap_insts ? 2 * k->cap_insts : 64;
         k->insts = xrealloc(k->insts, k->cap_insts * sizeof *k->insts);
     }
-    s.pc = 8u * k->n_insts;
+    s.pc = WINST_PC_STEP * k->n_insts;
     op.kind = SOP_INST;
     op.inst = k->n_insts;
     k->insts[k->n_insts++] = s;
