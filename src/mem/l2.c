@@ -31,7 +31,7 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
                   id);
     stats_counter(st, &s->merge, "l2[%u].merge", "L2 reads merged into a fetch in flight", id);
     stats_counter(st, &s->write, "l2[%u].write", "L2 writes (a sectored L2: one per sector)", id);
-    stats_counter(st, &s->writeback, "l2[%u].writeback", "dirty L2 lines written back to DRAM", id);
+    stats_counter(st, &s->writeback, "l2[%u].writeback", "write-backs to DRAM: dirty lines (a sectored L2: dirty sectors)", id);
     stats_counter(st, &s->stall, "l2[%u].stall", "L2 cycles the head request could not be served", id);
     stats_counter(st, &s->stall_reply, "l2[%u].stall_reply", "... because the reply queue was full", id);
     stats_counter(st, &s->stall_merge, "l2[%u].stall_merge", "... because its line's MSHR entry had no merge room", id);
@@ -115,20 +115,26 @@ uint64_t l2_next_event(const L2Slice *s)
     return s->in.head ? s->in.head->ready : UINT64_MAX;
 }
 
-/* The victim (a copy) of (set, way) is written back if dirty: the whole line, or a sectored
- * line's dirty sectors. */
+/* The victim (a copy) of (set, way) is written back if dirty: the whole line, or in a
+ * sectored slice each dirty sector as a request of its own, as GPGPU-Sim writes them back. A
+ * miss reserves room for one write-back (can_miss); the queue drains into the DRAM's latency
+ * line every L2 cycle, so a sectored line's other sectors only overfill it until then. */
 static void queue_writeback(L2Slice *s, uint32_t set, uint32_t way, const TagLine *victim)
 {
     if (victim->state != LINE_VALID || !victim->dirty)
         return;
-    MemReq *wb = mempool_get(s->pool);
-    wb->kind = MREQ_WRITEBACK;
-    wb->local_addr = victim->line_addr << s->tags.line_bits;
     const Tags *t = &s->tags;
-    wb->size_bytes = tags_sectored(t) ? popcount_u32(tags_sectors(t, set, way)->dirty) << t->sector_bits : t->line_bytes;
-    wb->slice = s->id;
-    memreq_queue_push(&s->to_dram, wb);
-    s->writeback++;
+    uint64_t line = victim->line_addr << t->line_bits;
+    uint32_t dirty = tags_sectored(t) ? tags_sectors(t, set, way)->dirty : 1;
+    for (; dirty; dirty &= dirty - 1) {
+        MemReq *wb = mempool_get(s->pool);
+        wb->kind = MREQ_WRITEBACK;
+        wb->local_addr = line + (tags_sectored(t) ? (uint64_t)__builtin_ctz(dirty) << t->sector_bits : 0);
+        wb->size_bytes = tags_sectored(t) ? t->sector_bytes : t->line_bytes;
+        wb->slice = s->id;
+        memreq_queue_push(&s->to_dram, wb);
+        s->writeback++;
+    }
 }
 
 /* Reads reply with the bytes they asked for (the line, or a sectored L1D's sectors); atomics
