@@ -18,6 +18,29 @@ static void small_l1d(Config *c, uint32_t sets, uint32_t assoc, uint32_t mshr, u
     c->l1d.miss_queue = missq;
 }
 
+/* An L1D of small_l1d's shape with its stats and request pool. */
+typedef struct L1dRig {
+    Config c;
+    Stats st;
+    MemPool pool;
+    L1d l1;
+} L1dRig;
+
+static void l1d_rig_open(L1dRig *g, uint32_t sets, uint32_t assoc, uint32_t mshr, uint32_t merge, uint32_t missq)
+{
+    small_l1d(&g->c, sets, assoc, mshr, merge, missq);
+    stats_init(&g->st);
+    mempool_init(&g->pool);
+    l1d_init(&g->l1, 0, &g->c, &g->pool, &g->st);
+}
+
+static void l1d_rig_close(L1dRig *g)
+{
+    l1d_free(&g->l1);
+    mempool_free(&g->pool);
+    stats_free(&g->st);
+}
+
 TEST(cache_lru_victim_order)
 {
     Config c;
@@ -120,125 +143,97 @@ static uint32_t drain_and_fill(L1d *l1, uint64_t now)
 
 TEST(cache_l1d_hit_miss_merge_and_failures)
 {
-    Config c;
-    small_l1d(&c, 4, 2, 2, 2, 4);
-    Stats st;
-    stats_init(&st);
-    MemPool pool;
-    mempool_init(&pool);
-    L1d l1;
-    l1d_init(&l1, 0, &c, &pool, &st);
+    L1dRig g;
+    l1d_rig_open(&g, 4, 2, 2, 2, 4);
+    L1d *l1 = &g.l1;
     ReplAccess a = {0};
     uint32_t lat;
-    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 1, &a, 0, &lat), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x1004, 2, &a, 1, &lat), L1D_MERGED);  /* same line in flight */
-    EXPECT_EQ_U(l1d_load(&l1, 0x1008, 3, &a, 2, &lat), L1D_FAIL_MERGE); /* merge room (2) used up */
-    EXPECT_EQ_U(l1d_load(&l1, 0x2000, 4, &a, 3, &lat), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x3000, 5, &a, 4, &lat), L1D_FAIL_MSHR); /* both entries busy */
-    EXPECT_EQ_U(l1.fail_mshr, 1);
-    EXPECT_EQ_U(l1.fail_merge, 1);
-    EXPECT_EQ_U(drain_and_fill(&l1, 10), 3);
-    EXPECT_EQ_U(l1d_load(&l1, 0x1010, 6, &a, 11, &lat), L1D_HIT);
-    EXPECT_EQ_U(l1.hit, 1);
-    EXPECT_EQ_U(l1.miss, 2);
-    EXPECT_EQ_U(l1.merge, 1);
+    EXPECT_EQ_U(l1d_load(l1, 0x1000, 1, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(l1, 0x1004, 2, &a, 1, &lat), L1D_MERGED);  /* same line in flight */
+    EXPECT_EQ_U(l1d_load(l1, 0x1008, 3, &a, 2, &lat), L1D_FAIL_MERGE); /* merge room (2) used up */
+    EXPECT_EQ_U(l1d_load(l1, 0x2000, 4, &a, 3, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(l1, 0x3000, 5, &a, 4, &lat), L1D_FAIL_MSHR); /* both entries busy */
+    EXPECT_EQ_U(l1->fail_mshr, 1);
+    EXPECT_EQ_U(l1->fail_merge, 1);
+    EXPECT_EQ_U(drain_and_fill(l1, 10), 3);
+    EXPECT_EQ_U(l1d_load(l1, 0x1010, 6, &a, 11, &lat), L1D_HIT);
+    EXPECT_EQ_U(l1->hit, 1);
+    EXPECT_EQ_U(l1->miss, 2);
+    EXPECT_EQ_U(l1->merge, 1);
     /* Write-evict on hit: the store removes the line and goes to the miss queue. */
-    EXPECT_EQ_U(l1d_store(&l1, 0x1000, 4, &a, 12), L1D_SENT);
-    EXPECT_EQ_U(l1.store_hit_evict, 1);
-    EXPECT_EQ_U(l1d_load(&l1, 0x1000, 7, &a, 13, &lat), L1D_MISS);
-    drain_and_fill(&l1, 20);
-    l1d_free(&l1);
-    mempool_free(&pool);
-    stats_free(&st);
+    EXPECT_EQ_U(l1d_store(l1, 0x1000, 4, &a, 12), L1D_SENT);
+    EXPECT_EQ_U(l1->store_hit_evict, 1);
+    EXPECT_EQ_U(l1d_load(l1, 0x1000, 7, &a, 13, &lat), L1D_MISS);
+    drain_and_fill(l1, 20);
+    l1d_rig_close(&g);
 }
 
 TEST(cache_l1d_no_replaceable_line)
 {
     /* 2-way set: two misses in flight reserve both ways; a third line of the same set fails
      * with "no replaceable line" until a fill arrives. */
-    Config c;
-    small_l1d(&c, 4, 2, 8, 8, 8);
-    Stats st;
-    stats_init(&st);
-    MemPool pool;
-    mempool_init(&pool);
-    L1d l1;
-    l1d_init(&l1, 0, &c, &pool, &st);
+    L1dRig g;
+    l1d_rig_open(&g, 4, 2, 8, 8, 8);
+    L1d *l1 = &g.l1;
     ReplAccess a = {0};
     uint32_t lat;
     uint64_t set_stride = 4 * 128;
-    EXPECT_EQ_U(l1d_load(&l1, 0 * set_stride, 1, &a, 0, &lat), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 2, &a, 0, &lat), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 0, &lat), L1D_FAIL_LINE);
-    EXPECT_EQ_U(l1.fail_line, 1);
-    drain_and_fill(&l1, 5);
-    EXPECT_EQ_U(l1d_load(&l1, 2 * set_stride, 3, &a, 6, &lat), L1D_MISS); /* evicts the LRU line */
-    EXPECT_EQ_U(l1d_load(&l1, 1 * set_stride, 4, &a, 7, &lat), L1D_HIT);
-    drain_and_fill(&l1, 8);
-    l1d_free(&l1);
-    mempool_free(&pool);
-    stats_free(&st);
+    EXPECT_EQ_U(l1d_load(l1, 0 * set_stride, 1, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(l1, 1 * set_stride, 2, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(l1, 2 * set_stride, 3, &a, 0, &lat), L1D_FAIL_LINE);
+    EXPECT_EQ_U(l1->fail_line, 1);
+    drain_and_fill(l1, 5);
+    EXPECT_EQ_U(l1d_load(l1, 2 * set_stride, 3, &a, 6, &lat), L1D_MISS); /* evicts the LRU line */
+    EXPECT_EQ_U(l1d_load(l1, 1 * set_stride, 4, &a, 7, &lat), L1D_HIT);
+    drain_and_fill(l1, 8);
+    l1d_rig_close(&g);
 }
 
 TEST(cache_l1d_miss_queue_full)
 {
-    Config c;
-    small_l1d(&c, 4, 4, 8, 8, 2);
-    Stats st;
-    stats_init(&st);
-    MemPool pool;
-    mempool_init(&pool);
-    L1d l1;
-    l1d_init(&l1, 0, &c, &pool, &st);
+    L1dRig g;
+    l1d_rig_open(&g, 4, 4, 8, 8, 2);
+    L1d *l1 = &g.l1;
     ReplAccess a = {0};
     uint32_t lat;
-    EXPECT_EQ_U(l1d_load(&l1, 0x0000, 1, &a, 0, &lat), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x0080, 2, &a, 0, &lat), L1D_MISS);
-    EXPECT_EQ_U(l1d_load(&l1, 0x0100, 3, &a, 0, &lat), L1D_FAIL_MISSQ);
-    l1.icnt_refused = true;
-    EXPECT_EQ_U(l1d_store(&l1, 0x0200, 4, &a, 0), L1D_FAIL_ICNT);
-    EXPECT_EQ_U(l1.fail_missq, 1);
-    EXPECT_EQ_U(l1.fail_icnt, 1);
-    drain_and_fill(&l1, 3);
-    l1d_free(&l1);
-    mempool_free(&pool);
-    stats_free(&st);
+    EXPECT_EQ_U(l1d_load(l1, 0x0000, 1, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(l1, 0x0080, 2, &a, 0, &lat), L1D_MISS);
+    EXPECT_EQ_U(l1d_load(l1, 0x0100, 3, &a, 0, &lat), L1D_FAIL_MISSQ);
+    l1->icnt_refused = true;
+    EXPECT_EQ_U(l1d_store(l1, 0x0200, 4, &a, 0), L1D_FAIL_ICNT);
+    EXPECT_EQ_U(l1->fail_missq, 1);
+    EXPECT_EQ_U(l1->fail_icnt, 1);
+    drain_and_fill(l1, 3);
+    l1d_rig_close(&g);
 }
 
 /* sm.l1d_flush between kernels: every line is invalidated; a miss on a flushed line is cold, a
  * miss on a line a warp evicted stays intra- or inter-warp. */
 TEST(cache_l1d_flush)
 {
-    Config c;
-    small_l1d(&c, 1, 2, 4, 4, 8);
-    Stats st;
-    stats_init(&st);
-    MemPool pool;
-    mempool_init(&pool);
-    L1d l1;
-    l1d_init(&l1, 0, &c, &pool, &st);
+    L1dRig g;
+    l1d_rig_open(&g, 1, 2, 4, 4, 8);
+    L1d *l1 = &g.l1;
     ReplAccess a = {.warp_uid = 7};
     uint32_t lat;
     /* lines 0, 1 and 2 of the one set: 2 evicts 0 (by warp 7) */
     for (uint64_t i = 0; i < 3; i++) {
-        EXPECT_EQ_U(l1d_load(&l1, i * 128, 1, &a, i, &lat), L1D_MISS);
-        drain_and_fill(&l1, i);
+        EXPECT_EQ_U(l1d_load(l1, i * 128, 1, &a, i, &lat), L1D_MISS);
+        drain_and_fill(l1, i);
     }
-    EXPECT_EQ_U(l1.miss_cold, 3);
-    l1d_flush(&l1, 10);
+    EXPECT_EQ_U(l1->miss_cold, 3);
+    l1d_flush(l1, 10);
     for (uint32_t w = 0; w < 2; w++)
-        EXPECT_EQ_U(tags_line(&l1.tags, 0, w)->state, LINE_INVALID);
-    EXPECT_EQ_U(l1d_load(&l1, 2 * 128, 1, &a, 11, &lat), L1D_MISS); /* was resident: cold again */
-    drain_and_fill(&l1, 11);
-    EXPECT_EQ_U(l1.miss_cold, 4);
-    EXPECT_EQ_U(l1d_load(&l1, 0, 1, &a, 12, &lat), L1D_MISS); /* evicted by warp 7 itself */
-    drain_and_fill(&l1, 12);
-    EXPECT_EQ_U(l1.miss_intra, 1);
-    EXPECT_EQ_U(l1.miss_cold, 4);
-    EXPECT_EQ_U(l1d_load(&l1, 0, 1, &a, 13, &lat), L1D_HIT);
-    l1d_flush(&l1, 20); /* flushing an empty or flushed cache is harmless */
-    l1d_flush(&l1, 21);
-    l1d_free(&l1);
-    mempool_free(&pool);
-    stats_free(&st);
+        EXPECT_EQ_U(tags_line(&l1->tags, 0, w)->state, LINE_INVALID);
+    EXPECT_EQ_U(l1d_load(l1, 2 * 128, 1, &a, 11, &lat), L1D_MISS); /* was resident: cold again */
+    drain_and_fill(l1, 11);
+    EXPECT_EQ_U(l1->miss_cold, 4);
+    EXPECT_EQ_U(l1d_load(l1, 0, 1, &a, 12, &lat), L1D_MISS); /* evicted by warp 7 itself */
+    drain_and_fill(l1, 12);
+    EXPECT_EQ_U(l1->miss_intra, 1);
+    EXPECT_EQ_U(l1->miss_cold, 4);
+    EXPECT_EQ_U(l1d_load(l1, 0, 1, &a, 13, &lat), L1D_HIT);
+    l1d_flush(l1, 20); /* flushing an empty or flushed cache is harmless */
+    l1d_flush(l1, 21);
+    l1d_rig_close(&g);
 }
