@@ -124,6 +124,7 @@ static void refresh_view(Sm *sm)
     v->ldst_warp = sm->ldst.warp;
     v->ldst_pc = sm->ldst.pc;
     v->ldst_pending = sm->ldst.active ? sm->ldst.n - sm->ldst.pos : 0;
+    v->ldst_queued = sm->ldst.mq_n;
     v->live_ctas = sm->n_live_ctas;
     uint64_t live = 0;
     for (uint32_t k = 0; k < sm->n_sched; k++)

@@ -165,6 +165,7 @@ typedef struct SmView {
     bool ldst_blocked;                    /* ... and its last access met a reservation failure */
     uint32_t ldst_warp, ldst_pc;          /* the instruction it holds */
     uint32_t ldst_pending;                /* accesses of it not yet accepted by the L1D */
+    uint32_t ldst_queued;                 /* memory instructions issued and waiting for it (sm.ldst_queue) */
     uint32_t live_ctas, live_warps;
     uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
     const WarpSlotInfo *slot;             /* [max_warps] */
