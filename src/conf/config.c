@@ -504,6 +504,13 @@ int config_check(const Config *c, char *err, size_t err_len)
     if (c->l2.line_bytes != c->l1d.line_bytes)
         return fail(err, err_len, "l2.line_bytes: %u must equal l1d.line_bytes (%u)", c->l2.line_bytes,
                     c->l1d.line_bytes);
+    if (c->sm.icache_sets) {
+        if (!require_pow2("sm.icache_sets", c->sm.icache_sets, err, err_len) ||
+            !require_pow2("sm.icache_line", c->sm.icache_line, err, err_len))
+            return 0;
+        if (!c->sm.ibuffer)
+            return fail(err, err_len, "sm.icache_sets: an instruction cache needs the fetch stage (sm.ibuffer > 0)");
+    }
     if (!check_sectors("l1d", &c->l1d, err, err_len) || !check_sectors("l2", &c->l2, err, err_len))
         return 0;
     if (c->l1d.write != CACHE_WRITE_EVICT)

@@ -223,6 +223,29 @@ static int apply_oc_units_mem(Reader *r, const char *v, const char *key)
     return get_u(r, NULL, v, &r->oc_units_mem);
 }
 
+/* -gpgpu_cache:il1 [N:]<nsets>:<bsize>:<assoc>,<policies>,<mshr type>:<entries>:<merge>,...:
+ * the instruction cache's geometry and its lines in flight (the MSHR entries). */
+static int apply_icache(Reader *r, const char *v, const char *key)
+{
+    (void)key;
+    char buf[VALUE_MAX], *part[4], *f[4];
+    snprintf(buf, sizeof buf, "%s", v);
+    int np = split(buf, ',', part, 4);
+    int nf = np >= 3 ? split(part[0], ':', f, 4) : 0;
+    uint64_t u[3], mshr = 0;
+    int first = nf == 4 ? 1 : 0; /* an optional type letter */
+    int ok = nf - first == 3 && (nf == 3 || !strcmp(f[0], "N"));
+    for (int i = 0; ok && i < 3; i++)
+        ok = parse_u64(f[first + i], &u[i]);
+    char *m[3];
+    if (ok)
+        ok = split(part[2], ':', m, 3) == 3 && parse_u64(m[1], &mshr);
+    if (!ok)
+        return fail(r, "expected [N:]<nsets>:<bsize>:<assoc>,<policies>,<mshr>:<entries>:<merge>,... , got '%s'", v);
+    return set_u(r, "sm.icache_sets", u[0]) && set_u(r, "sm.icache_line", u[1]) &&
+           set_u(r, "sm.icache_assoc", u[2]) && set_u(r, "sm.icache_mshr", mshr);
+}
+
 /* -gpgpu_clock_domains <core>:<icnt>:<l2>:<dram> in MHz. */
 static int apply_clocks(Reader *r, const char *v, const char *key)
 {

@@ -81,6 +81,8 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     sm_ldst_init(sm, st);
+    if (cfg->sm.icache_sets)
+        icache_init(&sm->ic, cfg->sm.icache_sets, cfg->sm.icache_assoc, cfg->sm.icache_line, cfg->sm.icache_mshr);
 #define C(field, name, help) stats_counter(st, &sm->field, "sm[%u]." name, help, id)
     C(cycles_active, "cycles_active", "cycles with at least one CTA resident");
     C(warp_insts, "warp_insts", "warp instructions issued");
@@ -100,6 +102,8 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     C(ldst_busy, "ldst.busy", "cycles the LD/ST unit held an instruction");
     C(ldst_replay, "ldst.replay", "cycles the LD/ST unit replayed an access after a reservation failure");
     C(ctas_done, "ctas_done", "CTAs completed");
+    C(ic.hits, "icache.hit", "instruction fetches that hit the instruction cache (sm.icache_sets)");
+    C(ic.misses, "icache.miss", "instruction cache lines fetched from the L2");
 #undef C
     for (unsigned b = 0; b < INDEX_METRIC_CONC_BUCKETS; b++)
         sm->conc_labels[b] = index_metric_conc_bucket_name(b);
@@ -121,6 +125,8 @@ void sm_free(Sm *sm)
     policy_ctx_free(&sm->shared_ctx);
     l1d_free(&sm->l1d);
     sm_ldst_free(sm);
+    if (sm->ic.sets)
+        icache_free(&sm->ic);
     free(sm->warps);
     free(sm->sb_store);
     free(sm->ctas);

@@ -22,6 +22,7 @@
 
 #include "core/coalescer.h"
 #include "front/front.h"
+#include "core/sm_icache.h"
 #include "mem/l1d.h"
 #include "policy/index_metrics.h"
 #include "policy/policy.h"
@@ -148,6 +149,7 @@ typedef struct Sm {
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
     uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
     uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
+    Icache ic;              /* sm.icache_sets > 0: the instruction cache */
     uint32_t fetch_next;    /* the slot the fetch unit's round-robin looks at first */
     uint64_t *ready_at;     /* per slot, a dense copy of Warp.ready_at for the schedulers */
     const WarpSchedOps *sched_ops;

@@ -42,8 +42,9 @@ void sm_ibuf_start(Sm *sm, Warp *w, uint32_t slot, uint64_t now)
 
 /* GPGPU-Sim's front end (sm.ibuffer): the fetch unit fills one warp's buffer a cycle, taking
  * the first warp with an empty buffer at or after the one it served last, round-robin; the
- * buffer is decoded the next cycle and issues from the cycle after. (The instruction cache is
- * taken to hit.) */
+ * buffer is decoded the next cycle and issues from the cycle after. With an instruction cache
+ * (sm.icache_sets) a miss sends the line's read and the warp waits for it (sm_icache.h);
+ * without one every fetch hits. */
 bool sm_fetch(Sm *sm, uint64_t now)
 {
     uint64_t m = sm->fetch_mask;
@@ -52,8 +53,26 @@ bool sm_fetch(Sm *sm, uint64_t now)
     uint64_t later = sm->fetch_next < 64 ? m & (~0ull << sm->fetch_next) : 0;
     uint32_t slot = (uint32_t)__builtin_ctzll(later ? later : m);
     sm->fetch_next = slot + 1;
-    sm->fetch_mask &= ~(1ull << slot);
     Warp *w = &sm->warps[slot];
+    if (sm->ic.sets) {
+        if (!w->next)
+            w->next = sm->front->peek(sm->front_self, w->id);
+        CHECK(w->next);
+        uint64_t addr = SM_CODE_BASE + w->next->pc;
+        IcacheResult res = icache_fetch(&sm->ic, slot, addr);
+        if (res == ICACHE_SEND &&
+            !l1d_send_inst_fetch(&sm->l1d, icache_line_of(&sm->ic, addr), sm->cfg->sm.icache_line, now)) {
+            icache_unsend(&sm->ic, addr); /* the port is busy: this warp again later */
+            res = ICACHE_FULL;
+        }
+        if (res == ICACHE_FULL)
+            return false;
+        if (res != ICACHE_HIT) { /* the warp waits for its line (icache_fill) */
+            sm->fetch_mask &= ~(1ull << slot);
+            return true;
+        }
+    }
+    sm->fetch_mask &= ~(1ull << slot);
     w->ibuf_n = sm->cfg->sm.ibuffer;
     w->ibuf_ready = now + 2;
     sm_warp_update(sm, w, now);

@@ -184,6 +184,12 @@ static void ldst_unblock(Sm *sm, uint64_t now)
 static bool process_reply(Sm *sm, uint64_t now)
 {
     MemReq *r = memreq_queue_pop(&sm->replies);
+    if (r->inst) { /* an instruction-cache line: its warps go back to the fetch unit */
+        sm->fetch_mask |= icache_fill(&sm->ic, r->addr);
+        mempool_put(sm->l1d.pool, r);
+        sm->next_wake = MIN(sm->next_wake, now + 1);
+        return true;
+    }
     if (r->kind == MREQ_WRITE) { /* a store's acknowledgement: its warp may be waiting to exit */
         Warp *w = &sm->warps[r->token];
         mempool_put(sm->l1d.pool, r);

@@ -380,6 +380,14 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     return L1D_MISS;
 }
 
+bool l1d_send_inst_fetch(L1d *c, uint64_t line_addr, uint32_t bytes, uint64_t now)
+{
+    if (c->miss_q.n >= c->miss_queue_cap)
+        return false;
+    new_request(c, line_addr, MREQ_READ, bytes, 0, now)->inst = true;
+    return true;
+}
+
 L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, uint64_t now)
 {
     if (c->miss_q.n >= c->miss_queue_cap)

@@ -117,6 +117,9 @@ void l1d_kernel_begin(L1d *c);
  * l1d_fill will hand the token back (1, or in a sectored L1D one per sector it waits for). */
 L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, uint64_t now, uint32_t *out);
 L1dResult l1d_store(L1d *c, uint64_t addr, uint32_t bytes, const ReplAccess *a, uint64_t now);
+/* The SM's instruction cache shares the L1D's port to the interconnect (its miss queue): a read
+ * of `bytes` at line_addr flagged as an instruction fetch; false when the queue is full. */
+bool l1d_send_inst_fetch(L1d *c, uint64_t line_addr, uint32_t bytes, uint64_t now);
 /* Atomics bypass the L1D and are performed at the L2; the reply carries the token back. */
 L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, const ReplAccess *a, uint64_t now);
 

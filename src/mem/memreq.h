@@ -21,6 +21,7 @@ typedef struct MemReq {
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
     bool routed;          /* partition/slice/bank/row/col decoded */
+    bool inst;            /* an instruction-cache line fetch (its reply goes to the SM's I-cache) */
     uint8_t subs_left;    /* a request served as sector accesses: those not yet done */
     uint16_t sm;          /* source SM (replies go back there) */
     uint32_t sectors;     /* 32-byte segments of the line it covers (bit i: bytes 32i..32i+31); 0: the whole line */

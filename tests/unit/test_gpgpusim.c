@@ -184,6 +184,11 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.mem.copy_warms_l2, 1); /* -gpgpu_perf_sim_memcpy: GPGPU-Sim's default, 1 */
     EXPECT_EQ_U(c.sm.ldst_queue, 4);      /* ID_OC_MEM 1 + OC_EX_MEM 1 + 2 memory collector units (default) */
     EXPECT_EQ_U(c.sm.ibuffer, 2);         /* GPGPU-Sim's front end: two-instruction buffers */
+    /* -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4 */
+    EXPECT_EQ_U(c.sm.icache_sets, 4);
+    EXPECT_EQ_U(c.sm.icache_line, 128);
+    EXPECT_EQ_U(c.sm.icache_assoc, 4);
+    EXPECT_EQ_U(c.sm.icache_mshr, 2);
     EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
     EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */
@@ -236,7 +241,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
-    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 15);
+    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 14);
 }
 
 /* configs/gpgpusim/gtx480.config, the machine `warpsim bench` runs its divergent stream on,

@@ -829,3 +829,36 @@ TEST(sm_ibuffer_fetch)
         EXPECT_EQ_I(issued_at(&r->f, 0, 8 * i), 1 + i);
     rig_free(r);
 }
+
+/* sm.icache_sets (with sm.ibuffer): the first fetch of a line misses, its read goes out through
+ * the L1D's port at SM_CODE_BASE + pc, and the warp issues once the line is back and fetched
+ * again; later fetches of the line hit. */
+TEST(sm_icache_miss_then_hit)
+{
+    Rig *r = rig_new();
+    r->c.sm.ibuffer = 2;
+    r->c.sm.icache_sets = 1;
+    r->c.sm.icache_assoc = 1;
+    r->c.sm.icache_line = 128;
+    r->m.latency = 20;
+    MockInst p[] = {alu(1, 0), alu(3, 0), alu(4, 0), ex()};
+    ASSERT(rig_run_one_warp(r, p, 4));
+    /* fetch at 0 misses, the port takes the read at 0, back at 20 and filled at 21, refetched
+     * then (a hit): issued from 23 */
+    ASSERT(r->m.reads == 1);
+    EXPECT_EQ_U(r->m.lines[0], SM_CODE_BASE);
+    EXPECT_EQ_U(r->m.taken_at[0], 0);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 0), 23);
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 24);
+    EXPECT_EQ_U(r->sm.ic.misses, 1);
+    EXPECT_EQ_U(r->sm.ic.hits, 2); /* the refetch, and the fetch of the next two */
+    EXPECT_EQ_U(r->pool.in_use, 0);
+    rig_free(r);
+
+    r = rig_new();
+    r->c.sm.icache_sets = 4; /* without sm.ibuffer: refused */
+    char err[256];
+    EXPECT(!config_check(&r->c, err, sizeof err));
+    EXPECT(strstr(err, "sm.ibuffer") != NULL);
+    rig_free(r);
+}
