@@ -105,9 +105,27 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     C(ic.hits, "icache.hit", "instruction fetches that hit the instruction cache (sm.icache_sets)");
     C(ic.misses, "icache.miss", "instruction cache lines fetched from the L2");
 #undef C
+    static const char *const mpli_labels[SM_MPLI_BUCKETS] = {"0", "1", "2", "3-31", "32"};
+    char name[64];
+    snprintf(name, sizeof name, "sm[%u].l1d.mpli_divergent", id);
+    stats_histogram(st, sm->mpli_div, SM_MPLI_BUCKETS, mpli_labels, name,
+                    "divergent global loads by misses per load instruction (MPLI; 0: fully cached)");
+    snprintf(name, sizeof name, "sm[%u].l1d.mpli_coherent", id);
+    stats_histogram(st, sm->mpli_coh, SM_MPLI_BUCKETS, mpli_labels, name,
+                    "coherent global loads (at most 2 line accesses) by misses per load instruction");
+    sm->n_ranks = (sm->max_warps + sm->n_sched - 1) / sm->n_sched;
+    sm->issue_rank = xcalloc(sm->n_ranks, sizeof *sm->issue_rank);
+    sm->rank_names = xcalloc(sm->n_ranks, sizeof *sm->rank_names);
+    sm->rank_labels = xcalloc(sm->n_ranks, sizeof *sm->rank_labels);
+    for (uint32_t r = 0; r < sm->n_ranks; r++) {
+        snprintf(sm->rank_names[r], sizeof sm->rank_names[r], "%u", r);
+        sm->rank_labels[r] = sm->rank_names[r];
+    }
+    snprintf(name, sizeof name, "sm[%u].sched.issue_rank", id);
+    stats_histogram(st, sm->issue_rank, sm->n_ranks, sm->rank_labels, name,
+                    "instructions issued, by the issuing warp's GTO priority in its scheduler (0: oldest)");
     for (unsigned b = 0; b < INDEX_METRIC_CONC_BUCKETS; b++)
         sm->conc_labels[b] = index_metric_conc_bucket_name(b);
-    char name[64];
     snprintf(name, sizeof name, "sm[%u].l1d.concentration", id);
     stats_histogram(st, sm->conc_hist, INDEX_METRIC_CONC_BUCKETS, sm->conc_labels, name,
                     "divergent loads by intra-warp concentration (accesses per set touched)");
@@ -127,6 +145,9 @@ void sm_free(Sm *sm)
     sm_ldst_free(sm);
     if (sm->ic.sets)
         icache_free(&sm->ic);
+    free(sm->issue_rank);
+    free(sm->rank_names);
+    free(sm->rank_labels);
     free(sm->warps);
     free(sm->sb_store);
     free(sm->ctas);

@@ -59,13 +59,18 @@ typedef struct SmCta {
 } SmCta;
 
 /* One load (or atomic) in flight: which registers it will write, how many accesses remain. */
+/* MPLI buckets: 0, 1, 2, 3-31, 32 (and more) misses (thesis Fig. 2.2). */
+#define SM_MPLI_BUCKETS 5
+
 typedef struct LoadRec {
     uint16_t warp;
     uint8_t n_dst;
     bool all_sent;
     bool global;        /* a global/local load: the scheduler hears when it is done */
     uint32_t pc;
-    uint32_t n_access, n_miss; /* line accesses, and how many of them missed (merges included) */
+    uint32_t n_access, n_miss; /* line accesses looked up, and how many of them missed (merges included) */
+    uint32_t n_lines;          /* line accesses it makes (global loads) */
+    uint32_t sched_rank;       /* its warp's GTO rank at issue */
     uint16_t dst[WINST_MAX_DST];
     uint32_t outstanding;
     uint32_t next_free;
@@ -145,6 +150,9 @@ typedef struct Sm {
     uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
     uint64_t next_age;
     uint64_t sched_mask[8]; /* live warps of each scheduler */
+    /* each scheduler's last GTO rank asked for: the slot, the live warps it was counted among */
+    uint32_t rank_slot[8], rank_val[8];
+    uint64_t rank_mask[8];
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
     uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
@@ -180,6 +188,13 @@ typedef struct Sm {
     uint64_t load_lines, load_insts_divergent, conc_sum_micro;
     uint64_t conc_hist[INDEX_METRIC_CONC_BUCKETS];
     const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];
+    /* misses per load instruction (thesis 2.2.1), divergent (> 2 line accesses) and coherent */
+    uint64_t mpli_div[SM_MPLI_BUCKETS], mpli_coh[SM_MPLI_BUCKETS];
+    /* issues by the issuing warp's GTO rank in its scheduler (thesis Fig. 2.3) */
+    uint64_t *issue_rank;
+    char (*rank_names)[8];
+    const char **rank_labels;
+    uint32_t n_ranks;
 } Sm;
 
 void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);

@@ -37,5 +37,8 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+/* The warp's priority in GTO order among its scheduler's live warps: how many are older
+ * (remembered per scheduler until the warp or the live set changes). */
+uint32_t sm_gto_rank(Sm *sm, uint32_t slot);
 
 #endif

@@ -230,6 +230,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         CHECK(v.ready >> slot & 1);
         if (ops->on_issue)
             ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
+        sm->issue_rank[MIN(sm_gto_rank(sm, (uint32_t)slot), sm->n_ranks - 1)]++;
         issue(sm, (uint32_t)slot, now);
         sm->issued++;
         any = true;

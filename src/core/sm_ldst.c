@@ -117,7 +117,7 @@ static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
     r->all_sent = false;
     r->global = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
     r->pc = s->pc;
-    r->n_access = r->n_miss = 0;
+    r->n_access = r->n_miss = r->n_lines = r->sched_rank = 0;
     return i;
 }
 
@@ -254,6 +254,21 @@ static void ldst_entry(const Sm *sm, LqEntry *e)
                    .warp_uid = (uint32_t)sm->warps[u->warp].age, .warp = u->warp, .op = u->op};
 }
 
+/* Every access of a global load has been looked up: count its misses per load instruction
+ * (thesis 2.2.1) and tell the replacement policy (DaCache's partitioning counts fully cached
+ * divergent loads here, thesis 4.2.4). */
+static void load_serviced(Sm *sm, const LoadRec *r, uint64_t now)
+{
+    uint32_t b = r->n_miss < 3 ? r->n_miss : r->n_miss < 32 ? 3 : 4;
+    if (r->n_lines > 2)
+        sm->mpli_div[b]++;
+    else
+        sm->mpli_coh[b]++;
+    ReplLoad l = {.warp_id = r->warp, .warp_uid = (uint32_t)sm->warps[r->warp].age, .pc = r->pc,
+                  .sched_rank = r->sched_rank, .accesses = r->n_lines, .misses = r->n_miss, .cycle = now};
+    l1d_load_serviced(&sm->l1d, &l);
+}
+
 /* After a reservation failure nothing changes until a fill or a miss-queue drain: sleep. */
 static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
 {
@@ -286,7 +301,8 @@ static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
             r->outstanding += out;
             r->n_miss++;
         }
-        r->n_access += !l1d_failed(res);
+        if (!l1d_failed(res) && ++r->n_access == r->n_lines && r->global)
+            load_serviced(sm, r, now);
     } else if (e->op == WOP_ATOMIC) {
         res = l1d_atomic(&sm->l1d, e->line_addr, e->bytes, e->rec, &ra, now);
         if (!l1d_failed(res) && e->rec != SM_NO_REC)
@@ -364,13 +380,19 @@ static void note_divergent_load(Sm *sm, const CoalAccess *acc, uint32_t n)
     sm->conc_hist[index_metric_conc_bucket(n, touched)]++;
 }
 
-/* The warp's priority in GTO order among its scheduler's live warps: how many are older. */
-static uint32_t gto_rank(const Sm *sm, uint32_t slot)
+uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
 {
+    uint32_t k = slot % sm->n_sched;
+    uint64_t live = sm->sched_mask[k];
+    if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
+        return sm->rank_val[k];
     uint64_t age = sm->age[slot];
     uint32_t rank = 0;
-    for (uint64_t m = sm->sched_mask[slot % sm->n_sched]; m; m &= m - 1)
+    for (uint64_t m = live; m; m &= m - 1)
         rank += sm->age[__builtin_ctzll(m)] < age;
+    sm->rank_slot[k] = slot;
+    sm->rank_mask[k] = live;
+    sm->rank_val[k] = rank;
     return rank;
 }
 
@@ -435,8 +457,12 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
         sm->shared_accesses += shared;
     } else {
         m->n = coalesce(wi, sm->cfg->l1d.line_bytes, m->acc);
-        m->sched_rank = gto_rank(sm, slot);
+        m->sched_rank = sm_gto_rank(sm, slot);
         if (s->op == WOP_LOAD) {
+            if (m->rec != SM_NO_REC) {
+                sm->recs[m->rec].n_lines = m->n;
+                sm->recs[m->rec].sched_rank = m->sched_rank;
+            }
             sm->loads++;
             sm->load_lines += m->n;
             sm->slot_info[slot].last_load_lines = m->n;

@@ -152,6 +152,14 @@ void l1d_kernel_begin(L1d *c)
     c->kernel_accesses = 0;
 }
 
+/* Every 32-byte segment of a line, and those an access touches (its mask; 0 means all). */
+static uint32_t all_segments(const L1d *c)
+{
+    uint32_t n = c->tags.line_bytes / 32;
+    return n >= 32 ? UINT32_MAX : (1u << n) - 1;
+}
+static uint32_t segments_of(const L1d *c, const ReplAccess *a) { return a->sectors ? a->sectors : all_segments(c); }
+
 /* One accepted load access to set: grow both sums of eq. 2 (b_j -> b_j + 1 adds b_j + 1 to the
  * numerator; m -> m + 1 adds (m + n) / n to the denominator). */
 static void count_access(L1d *c, uint32_t set)
@@ -284,7 +292,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
         int head = -1;
         for (uint32_t m = fetch; m; m &= m - 1) {
             int e = mshr_alloc(&c->mshr, base + (uint32_t)__builtin_ctz(m), token);
-            c->miss_rec[e] = (L1dMiss){.rec = *ra, .bypass = bypass};
+            c->miss_rec[e] = (L1dMiss){.rec = *ra, .bypass = bypass, .segs = tags_segments_of_sectors(t, fetch)};
             head = head < 0 ? e : head;
         }
         MemReq *r = new_request(c, addr >> t->line_bits << t->line_bits, MREQ_READ,
@@ -311,6 +319,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     ReplAccess ra = *a;
     ra.set = set;
     ra.cycle = now;
+    ra.line_addr = tags_line_addr(&c->tags, addr);
     if (tags_sectored(&c->tags))
         return load_sectored(c, addr, token, &ra, now, out);
     TagsProbe p = tags_probe(&c->tags, addr, set, &way);
@@ -327,7 +336,9 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     uint64_t la = tags_line_addr(&c->tags, addr);
     int e = mshr_find(&c->mshr, la);
     if (e >= 0) {
-        if (!mshr_can_merge(&c->mshr, e)) {
+        /* a bypassed request for some segments serves only accesses within them */
+        uint32_t segs = c->miss_rec[e].segs;
+        if (!mshr_can_merge(&c->mshr, e) || (segs & segments_of(c, &ra)) != segments_of(c, &ra)) {
             c->fail_merge++;
             return L1D_FAIL_MERGE;
         }
@@ -369,10 +380,18 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
             tags_install(&c->tags, set, (uint32_t)w, addr, LINE_RESERVED, &ra);
         }
     }
+    /* a bypassed miss fetches the segments the access touches, unless bypass() sized it */
+    if (bypass && !bytes)
+        bytes = 32u * (uint32_t)popcount_u32(segments_of(c, &ra));
+    if (!bytes)
+        bytes = c->tags.line_bytes;
+    uint32_t segs = bytes < c->tags.line_bytes ? segments_of(c, &ra) : all_segments(c);
     classify_miss(c, la, a->warp_uid);
     e = mshr_alloc(&c->mshr, la, token);
-    c->miss_rec[e] = (L1dMiss){.rec = ra, .bypass = bypass};
-    new_request(c, la << c->tags.line_bits, MREQ_READ, bytes ? bytes : c->tags.line_bytes, (uint32_t)e, now);
+    c->miss_rec[e] = (L1dMiss){.rec = ra, .bypass = bypass, .segs = segs};
+    MemReq *req = new_request(c, la << c->tags.line_bits, MREQ_READ, bytes, (uint32_t)e, now);
+    if (segs != all_segments(c))
+        req->sectors = segs;
     count_access(c, set);
     c->miss++;
     c->bypass += bypass;
@@ -516,6 +535,12 @@ int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
     mempool_put(c->pool, r);
     c->fill++;
     return (int)n;
+}
+
+void l1d_load_serviced(L1d *c, const ReplLoad *l)
+{
+    if (c->tags.repl->on_load_serviced)
+        c->tags.repl->on_load_serviced(c->tags.repl_state, l);
 }
 
 void l1d_count_replays(L1d *c, L1dResult cause, uint64_t n)

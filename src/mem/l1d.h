@@ -18,7 +18,11 @@
  * a miss keeps its record in its MSHR entry, so the fill reports who missed. REPL_BYPASS fills
  * no line in either allocation mode (the request still returns its data to every waiter);
  * REPL_STALL waits in either mode (a reservation failure at the miss, or a fill retried from
- * the reply queue). A policy's bypass() hook may size a bypassing request (e.g. one sector).
+ * the reply queue). A policy's bypass() hook may size a bypassing request (e.g. one sector); a
+ * miss that victim() bypasses at allocation fetches only the 32-byte segments its access
+ * touches (thesis 4.2.3). Another access may merge into a bypassed request only if it needs
+ * no segment the request does not fetch; otherwise it replays (L1D_FAIL_MERGE) until the
+ * request is back.
  *
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
  * and no MSHR entry tracks its line; a component hit moves the line into the L1D and returns
@@ -68,7 +72,8 @@ static inline bool l1d_failed(L1dResult r) { return r >= L1D_FAIL_MSHR; }
 /* Per MSHR entry: the record of the miss that allocated it, and how it fills. */
 typedef struct L1dMiss {
     ReplAccess rec;
-    bool bypass; /* fills no line */
+    bool bypass;   /* fills no line */
+    uint32_t segs; /* 32-byte segments the request fetches (a bypassed one may fetch only some) */
 } L1dMiss;
 
 typedef struct L1d {
@@ -128,6 +133,9 @@ L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, cons
  * Returns -1 when the fill must wait (the policy said stall under allocate-on-fill): r is
  * untouched, retry it later. */
 int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now);
+
+/* Every access of a global load has been looked up (the replacement policy hears it). */
+void l1d_load_serviced(L1d *c, const ReplLoad *l);
 
 /* A requester that slept through n replays of an access that failed with `cause` (instead of
  * retrying every cycle) accounts them, so the stats equal cycle-by-cycle replay. */

@@ -237,7 +237,7 @@ static void sector_done(L2Slice *s, MemReq *q)
 /* Serve a read or atomic; false if it must wait. */
 static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 {
-    ReplAccess a = {.set = set, .warp_id = r->sm, .cycle = now};
+    ReplAccess a = {.line_addr = tags_line_addr(&s->tags, r->local_addr), .set = set, .warp_id = r->sm, .cycle = now};
     uint32_t way;
     switch (tags_probe(&s->tags, r->local_addr, set, &way)) {
     case TAGS_HIT:
@@ -268,7 +268,8 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
  * sectored one's sector access makes its sector valid and dirty. The write is acknowledged. */
 static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 {
-    ReplAccess a = {.set = set, .warp_id = r->sm, .cycle = now, .is_write = true};
+    ReplAccess a = {.line_addr = tags_line_addr(&s->tags, r->local_addr), .set = set, .warp_id = r->sm, .cycle = now,
+                    .is_write = true};
     uint32_t way;
     if (reply_blocked(s, r))
         return false;
@@ -299,7 +300,7 @@ static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 __attribute__((noinline)) static bool serve_sector_read(L2Slice *s, MemReq *q, uint32_t set, uint64_t now)
 {
     Tags *t = &s->tags;
-    ReplAccess a = {.set = set, .warp_id = q->sm, .cycle = now};
+    ReplAccess a = {.line_addr = tags_line_addr(t, q->local_addr), .set = set, .warp_id = q->sm, .cycle = now};
     uint32_t way, sector = 1u << tags_sector_of(t, q->local_addr);
     TagsProbe p = tags_probe(t, q->local_addr, set, &way);
     TagSectors *sec = p == TAGS_MISS ? NULL : tags_sectors(t, set, way);
@@ -369,7 +370,7 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     uint32_t set = l2_set_of(s, f->local_addr), way, sector = 1u << tags_sector_of(t, f->local_addr);
     TagsProbe p = tags_probe(t, f->local_addr, set, &way);
     CHECK(p == TAGS_HIT_RESERVED);
-    ReplAccess a = {.set = set, .way = way, .cycle = now};
+    ReplAccess a = {.line_addr = tags_line_addr(t, f->local_addr), .set = set, .way = way, .cycle = now};
     if (sectored)
         tags_fill_sectors(t, set, way, sector, &a);
     else
@@ -398,7 +399,8 @@ void l2_copy_fill(L2Slice *s, uint64_t local_addr, uint64_t now)
     Tags *t = &s->tags;
     uint32_t set = l2_set_of(s, local_addr), way;
     uint32_t sector = tags_sectored(t) ? 1u << tags_sector_of(t, local_addr) : 0;
-    ReplAccess a = {.set = set, .warp_id = UINT32_MAX, .warp_uid = UINT32_MAX, .cycle = now};
+    ReplAccess a = {.line_addr = tags_line_addr(t, local_addr), .set = set, .warp_id = UINT32_MAX,
+                    .warp_uid = UINT32_MAX, .cycle = now};
     switch (tags_probe(t, local_addr, set, &way)) {
     case TAGS_HIT_RESERVED:
         return;

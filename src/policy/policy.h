@@ -84,6 +84,7 @@ static inline uint32_t index_fn_set(const IndexFn *fn, uint64_t addr) { return f
  * hook of one access: the L1D keeps the record of a miss in its MSHR entry, so the fill of an
  * allocate-on-fill cache reports the warp, pc and divergence of the load that missed. */
 typedef struct ReplAccess {
+    uint64_t line_addr;  /* the line's address (byte address >> line bits) */
     uint32_t set;
     uint32_t way;        /* the line hit or filled; for victim(): unused */
     uint32_t warp_id;    /* issuing warp (SM-local slot) */
@@ -108,9 +109,22 @@ typedef struct ReplEvict {
     bool by_write;          /* a store's write-evict, not a replacement */
 } ReplEvict;
 
+/* A global load instruction has had every line access looked up in the L1D (it retires from
+ * the memory stage, thesis 4.2.4): how many accesses it made and how many of them missed
+ * (merges into misses in flight included). Its data may still be on the way. */
+typedef struct ReplLoad {
+    uint32_t warp_id, warp_uid, pc;
+    uint32_t sched_rank; /* as in ReplAccess */
+    uint32_t accesses;   /* line accesses (its divergence) */
+    uint32_t misses;     /* of them, not hits */
+    uint64_t cycle;
+} ReplLoad;
+
 /* victim() answers: a way among the candidates, or
  *   REPL_BYPASS: no line is allocated for this miss; its data goes to the waiting accesses and
- *                fills nothing (under allocate-on-miss and allocate-on-fill alike);
+ *                fills nothing (under allocate-on-miss and allocate-on-fill alike); under
+ *                allocate-on-miss the request then fetches only the 32-byte segments the
+ *                access touches, which is all it writes to registers;
  *   REPL_STALL:  wait; under allocate-on-miss the access is a reservation failure and replays,
  *                under allocate-on-fill the fill waits in the reply queue and is retried. */
 enum { REPL_BYPASS = -1, REPL_STALL = -2 };
@@ -136,6 +150,8 @@ typedef struct ReplOps {
      * once per reply, with some of its sectors. */
     void (*on_fill)(void *self, const ReplAccess *a);
     void (*on_evict)(void *self, const ReplEvict *e);
+    /* A global load was looked up in full (L1D only; the L2 has no loads). */
+    void (*on_load_serviced)(void *self, const ReplLoad *l);
 } ReplOps;
 
 /* ---- warp schedulers -------------------------------------------------------------------- */

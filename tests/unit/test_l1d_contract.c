@@ -319,6 +319,35 @@ TEST(l1d_contract_policy_sized_bypass)
     }
 }
 
+static L1dResult load_segs(Rig *r, uint64_t addr, uint32_t token, uint32_t segs, uint64_t now)
+{
+    ReplAccess a = {.warp_id = 1, .warp_uid = 1, .pc = 0x40, .n_lines = 32, .sectors = segs};
+    uint32_t lat;
+    return l1d_load(&r->l1, addr, token, &a, now, &lat);
+}
+
+TEST(l1d_contract_victim_bypass_fetches_the_segments_it_needs)
+{
+    Rig r;
+    Scripted s;
+    rig_init(&r, "lru", CACHE_ALLOC_MISS, 1, 2, 0);
+    rig_script(&r, &s);
+    fill_two(&r, &s);
+    s.answer = REPL_BYPASS;
+    EXPECT_EQ_U(load_segs(&r, 2 * 128, 3, 0x2, 10), L1D_MISS); /* bytes 32..63 of the line */
+    ASSERT(r.l1.miss_q.head);
+    EXPECT_EQ_U(r.l1.miss_q.head->size_bytes, 32);
+    EXPECT_EQ_U(r.l1.miss_q.head->sectors, 0x2);
+    EXPECT_EQ_U(load_segs(&r, 2 * 128, 4, 0x2, 11), L1D_MERGED);   /* within what is fetched */
+    EXPECT_EQ_U(load_segs(&r, 2 * 128, 5, 0x3, 12), L1D_FAIL_MERGE); /* needs a segment more */
+    EXPECT_EQ_U(r.l1.fail_merge, 1);
+    uint32_t tokens[8];
+    EXPECT_EQ_U(l2_return_all(&r, 20, tokens, NULL), 2);
+    EXPECT_EQ_U(load_segs(&r, 2 * 128, 5, 0x3, 21), L1D_MISS); /* a request of its own now */
+    EXPECT_EQ_U(r.l1.miss_q.head->size_bytes, 64);
+    rig_free(&r);
+}
+
 TEST(l1d_contract_store_evict_is_an_eviction_by_write)
 {
     Rig r;

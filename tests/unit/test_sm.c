@@ -862,3 +862,46 @@ TEST(sm_icache_miss_then_hit)
     EXPECT(strstr(err, "sm.ibuffer") != NULL);
     rig_free(r);
 }
+
+/* A replacement policy that only records the loads the L1D reports serviced. */
+static ReplLoad serviced_last;
+static uint32_t serviced_n;
+static void serviced_hook(void *self, const ReplLoad *l)
+{
+    (void)self;
+    serviced_last = *l;
+    serviced_n++;
+}
+static const ReplOps serviced_ops = {.meta = {.name = "serviced", .help = "test"},
+                                     .on_load_serviced = serviced_hook};
+
+TEST(sm_misses_per_load_and_issue_rank)
+{
+    Rig *r = rig_new();
+    r->c.l1d.assoc = 4; /* room for the 4 lines in any set */
+    ASSERT(rig_start(r, 32, 1));
+    const ReplOps *own = r->sm.l1d.tags.repl;
+    r->sm.l1d.tags.repl = &serviced_ops; /* nothing is evicted: only invalid ways are filled */
+    serviced_n = 0;
+    const uint64_t A = 0x10000, C = 0x30000;
+    /* pc 0: a divergent load of 4 lines (all miss); pc 8: waits for it; pc 16: the same lines
+     * (all hit); pc 24: one line elsewhere (a coherent miss); pc 32: exit */
+    MockInst p[] = {ld(1, A, 16), alu(4, 1), ld(2, A, 16), ld(3, C, 4), ex()};
+    script(&r->f, 0, p, 5);
+    rig_launch(r, 0);
+    bool idle = rig_run(r, 1000);
+    r->sm.l1d.tags.repl = own;
+    ASSERT(idle && r->f.bad == 0);
+    const uint64_t div[SM_MPLI_BUCKETS] = {1, 0, 0, 1, 0}, coh[SM_MPLI_BUCKETS] = {0, 1, 0, 0, 0};
+    for (int b = 0; b < SM_MPLI_BUCKETS; b++) {
+        EXPECT_EQ_U(r->sm.mpli_div[b], div[b]);
+        EXPECT_EQ_U(r->sm.mpli_coh[b], coh[b]);
+    }
+    EXPECT_EQ_U(serviced_n, 3);
+    EXPECT_EQ_U(serviced_last.pc, 24);
+    EXPECT_EQ_U(serviced_last.accesses, 1);
+    EXPECT_EQ_U(serviced_last.misses, 1);
+    EXPECT_EQ_U(serviced_last.sched_rank, 0);
+    EXPECT_EQ_U(r->sm.issue_rank[0], 5); /* one warp: every issue is rank 0 */
+    rig_free(r);
+}
