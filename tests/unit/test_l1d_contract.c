@@ -142,7 +142,7 @@ TEST(l1d_contract_every_policy_loses_no_request)
             EXPECT_EQ_U(r.l1.access, r.l1.hit + r.l1.miss + r.l1.merge);
             EXPECT_EQ_U(r.l1.fill, r.l1.miss);
             EXPECT(r.l1.hit > 0 && r.l1.miss > 0);
-            EXPECT_EQ_U(r.l1.bypass, 0);
+            EXPECT(r.l1.bypass <= r.l1.miss); /* dacache bypasses when its thrashing region is reserved */
             rig_free(&r);
         }
 }
