@@ -2,8 +2,12 @@
  * ReplOps hooks directly (the cache's side of the contract is test_l1d_contract.c).
  *
  * The leader-set placement and its clamp (duel.h); DIP: PSEL steering the followers between
- * LRU and BIP insertion, PSEL saturating at both ends, the BIP coin's rate. The policies' state
- * is private: the tests read it through victim() and the policies' own counters. */
+ * LRU and BIP insertion, PSEL saturating at both ends, the BIP coin's rate; RRIP: a hit / miss
+ * / victim sequence on one 4-way set (insertion values, frequency-priority promotion, aging,
+ * candidates only), SRRIP and BRRIP insertion in the leader sets, the RRPV width. The policies'
+ * state is private: the tests read it through victim() and the policies' own counters (the
+ * RRIP `aging` counter counts the rounds a victim search aged the set, so a lone candidate with
+ * RRPV v costs max - v rounds). */
 #include "../test.h"
 
 #include "base/base.h"
@@ -96,7 +100,7 @@ static void fill_set(Inst *p, uint32_t set)
 }
 
 /* Which policy the followers use now: insert into follower set `set` and see which counter
- * moved ("lru"/"bip"; returns 1 for the second). */
+ * moved ("lru"/"bip" or "srrip"/"brrip"; returns 1 for the second). */
 static int follower_policy(Inst *p, uint32_t set, const char *a, const char *b)
 {
     char ka[64], kb[64];
@@ -161,9 +165,13 @@ TEST(repl_duel_options_checked)
     EXPECT_EQ_I(policy_check_config(&c, err, sizeof err), 0);
     EXPECT_CONTAINS(err, "l1d.repl.dip.leaders: 0 is out of range");
     config_init(&c);
-    EXPECT(config_set(&c, "l2.repl", "dip", err, sizeof err));
+    EXPECT(config_set(&c, "l1d.repl.rrip.rrpv_bits", "8", err, sizeof err));
+    EXPECT_EQ_I(policy_check_config(&c, err, sizeof err), 0);
+    EXPECT_CONTAINS(err, "l1d.repl.rrip.rrpv_bits: 8 is out of range");
+    config_init(&c);
+    EXPECT(config_set(&c, "l2.repl", "rrip", err, sizeof err));
     EXPECT_EQ_I(policy_check_config(&c, err, sizeof err), 1);
-    EXPECT_STR(ext(&c, "l2.repl.dip.psel_bits"), "10");
+    EXPECT_STR(ext(&c, "l2.repl.rrip.rrpv_bits"), "3");
 }
 
 /* ---- DIP ---------------------------------------------------------------------------------- */
@@ -261,5 +269,84 @@ TEST(repl_dip_bip_coin_rate)
     EXPECT_EQ_U(mru, stat(&p, "bip_mru"));
     EXPECT(mru > N / 32 * 8 / 10 && mru < N / 32 * 12 / 10); /* about N/32 = 1000 */
     EXPECT_EQ_U(mru, 1043); /* gpu.seed = 1, SM 0, index 0 */
+    inst_free(&p);
+}
+
+/* ---- RRIP --------------------------------------------------------------------------------- */
+
+TEST(repl_rrip_worked_example)
+{
+    Inst p;
+    inst_init(&p, "rrip", 32, 4, NULL); /* M = 3: RRPV 0..7 */
+    uint32_t s = 1;                     /* a follower; PSEL starts with SRRIP */
+    fill_set(&p, s);                    /* RRPV 6 6 6 6 */
+    EXPECT_EQ_U(stat(&p, "follower_insert_srrip"), 4);
+    hit(&p, s, 1);
+    hit(&p, s, 1); /* frequency priority: 6 4 6 6, not reset to 0 */
+    hit(&p, s, 2); /* 6 4 5 6 */
+    EXPECT_EQ_I(victim(&p, s, 0xF), 0); /* no 7: one aging round, 7 5 6 7: the first 7 */
+    EXPECT_EQ_U(stat(&p, "aging"), 1);
+    insert(&p, s, 0);                   /* 6 5 6 7 */
+    EXPECT_EQ_I(victim(&p, s, 0xF), 3); /* way 3 is at 7 already: no aging */
+    EXPECT_EQ_U(stat(&p, "aging"), 1);
+    EXPECT_EQ_I(victim(&p, s, 0x7), 0); /* way 3 is not a candidate: age to 7 6 7 7 */
+    EXPECT_EQ_U(stat(&p, "aging"), 2);
+    EXPECT_EQ_I(victim(&p, s, 0x6), 2); /* 2 is at 7, 1 is not */
+    EXPECT_EQ_I(victim(&p, s, 0x2), 1); /* 1 ages 6 -> 7 */
+    EXPECT_EQ_U(stat(&p, "aging"), 3);
+    for (int i = 0; i < 10; i++) /* promotion stops at 0 */
+        hit(&p, s, 1);
+    EXPECT_EQ_I(victim(&p, s, 0x2), 1);
+    EXPECT_EQ_U(stat(&p, "aging"), 10); /* 0 -> 7: seven rounds */
+    ReplAccess sector_miss = {.set = s, .way = 3, .n_lines = 1, .hit = false};
+    p.o->on_hit(p.self, &sector_miss); /* a sector miss promotes too: 7 7 7 6 */
+    EXPECT_EQ_I(victim(&p, s, 0x8), 3);
+    EXPECT_EQ_U(stat(&p, "aging"), 11);
+    EXPECT_EQ_U(stat(&p, "leader_miss_srrip") + stat(&p, "leader_miss_brrip"), 0);
+    inst_free(&p);
+}
+
+/* RRPV a fresh line gets in `set`: the aging rounds a victim search with it as the only
+ * candidate takes (it then sits at max). */
+static uint32_t inserted_rrpv(Inst *p, uint32_t set, uint32_t way, uint32_t max)
+{
+    insert(p, set, way);
+    uint64_t before = stat(p, "aging");
+    CHECK(victim(p, set, 1ull << way) == (int)way);
+    return max - (uint32_t)(stat(p, "aging") - before);
+}
+
+TEST(repl_rrip_leader_insertion)
+{
+    Inst p;
+    inst_init(&p, "rrip", 32, 4, NULL);
+    EXPECT_EQ_U(inserted_rrpv(&p, 0, 0, 7), 6); /* SRRIP leader: 2^M - 2 */
+    EXPECT_EQ_U(inserted_rrpv(&p, 4, 0, 7), 7); /* BRRIP leader: 2^M - 1 */
+    EXPECT_EQ_U(stat(&p, "leader_miss_srrip"), 1);
+    EXPECT_EQ_U(stat(&p, "leader_miss_brrip"), 1);
+    /* the BRRIP coin: max - 1 about one time in 32 */
+    enum { N = 32000 };
+    uint32_t near = 0;
+    for (uint32_t i = 0; i < N; i++)
+        near += inserted_rrpv(&p, 12, i % 4, 7) == 6;
+    EXPECT_EQ_U(near, stat(&p, "brrip_near"));
+    EXPECT(near > N / 32 * 8 / 10 && near < N / 32 * 12 / 10);
+    EXPECT_EQ_U(near, 1043); /* the same coin stream as DIP's */ /* gpu.seed = 1, SM 0, index 0 */
+    /* PSEL is at 0 now: followers use SRRIP; enough SRRIP leader misses move them to BRRIP */
+    EXPECT_EQ_U(inserted_rrpv(&p, 1, 0, 7), 6);
+    for (uint32_t i = 0; i < 512; i++)
+        insert(&p, 8, 0);
+    EXPECT_EQ_I(follower_policy(&p, 1, "srrip", "brrip"), 1);
+    inst_free(&p);
+
+    inst_init(&p, "rrip", 32, 4, "l1d.repl.rrip.rrpv_bits=2"); /* RRPV 0..3 */
+    EXPECT_EQ_U(inserted_rrpv(&p, 0, 0, 3), 2);
+    EXPECT_EQ_U(inserted_rrpv(&p, 4, 0, 3), 3);
+    inst_free(&p);
+    inst_init(&p, "rrip", 32, 4, "l1d.repl.rrip.rrpv_bits=1"); /* RRPV 0..1 */
+    EXPECT_EQ_U(inserted_rrpv(&p, 0, 0, 1), 0);
+    EXPECT_EQ_U(inserted_rrpv(&p, 4, 0, 1), 1);
+    hit(&p, 4, 0);
+    EXPECT_EQ_I(victim(&p, 4, 0x1), 0);
     inst_free(&p);
 }
