@@ -24,7 +24,7 @@ TEST(policy_registry_names_unique_and_found)
     }
     EXPECT(policy_warp("gto") && policy_warp("lrr") && policy_warp("twolevel") && policy_warp("swl"));
     EXPECT(policy_index("conv") && policy_index("fermi"));
-    EXPECT(policy_repl("lru") && policy_repl("fifo"));
+    EXPECT(policy_repl("lru") && policy_repl("fifo") && policy_repl("dip") && policy_repl("rrip"));
     EXPECT(policy_cta("rr") && policy_cta("bcs"));
     EXPECT(policy_mpath("victim"));
     EXPECT(policy_warp("nosuch") == NULL);
