@@ -124,29 +124,31 @@ static bool one_baseline(const ExpView *vw)
     return true;
 }
 
-/* What values are normalised to, for titles: "lru", or "s0+stall to static0, ...". */
-static void baseline_desc(const ExpSpec *s, const ExpView *vw, char *buf, size_t len)
+/* How values are normalised, for titles: "normalised to lru" (of: "to the total of lru"), or
+ * with a baseline per variant "normalised per variant (S0+Stall / static0, ...)". */
+static void norm_desc(const ExpSpec *s, const ExpView *vw, const char *of, char *buf, size_t len)
 {
     if (!vw->n_variants || one_baseline(vw)) {
-        snprintf(buf, len, "%s", s->variants[vw->n_variants ? vw->baselines[0] : s->baseline].name);
+        snprintf(buf, len, "normalised to %s%s", of, s->variants[vw->n_variants ? vw->baselines[0] : s->baseline].name);
         return;
     }
-    size_t n = 0;
-    buf[0] = 0;
+    int k = snprintf(buf, len, "normalised per variant (%s", of);
+    size_t n = k > 0 ? (size_t)k : 0;
     for (uint32_t j = 0; j < vw->n_variants && n < len; j++) {
-        int k = snprintf(buf + n, len - n, "%s%s to %s", j ? ", " : "", vw->labels[j],
-                         s->variants[vw->baselines[j]].name);
+        k = snprintf(buf + n, len - n, "%s%s / %s", j ? ", " : "", vw->labels[j], s->variants[vw->baselines[j]].name);
         n += k > 0 ? (size_t)k : 0;
     }
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
 }
 
 static ExpTable *metric_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results, const char *metric,
                               bool normalise, bool geomean)
 {
-    char title[1024], base[768];
-    baseline_desc(s, vw, base, sizeof base);
+    char title[1024], how[768];
+    norm_desc(s, vw, "", how, sizeof how);
     if (normalise)
-        snprintf(title, sizeof title, "%s normalised to %s", metric, base);
+        snprintf(title, sizeof title, "%s %s", metric, how);
     else
         snprintf(title, sizeof title, "%s", metric);
     uint32_t nw = vw->n_workloads, nv = vw->n_variants;
@@ -254,12 +256,11 @@ static ExpTable *stacked_table(const ExpSpec *s, const ExpView *vw, JsonValue *c
     ExpStrList comp = { 0 };
     bool hist;
     stacked_components(s, results, fig, &comp, &hist);
-    char title[1024], base[768], name[512];
-    baseline_desc(s, vw, base, sizeof base);
+    char title[1024], how[768], name[512];
+    norm_desc(s, vw, "the total of ", how, sizeof how);
     snprintf(title, sizeof title, "%s%s%s", fig->title ? fig->title : fig->name,
-             fig->norm == EXP_NORM_BASELINE ? ", normalised to the total of " :
-             fig->norm == EXP_NORM_TOTAL ? ", fractions of each bar's total" : "",
-             fig->norm == EXP_NORM_BASELINE ? base : "");
+             fig->norm == EXP_NORM_BASELINE ? ", " : fig->norm == EXP_NORM_TOTAL ? ", fractions of each bar's total" : "",
+             fig->norm == EXP_NORM_BASELINE ? how : "");
     uint32_t nw = vw->n_workloads, nv = vw->n_variants;
     ExpTable *t = exp_table_new(title, "workload/variant", nw * nv, comp.n);
     for (uint32_t k = 0; k < comp.n; k++)
@@ -581,11 +582,11 @@ static void figure(Report *r, const ExpFigure *fig)
     }
     ExpView vw;
     exp_view_init(&vw, s, fig);
-    char stem[128], path[4096], title[1024], ylabel[1024], base[768];
+    char stem[128], path[4096], title[1024], ylabel[1024], how[768];
     file_stem(fig->name, stem, sizeof stem);
     const char *metric = fig->metrics.v[0];
     bool normalise = fig->norm == EXP_NORM_BASELINE;
-    baseline_desc(s, &vw, base, sizeof base);
+    norm_desc(s, &vw, "", how, sizeof how);
     if (fig->ylabel)
         snprintf(ylabel, sizeof ylabel, "%s", fig->ylabel);
     else if (fig->kind == EXP_FIG_STACKED)
@@ -594,7 +595,7 @@ static void figure(Report *r, const ExpFigure *fig)
     else if (fig->kind == EXP_FIG_CDF)
         snprintf(ylabel, sizeof ylabel, "cumulative fraction");
     else if (normalise && one_baseline(&vw))
-        snprintf(ylabel, sizeof ylabel, "%s / %s", metric, base);
+        snprintf(ylabel, sizeof ylabel, "%s / %s", metric, s->variants[vw.baselines[0]].name);
     else
         snprintf(ylabel, sizeof ylabel, "%s%s", metric, normalise ? " / baseline" : "");
     if (fig->title)
@@ -602,7 +603,7 @@ static void figure(Report *r, const ExpFigure *fig)
     else if (fig->kind == EXP_FIG_STACKED || fig->kind == EXP_FIG_CDF)
         snprintf(title, sizeof title, "%s", fig->name);
     else
-        snprintf(title, sizeof title, "%s%s%s", metric, normalise ? " normalised to " : "", normalise ? base : "");
+        snprintf(title, sizeof title, "%s%s%s", metric, normalise ? " " : "", normalise ? how : "");
 
     if (r->html)
         html_heading(r->html, 2, title);

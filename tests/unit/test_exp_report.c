@@ -529,7 +529,7 @@ TEST(exp_report_figure_views_hand_computed)
     EXPECT_NEAR(*exp_table_at(t, 1, 1), 10.0 / 5, 1e-12);
     EXPECT_NEAR(*exp_table_at(t, 2, 0), sqrt(1.5 * 0.5), 1e-12);
     EXPECT_NEAR(*exp_table_at(t, 2, 1), 1.0, 1e-12);
-    EXPECT_CONTAINS(t->title, "normalised to S0+Stall to s0, Dyn+Stall to dyn");
+    EXPECT_CONTAINS(t->title, "sim.ipc normalised per variant (S0+Stall / s0, Dyn+Stall / dyn)");
     exp_table_free(t);
 
     /* Raw values in the figure's order. */
