@@ -4,8 +4,10 @@
  * runs/W__V.json, then for each figure of the spec writes a table (text and CSV), an SVG
  * figure and, when rsvg-convert is installed, a PNG; `--stat NAME` adds tables of any stat.
  * Everything is gathered in one HTML page with the configuration used. Values are normalised
- * per workload to the spec's baseline variant and summarised by geometric means, overall and
- * per workload class, as in the papers' figures. Missing runs are reported and left blank,
+ * per workload to the spec's baseline variant (or, per figure, to one baseline per drawn
+ * variant: "S0+Stall over Static0", thesis Figs. 4.8-4.9) and summarised by geometric means,
+ * overall and per workload class, as in the papers' figures. A figure may draw part of the
+ * experiment: some variants under labels of their own, the workloads of one class (its view). Missing runs are reported and left blank,
  * never treated as zero. A run whose status is not complete (stopped at gpu.max_cycles, a
  * deadlock, a fault, killed: its numbers cover part of the workload) is left out the same way,
  * marked with its status in every table ("(killed)") and listed under each table and on the
@@ -26,12 +28,47 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Distinct non-empty workload classes in order of first appearance; returns how many. */
-static uint32_t classes_of(const ExpSpec *s, const char **out)
+void exp_view_init(ExpView *vw, const ExpSpec *s, const ExpFigure *fig)
+{
+    memset(vw, 0, sizeof *vw);
+    vw->workloads = xmalloc((s->n_workloads ? s->n_workloads : 1) * sizeof *vw->workloads);
+    for (uint32_t w = 0; w < s->n_workloads; w++)
+        if (!fig || !fig->class_name || !strcmp(s->workloads[w].class_name, fig->class_name))
+            vw->workloads[vw->n_workloads++] = w;
+    uint32_t nv = fig && fig->variants.n ? fig->variants.n : s->n_variants;
+    vw->variants = xmalloc((nv ? nv : 1) * sizeof *vw->variants);
+    vw->baselines = xmalloc((nv ? nv : 1) * sizeof *vw->baselines);
+    vw->labels = xmalloc((nv ? nv : 1) * sizeof *vw->labels);
+    for (uint32_t j = 0; j < nv; j++) {
+        int v = fig && fig->variants.n ? exp_spec_find_variant(s, fig->variants.v[j]) : (int)j;
+        int b = (int)s->baseline;
+        if (fig && fig->baselines.n)
+            b = exp_spec_find_variant(s, fig->baselines.v[fig->baselines.n == 1 ? 0 : j]);
+        if (v < 0 || b < 0)
+            continue; /* not from a parsed spec: left out */
+        vw->variants[vw->n_variants] = (uint32_t)v;
+        vw->baselines[vw->n_variants] = (uint32_t)b;
+        vw->labels[vw->n_variants] = fig && fig->labels.n == nv ? fig->labels.v[j] : s->variants[v].name;
+        vw->n_variants++;
+    }
+}
+
+void exp_view_free(ExpView *vw)
+{
+    free(vw->workloads);
+    free(vw->variants);
+    free(vw->baselines);
+    free(vw->labels);
+    memset(vw, 0, sizeof *vw);
+}
+
+/* Distinct non-empty workload classes of the view's workloads in order of first appearance;
+ * returns how many. */
+static uint32_t classes_of(const ExpSpec *s, const ExpView *vw, const char **out)
 {
     uint32_t n = 0;
-    for (uint32_t w = 0; w < s->n_workloads; w++) {
-        const char *c = s->workloads[w].class_name;
+    for (uint32_t i = 0; i < vw->n_workloads; i++) {
+        const char *c = s->workloads[vw->workloads[i]].class_name;
         bool seen = !c[0];
         for (uint32_t k = 0; k < n && !seen; k++)
             seen = !strcmp(out[k], c);
@@ -42,24 +79,33 @@ static uint32_t classes_of(const ExpSpec *s, const char **out)
 }
 
 /* Per-class means only say something when the workloads are not all in one class. */
-static bool per_class_means(const ExpSpec *s, uint32_t n_classes)
+static bool per_class_means(const ExpSpec *s, const ExpView *vw, uint32_t n_classes)
 {
     if (n_classes > 1)
         return true;
-    for (uint32_t w = 0; w < s->n_workloads; w++)
-        if (n_classes == 1 && !s->workloads[w].class_name[0])
+    for (uint32_t i = 0; i < vw->n_workloads; i++)
+        if (n_classes == 1 && !s->workloads[vw->workloads[i]].class_name[0])
             return true;
     return false;
 }
 
-uint32_t exp_report_n_gmean_rows(const ExpSpec *s, bool geomean)
+static uint32_t n_gmean_rows(const ExpSpec *s, const ExpView *vw, bool geomean)
 {
     if (!geomean)
         return 0;
-    const char **cls = xcalloc(s->n_workloads, sizeof *cls);
-    uint32_t n = classes_of(s, cls);
+    const char **cls = xcalloc(s->n_workloads + 1, sizeof *cls);
+    uint32_t n = classes_of(s, vw, cls);
     free(cls);
-    return 1 + (per_class_means(s, n) ? n : 0);
+    return 1 + (per_class_means(s, vw, n) ? n : 0);
+}
+
+uint32_t exp_report_n_gmean_rows(const ExpSpec *s, bool geomean)
+{
+    ExpView vw;
+    exp_view_init(&vw, s, NULL);
+    uint32_t n = n_gmean_rows(s, &vw, geomean);
+    exp_view_free(&vw);
+    return n;
 }
 
 static double metric_of(JsonValue *const *results, const ExpSpec *s, uint32_t w, uint32_t v, const char *metric)
@@ -69,110 +115,235 @@ static double metric_of(JsonValue *const *results, const ExpSpec *s, uint32_t w,
     return r && exp_metric_value(json_get(r, "total"), metric, &x) ? x : NAN;
 }
 
-ExpTable *exp_report_metric_table(const ExpSpec *s, JsonValue *const *results, const char *metric,
-                                  bool normalise, bool geomean)
+/* True when every drawn variant has the same baseline. */
+static bool one_baseline(const ExpView *vw)
 {
-    char title[512];
+    for (uint32_t j = 1; j < vw->n_variants; j++)
+        if (vw->baselines[j] != vw->baselines[0])
+            return false;
+    return true;
+}
+
+/* How values are normalised, for titles: "normalised to lru" (of: "to the total of lru"), or
+ * with a baseline per variant "normalised per variant (S0+Stall / static0, ...)". */
+static void norm_desc(const ExpSpec *s, const ExpView *vw, const char *of, char *buf, size_t len)
+{
+    if (!vw->n_variants || one_baseline(vw)) {
+        snprintf(buf, len, "normalised to %s%s", of, s->variants[vw->n_variants ? vw->baselines[0] : s->baseline].name);
+        return;
+    }
+    int k = snprintf(buf, len, "normalised per variant (%s", of);
+    size_t n = k > 0 ? (size_t)k : 0;
+    for (uint32_t j = 0; j < vw->n_variants && n < len; j++) {
+        k = snprintf(buf + n, len - n, "%s%s / %s", j ? ", " : "", vw->labels[j], s->variants[vw->baselines[j]].name);
+        n += k > 0 ? (size_t)k : 0;
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
+static ExpTable *metric_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results, const char *metric,
+                              bool normalise, bool geomean)
+{
+    char title[1024], how[768];
+    norm_desc(s, vw, "", how, sizeof how);
     if (normalise)
-        snprintf(title, sizeof title, "%s normalised to %s", metric, s->variants[s->baseline].name);
+        snprintf(title, sizeof title, "%s %s", metric, how);
     else
         snprintf(title, sizeof title, "%s", metric);
-    ExpTable *t = exp_table_new(title, "workload", s->n_workloads, s->n_variants);
-    for (uint32_t v = 0; v < s->n_variants; v++)
-        exp_table_set_col(t, v, s->variants[v].name);
-    for (uint32_t w = 0; w < s->n_workloads; w++) {
-        exp_table_set_row(t, w, s->workloads[w].name);
-        for (uint32_t v = 0; v < s->n_variants; v++)
-            *exp_table_at(t, w, v) = metric_of(results, s, w, v, metric);
+    uint32_t nw = vw->n_workloads, nv = vw->n_variants;
+    ExpTable *t = exp_table_new(title, "workload", nw, nv);
+    for (uint32_t j = 0; j < nv; j++)
+        exp_table_set_col(t, j, vw->labels[j]);
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t w = vw->workloads[i];
+        exp_table_set_row(t, i, s->workloads[w].name);
+        for (uint32_t j = 0; j < nv; j++) {
+            double x = metric_of(results, s, w, vw->variants[j], metric);
+            if (normalise) {
+                /* Missing or zero baseline: the value is missing, not infinite. */
+                double b = metric_of(results, s, w, vw->baselines[j], metric);
+                x = isfinite(b) && b != 0 ? x / b : NAN;
+            }
+            *exp_table_at(t, i, j) = x;
+        }
     }
-    if (normalise)
-        exp_table_normalise(t, s->baseline);
     if (!geomean)
         return t;
-    const char **cls = xcalloc(s->n_workloads, sizeof *cls);
-    uint32_t n_cls = classes_of(s, cls);
-    double *col = xmalloc(s->n_workloads * sizeof *col);
+    const char **cls = xcalloc(s->n_workloads + 1, sizeof *cls);
+    uint32_t n_cls = classes_of(s, vw, cls);
+    double *col = xmalloc((nw ? nw : 1) * sizeof *col);
     char label[EXP_NAME_LEN + 8];
-    for (uint32_t k = 0; per_class_means(s, n_cls) && k < n_cls; k++) {
+    for (uint32_t k = 0; per_class_means(s, vw, n_cls) && k < n_cls; k++) {
         snprintf(label, sizeof label, "gmean:%s", cls[k]);
         uint32_t r = exp_table_add_row(t, label);
-        for (uint32_t v = 0; v < s->n_variants; v++) {
+        for (uint32_t j = 0; j < nv; j++) {
             uint32_t n = 0;
-            for (uint32_t w = 0; w < s->n_workloads; w++)
-                if (!strcmp(s->workloads[w].class_name, cls[k]))
-                    col[n++] = *exp_table_at(t, w, v);
-            *exp_table_at(t, r, v) = exp_geomean(col, n, 1, NULL);
+            for (uint32_t i = 0; i < nw; i++)
+                if (!strcmp(s->workloads[vw->workloads[i]].class_name, cls[k]))
+                    col[n++] = *exp_table_at(t, i, j);
+            *exp_table_at(t, r, j) = exp_geomean(col, n, 1, NULL);
         }
     }
     uint32_t r = exp_table_add_row(t, "gmean");
-    for (uint32_t v = 0; v < s->n_variants; v++)
-        *exp_table_at(t, r, v) = exp_geomean(&t->v[v], s->n_workloads, t->n_cols, NULL);
+    for (uint32_t j = 0; j < nv; j++)
+        *exp_table_at(t, r, j) = exp_geomean(&t->v[j], nw, t->n_cols, NULL);
     free(col);
     free(cls);
     return t;
 }
 
-/* The components of a stacked figure: its metrics, or the bucket labels of its one histogram
- * (taken from the first result that has it). */
+ExpTable *exp_report_metric_table(const ExpSpec *s, JsonValue *const *results, const char *metric,
+                                  bool normalise, bool geomean)
+{
+    ExpView vw;
+    exp_view_init(&vw, s, NULL);
+    ExpTable *t = metric_table(s, &vw, results, metric, normalise, geomean);
+    exp_view_free(&vw);
+    return t;
+}
+
+/* The bucket labels of histogram `name`, taken from the first result that has it; false if none
+ * has it as a histogram. */
+static bool histogram_buckets(const ExpSpec *s, JsonValue *const *results, const char *name, ExpStrList *out)
+{
+    for (uint32_t i = 0; i < s->n_workloads * s->n_variants; i++) {
+        const JsonValue *h = results[i] ? json_get(json_get(results[i], "total"), name) : NULL;
+        if (h && h->type == JSON_OBJECT) {
+            for (uint32_t k = 0; k < h->n; k++)
+                exp_strlist_push(out, h->keys[k]);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The components of a stacked figure: its metrics, or the bucket labels of its one histogram. */
 static void stacked_components(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig,
                                ExpStrList *out, bool *from_hist)
 {
-    *from_hist = false;
-    if (fig->metrics.n == 1) {
-        for (uint32_t i = 0; i < s->n_workloads * s->n_variants; i++) {
-            const JsonValue *h = results[i] ? json_get(json_get(results[i], "total"), fig->metrics.v[0]) : NULL;
-            if (h && h->type == JSON_OBJECT) {
-                for (uint32_t k = 0; k < h->n; k++)
-                    exp_strlist_push(out, h->keys[k]);
-                *from_hist = true;
-                return;
-            }
-        }
-    }
+    *from_hist = fig->metrics.n == 1 && histogram_buckets(s, results, fig->metrics.v[0], out);
+    if (*from_hist)
+        return;
     for (uint32_t k = 0; k < fig->metrics.n; k++)
         exp_strlist_push(out, fig->metrics.v[k]);
 }
 
-ExpTable *exp_report_stacked_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig)
+/* Component k of a stacked figure for one run. */
+static double component_of(JsonValue *const *results, const ExpSpec *s, uint32_t w, uint32_t v,
+                           const ExpFigure *fig, const ExpStrList *comp, bool hist, uint32_t k)
+{
+    char metric[600];
+    if (hist)
+        snprintf(metric, sizeof metric, "%s:%s", fig->metrics.v[0], comp->v[k]);
+    else
+        snprintf(metric, sizeof metric, "%s", comp->v[k]);
+    return metric_of(results, s, w, v, metric);
+}
+
+/* Row label of a run in stacked and cdf tables. */
+static void run_label(const ExpSpec *s, const ExpView *vw, uint32_t i, uint32_t j, bool with_variant, char *buf,
+                      size_t len)
+{
+    if (with_variant)
+        snprintf(buf, len, "%s/%s", s->workloads[vw->workloads[i]].name, vw->labels[j]);
+    else
+        snprintf(buf, len, "%s", s->workloads[vw->workloads[i]].name);
+}
+
+static ExpTable *stacked_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results, const ExpFigure *fig)
 {
     ExpStrList comp = { 0 };
     bool hist;
     stacked_components(s, results, fig, &comp, &hist);
-    char title[512], name[512];
+    char title[1024], how[768], name[512];
+    norm_desc(s, vw, "the total of ", how, sizeof how);
     snprintf(title, sizeof title, "%s%s%s", fig->title ? fig->title : fig->name,
-             fig->normalise ? ", normalised to the total of " : "", fig->normalise ? s->variants[s->baseline].name : "");
-    ExpTable *t = exp_table_new(title, "workload/variant", s->n_workloads * s->n_variants, comp.n);
+             fig->norm == EXP_NORM_BASELINE ? ", " : fig->norm == EXP_NORM_TOTAL ? ", fractions of each bar's total" : "",
+             fig->norm == EXP_NORM_BASELINE ? how : "");
+    uint32_t nw = vw->n_workloads, nv = vw->n_variants;
+    ExpTable *t = exp_table_new(title, "workload/variant", nw * nv, comp.n);
     for (uint32_t k = 0; k < comp.n; k++)
         exp_table_set_col(t, k, comp.v[k]);
-    for (uint32_t w = 0; w < s->n_workloads; w++)
-        for (uint32_t v = 0; v < s->n_variants; v++) {
-            uint32_t r = w * s->n_variants + v;
-            snprintf(name, sizeof name, "%s/%s", s->workloads[w].name, s->variants[v].name);
+    for (uint32_t i = 0; i < nw; i++)
+        for (uint32_t j = 0; j < nv; j++) {
+            uint32_t r = i * nv + j, w = vw->workloads[i];
+            run_label(s, vw, i, j, true, name, sizeof name);
             exp_table_set_row(t, r, name);
+            double total = 0;
             for (uint32_t k = 0; k < comp.n; k++) {
-                char metric[600];
-                if (hist)
-                    snprintf(metric, sizeof metric, "%s:%s", fig->metrics.v[0], comp.v[k]);
-                else
-                    snprintf(metric, sizeof metric, "%s", comp.v[k]);
-                *exp_table_at(t, r, k) = metric_of(results, s, w, v, metric);
+                double x = component_of(results, s, w, vw->variants[j], fig, &comp, hist, k);
+                *exp_table_at(t, r, k) = x;
+                total += isfinite(x) ? x : 0;
             }
-        }
-    if (fig->normalise) {
-        for (uint32_t w = 0; w < s->n_workloads; w++) {
-            double base = 0;
-            for (uint32_t k = 0; k < comp.n; k++) {
-                double x = *exp_table_at(t, w * s->n_variants + s->baseline, k);
-                base += isfinite(x) ? x : 0;
-            }
-            for (uint32_t v = 0; v < s->n_variants; v++)
+            if (fig->norm == EXP_NORM_BASELINE) {
+                total = 0;
                 for (uint32_t k = 0; k < comp.n; k++) {
-                    double *x = exp_table_at(t, w * s->n_variants + v, k);
-                    *x = base > 0 ? *x / base : NAN;
+                    double x = component_of(results, s, w, vw->baselines[j], fig, &comp, hist, k);
+                    total += isfinite(x) ? x : 0;
+                }
+            }
+            if (fig->norm != EXP_NORM_NONE)
+                for (uint32_t k = 0; k < comp.n; k++) {
+                    double *x = exp_table_at(t, r, k);
+                    *x = total > 0 ? *x / total : NAN;
                 }
         }
-    }
     exp_strlist_free(&comp);
+    return t;
+}
+
+ExpTable *exp_report_stacked_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig)
+{
+    ExpView vw;
+    exp_view_init(&vw, s, fig);
+    ExpTable *t = stacked_table(s, &vw, results, fig);
+    exp_view_free(&vw);
+    return t;
+}
+
+static ExpTable *cdf_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results, const ExpFigure *fig)
+{
+    const char *hist = fig->metrics.v[0];
+    ExpStrList buckets = { 0 };
+    histogram_buckets(s, results, hist, &buckets);
+    char title[512], name[512];
+    snprintf(title, sizeof title, "%s: cumulative fraction of %s", fig->title ? fig->title : fig->name, hist);
+    uint32_t nw = vw->n_workloads, nv = vw->n_variants;
+    ExpTable *t = exp_table_new(title, nv == 1 ? "workload" : "workload/variant", nw * nv, buckets.n);
+    for (uint32_t k = 0; k < buckets.n; k++)
+        exp_table_set_col(t, k, buckets.v[k]);
+    for (uint32_t i = 0; i < nw; i++)
+        for (uint32_t j = 0; j < nv; j++) {
+            uint32_t r = i * nv + j;
+            run_label(s, vw, i, j, nv > 1, name, sizeof name);
+            exp_table_set_row(t, r, name);
+            const JsonValue *res = results[vw->workloads[i] * s->n_variants + vw->variants[j]];
+            const JsonValue *h = res ? json_get(json_get(res, "total"), hist) : NULL;
+            if (!h || h->type != JSON_OBJECT)
+                continue;
+            double total = 0, sum = 0;
+            for (uint32_t k = 0; k < buckets.n; k++)
+                total += json_number(json_get(h, buckets.v[k]), 0);
+            for (uint32_t k = 0; k < buckets.n && total > 0; k++) {
+                sum += json_number(json_get(h, buckets.v[k]), 0);
+                *exp_table_at(t, r, k) = sum / total;
+            }
+        }
+    exp_strlist_free(&buckets);
+    return t;
+}
+
+ExpTable *exp_report_figure_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig)
+{
+    if (fig->kind == EXP_FIG_SERIES)
+        return NULL;
+    ExpView vw;
+    exp_view_init(&vw, s, fig);
+    ExpTable *t = fig->kind == EXP_FIG_STACKED ? stacked_table(s, &vw, results, fig)
+                : fig->kind == EXP_FIG_CDF   ? cdf_table(s, &vw, results, fig)
+                : metric_table(s, &vw, results, fig->metrics.v[0], fig->norm == EXP_NORM_BASELINE, fig->geomean);
+    exp_view_free(&vw);
     return t;
 }
 
@@ -217,21 +388,28 @@ static void close_out(Report *r, AtomicFile *a, FILE *f, const char *path)
 }
 
 /* Mark the cells of runs that are not complete with their status's first word: "(killed)".
- * Rows are workloads (a metric table) or workload/variant pairs (stacked). */
-static void mark_incomplete(const Report *r, ExpTable *t, bool stacked)
+ * Rows are the view's workloads (a metric table: columns its variants) or its workload/variant
+ * pairs (stacked and cdf tables: every column). view NULL: the whole spec. */
+static void mark_incomplete(const Report *r, ExpTable *t, const ExpView *view, bool per_run_rows)
 {
     const ExpSpec *s = r->spec;
-    for (uint32_t i = 0; i < s->n_workloads * s->n_variants; i++) {
-        const char *st = r->incomplete[i];
-        if (!st)
-            continue;
-        char mark[64];
-        snprintf(mark, sizeof mark, "(%.*s)", (int)MIN(strcspn(st, ":"), 40), st);
-        uint32_t w = i / s->n_variants, v = i % s->n_variants;
-        for (uint32_t c = 0; c < t->n_cols; c++)
-            if (stacked || c == v)
-                exp_table_mark(t, stacked ? i : w, c, mark);
-    }
+    ExpView all;
+    if (!view)
+        exp_view_init(&all, s, NULL);
+    const ExpView *vw = view ? view : &all;
+    for (uint32_t i = 0; i < vw->n_workloads; i++)
+        for (uint32_t j = 0; j < vw->n_variants; j++) {
+            const char *st = r->incomplete[vw->workloads[i] * s->n_variants + vw->variants[j]];
+            if (!st)
+                continue;
+            char mark[64];
+            snprintf(mark, sizeof mark, "(%.*s)", (int)MIN(strcspn(st, ":"), 40), st);
+            for (uint32_t c = 0; c < t->n_cols; c++)
+                if (per_run_rows || c == j)
+                    exp_table_mark(t, per_run_rows ? i * vw->n_variants + j : i, c, mark);
+        }
+    if (!view)
+        exp_view_free(&all);
 }
 
 /* A file name from a stat or figure name: anything but [A-Za-z0-9_.-] becomes '_'. */
@@ -331,12 +509,14 @@ static void series_figure(Report *r, const ExpFigure *fig)
 {
     const ExpSpec *s = r->spec;
     const char *metric = fig->metrics.v[0];
-    for (uint32_t w = 0; w < s->n_workloads; w++) {
-        uint32_t nv = s->n_variants, points = 0;
+    ExpView vw;
+    exp_view_init(&vw, s, fig);
+    for (uint32_t i = 0; i < vw.n_workloads; i++) {
+        uint32_t w = vw.workloads[i], nv = vw.n_variants, points = 0;
         uint64_t period = 0;
-        const JsonValue **arr = xcalloc(nv, sizeof *arr);
+        const JsonValue **arr = xcalloc(nv ? nv : 1, sizeof *arr);
         for (uint32_t v = 0; v < nv; v++) {
-            const JsonValue *res = r->results[w * nv + v];
+            const JsonValue *res = r->results[w * s->n_variants + vw.variants[v]];
             const JsonValue *ser = res ? json_get(res, "series") : NULL;
             const JsonValue *a = ser ? json_get(ser, metric) : NULL;
             if (a && a->type == JSON_ARRAY) {
@@ -358,14 +538,14 @@ static void series_figure(Report *r, const ExpFigure *fig)
         snprintf(title, sizeof title, "%s: %s", fig->title ? fig->title : metric, s->workloads[w].name);
         double *vals = xmalloc((size_t)nv * points * sizeof *vals);
         char **xl = xcalloc(points, sizeof *xl);
-        const char **vl = xcalloc(nv, sizeof *vl);
+        const char **vl = xcalloc(nv ? nv : 1, sizeof *vl);
         for (uint32_t p = 0; p < points; p++) {
             char buf[32];
             snprintf(buf, sizeof buf, "%llu", (unsigned long long)((p + 1) * period));
             xl[p] = xstrdup(buf);
         }
         for (uint32_t v = 0; v < nv; v++) {
-            vl[v] = s->variants[v].name;
+            vl[v] = vw.labels[v];
             for (uint32_t p = 0; p < points; p++)
                 vals[(size_t)v * points + p] = arr[v] && p < arr[v]->n ? json_number(&arr[v]->items[p], NAN) : NAN;
         }
@@ -390,6 +570,7 @@ static void series_figure(Report *r, const ExpFigure *fig)
         free(vals);
         free(arr);
     }
+    exp_view_free(&vw);
 }
 
 static void figure(Report *r, const ExpFigure *fig)
@@ -399,22 +580,30 @@ static void figure(Report *r, const ExpFigure *fig)
         series_figure(r, fig);
         return;
     }
-    char stem[128], path[4096], title[512], ylabel[512];
+    ExpView vw;
+    exp_view_init(&vw, s, fig);
+    char stem[128], path[4096], title[1024], ylabel[1024], how[768];
     file_stem(fig->name, stem, sizeof stem);
     const char *metric = fig->metrics.v[0];
-    const char *base = s->variants[s->baseline].name;
-    if (fig->kind == EXP_FIG_STACKED)
-        snprintf(ylabel, sizeof ylabel, "%s", fig->ylabel ? fig->ylabel : fig->normalise ? "fraction of baseline total" : "count");
-    else if (fig->ylabel)
+    bool normalise = fig->norm == EXP_NORM_BASELINE;
+    norm_desc(s, &vw, "", how, sizeof how);
+    if (fig->ylabel)
         snprintf(ylabel, sizeof ylabel, "%s", fig->ylabel);
+    else if (fig->kind == EXP_FIG_STACKED)
+        snprintf(ylabel, sizeof ylabel, "%s", normalise ? "fraction of baseline total"
+                                              : fig->norm == EXP_NORM_TOTAL ? "fraction of total" : "count");
+    else if (fig->kind == EXP_FIG_CDF)
+        snprintf(ylabel, sizeof ylabel, "cumulative fraction");
+    else if (normalise && one_baseline(&vw))
+        snprintf(ylabel, sizeof ylabel, "%s / %s", metric, s->variants[vw.baselines[0]].name);
     else
-        snprintf(ylabel, sizeof ylabel, "%s%s%s", metric, fig->normalise ? " / " : "", fig->normalise ? base : "");
+        snprintf(ylabel, sizeof ylabel, "%s%s", metric, normalise ? " / baseline" : "");
     if (fig->title)
         snprintf(title, sizeof title, "%s", fig->title);
-    else if (fig->kind == EXP_FIG_STACKED)
+    else if (fig->kind == EXP_FIG_STACKED || fig->kind == EXP_FIG_CDF)
         snprintf(title, sizeof title, "%s", fig->name);
     else
-        snprintf(title, sizeof title, "%s%s%s", metric, fig->normalise ? " normalised to " : "", fig->normalise ? base : "");
+        snprintf(title, sizeof title, "%s%s%s", metric, normalise ? " " : "", normalise ? how : "");
 
     if (r->html)
         html_heading(r->html, 2, title);
@@ -423,34 +612,38 @@ static void figure(Report *r, const ExpFigure *fig)
     snprintf(svg_name, sizeof svg_name, "%s.svg", stem);
     AtomicFile a;
     FILE *f = open_out(r, &a, svg_name, path, sizeof path);
-    double ref = fig->normalise ? 1.0 : NAN;
+    double ref = normalise ? 1.0 : NAN;
+    uint32_t nw = vw.n_workloads, nv = vw.n_variants;
+    const char **wl = xmalloc((nw ? nw : 1) * sizeof *wl);
+    for (uint32_t i = 0; i < nw; i++)
+        wl[i] = s->workloads[vw.workloads[i]].name;
     if (fig->kind == EXP_FIG_STACKED) {
-        t = exp_report_stacked_table(s, r->results, fig);
-        mark_incomplete(r, t, true);
-        uint32_t nw = s->n_workloads, nv = s->n_variants, nk = t->n_cols;
-        const char **wl = xmalloc(nw * sizeof *wl), **vl = xmalloc(nv * sizeof *vl);
-        for (uint32_t w = 0; w < nw; w++)
-            wl[w] = s->workloads[w].name;
-        for (uint32_t v = 0; v < nv; v++)
-            vl[v] = s->variants[v].name;
-        double *vals = xmalloc((size_t)nw * nv * (nk ? nk : 1) * sizeof *vals);
-        for (uint32_t w = 0; w < nw; w++)
-            for (uint32_t v = 0; v < nv; v++)
+        t = stacked_table(s, &vw, r->results, fig);
+        mark_incomplete(r, t, &vw, true);
+        uint32_t nk = t->n_cols;
+        double *vals = xmalloc((size_t)(nw ? nw : 1) * (nv ? nv : 1) * (nk ? nk : 1) * sizeof *vals);
+        for (uint32_t i = 0; i < nw; i++)
+            for (uint32_t j = 0; j < nv; j++)
                 for (uint32_t k = 0; k < nk; k++) {
-                    size_t dst = fig->group_by_variant ? ((size_t)v * nw + w) * nk + k : ((size_t)w * nv + v) * nk + k;
-                    vals[dst] = *exp_table_at(t, w * nv + v, k);
+                    size_t dst = fig->group_by_variant ? ((size_t)j * nw + i) * nk + k : ((size_t)i * nv + j) * nk + k;
+                    vals[dst] = *exp_table_at(t, i * nv + j, k);
                 }
         SvgBars c = { title, ylabel, fig->group_by_variant ? nv : nw, fig->group_by_variant ? nw : nv, nk,
-                      fig->group_by_variant ? vl : wl, fig->group_by_variant ? wl : vl, labels(t->col_labels),
-                      vals, 0, ref };
+                      fig->group_by_variant ? vw.labels : wl, fig->group_by_variant ? wl : vw.labels,
+                      labels(t->col_labels), vals, 0, ref };
         if (f)
             svg_bars(f, &c);
         free(vals);
-        free(wl);
-        free(vl);
+    } else if (fig->kind == EXP_FIG_CDF) {
+        t = cdf_table(s, &vw, r->results, fig);
+        mark_incomplete(r, t, &vw, true);
+        SvgLines c = { title, metric, ylabel, t->n_rows, t->n_cols, labels(t->row_labels), labels(t->col_labels),
+                       t->v, NAN };
+        if (f)
+            svg_lines(f, &c);
     } else {
-        t = exp_report_metric_table(s, r->results, metric, fig->normalise, fig->geomean);
-        mark_incomplete(r, t, false);
+        t = metric_table(s, &vw, r->results, metric, normalise, fig->geomean);
+        mark_incomplete(r, t, &vw, false);
         uint32_t nr = t->n_rows, nc = t->n_cols;
         if (fig->kind == EXP_FIG_LINE) {
             SvgLines c = { title, "variant", ylabel, nr, nc, labels(t->row_labels), labels(t->col_labels), t->v, ref };
@@ -458,11 +651,11 @@ static void figure(Report *r, const ExpFigure *fig)
                 svg_lines(f, &c);
         } else if (!fig->group_by_variant) {
             SvgBars c = { title, ylabel, nr, nc, 1, labels(t->row_labels), labels(t->col_labels), NULL, t->v,
-                          exp_report_n_gmean_rows(s, fig->geomean), ref };
+                          n_gmean_rows(s, &vw, fig->geomean), ref };
             if (f)
                 svg_bars(f, &c);
         } else {
-            double *tr = xmalloc((size_t)nr * nc * sizeof *tr);
+            double *tr = xmalloc((size_t)(nr ? nr : 1) * (nc ? nc : 1) * sizeof *tr);
             for (uint32_t i = 0; i < nr; i++)
                 for (uint32_t j = 0; j < nc; j++)
                     tr[(size_t)j * nr + i] = t->v[(size_t)i * nc + j];
@@ -472,6 +665,8 @@ static void figure(Report *r, const ExpFigure *fig)
             free(tr);
         }
     }
+    free(wl);
+    exp_view_free(&vw);
     close_out(r, &a, f, path);
     if (f && r->html)
         html_inline_svg(r->html, path);
@@ -488,8 +683,8 @@ static void stat_tables(Report *r, const char *stat)
     memcpy(stem, "stat-", 5);
     ExpTable *t[2] = { exp_report_metric_table(r->spec, r->results, stat, false, true),
                        exp_report_metric_table(r->spec, r->results, stat, true, true) };
-    mark_incomplete(r, t[0], false);
-    mark_incomplete(r, t[1], false);
+    mark_incomplete(r, t[0], NULL, false);
+    mark_incomplete(r, t[1], NULL, false);
     if (r->html)
         html_heading(r->html, 2, stat);
     write_tables(r, stem, t, 2);
@@ -520,7 +715,7 @@ static void html_config(Report *r)
         for (uint32_t v = 0; v < s->n_variants; v++)
             *exp_table_at(wall, w, v) = json_number(json_get(r->results[w * s->n_variants + v], "wall_seconds"), NAN);
     }
-    mark_incomplete(r, wall, false);
+    mark_incomplete(r, wall, NULL, false);
     html_heading(f, 2, "Runs");
     html_table(f, wall);
     exp_table_free(wall);

@@ -39,7 +39,13 @@ void exp_strlist_free(ExpStrList *l)
 
 const char *exp_figure_kind_name(ExpFigureKind k)
 {
-    return k == EXP_FIG_STACKED ? "stacked" : k == EXP_FIG_LINE ? "line" : k == EXP_FIG_SERIES ? "series" : "bars";
+    return k == EXP_FIG_STACKED ? "stacked" : k == EXP_FIG_LINE ? "line" : k == EXP_FIG_SERIES ? "series"
+         : k == EXP_FIG_CDF ? "cdf" : "bars";
+}
+
+const char *exp_norm_name(ExpNorm n)
+{
+    return n == EXP_NORM_BASELINE ? "baseline" : n == EXP_NORM_TOTAL ? "total" : "none";
 }
 
 typedef struct Ctx {
@@ -263,6 +269,37 @@ static void split_metrics(ExpStrList *l, const char *v)
     free(buf);
 }
 
+/* A figure's variants=, labels=, baseline= and class= name what is declared above it. */
+static bool figure_selection_ok(Ctx *c, const ExpFigure *f)
+{
+    const ExpSpec *s = c->s;
+    for (uint32_t i = 0; i < f->variants.n; i++) {
+        if (exp_spec_find_variant(s, f->variants.v[i]) < 0)
+            return fail(c, "figure '%s': variants=: no variant '%s' is declared above", f->name, f->variants.v[i]);
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(f->variants.v[i], f->variants.v[j]))
+                return fail(c, "figure '%s': variants=: '%s' is named twice", f->name, f->variants.v[i]);
+    }
+    uint32_t drawn = f->variants.n ? f->variants.n : s->n_variants;
+    if (f->labels.n && f->labels.n != drawn)
+        return fail(c, "figure '%s': labels=: %u labels for %u drawn variants", f->name, f->labels.n, drawn);
+    for (uint32_t i = 0; i < f->baselines.n; i++)
+        if (exp_spec_find_variant(s, f->baselines.v[i]) < 0)
+            return fail(c, "figure '%s': baseline=: no variant '%s' is declared above", f->name, f->baselines.v[i]);
+    if (f->baselines.n > 1 && f->baselines.n != drawn)
+        return fail(c, "figure '%s': baseline=: give one variant, or one per drawn variant (%u), not %u", f->name,
+                    drawn, f->baselines.n);
+    if (f->class_name) {
+        bool any = false;
+        for (uint32_t w = 0; w < s->n_workloads && !any; w++)
+            any = !strcmp(s->workloads[w].class_name, f->class_name);
+        if (!any)
+            return fail(c, "figure '%s': class=%s: no workload of that class is declared above", f->name,
+                        f->class_name);
+    }
+    return true;
+}
+
 static bool stmt_figure(Ctx *c, char **tok, int n)
 {
     ExpSpec *s = c->s;
@@ -280,8 +317,8 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
     ExpFigure *f = &s->figures[s->n_figures++];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
-    f->normalise = true;
-    bool geomean_set = false;
+    f->norm = EXP_NORM_BASELINE;
+    bool geomean_set = false, norm_set = false;
     for (; i < n; i++) {
         char *eq = strchr(tok[i], '=');
         if (!eq || eq == tok[i])
@@ -299,15 +336,32 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
                 f->kind = EXP_FIG_LINE;
             else if (!strcmp(v, "series"))
                 f->kind = EXP_FIG_SERIES;
+            else if (!strcmp(v, "cdf"))
+                f->kind = EXP_FIG_CDF;
             else
-                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series", name, v);
+                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series|cdf", name, v);
         } else if (!strcmp(k, "norm")) {
             if (!strcmp(v, "baseline"))
-                f->normalise = true;
+                f->norm = EXP_NORM_BASELINE;
             else if (!strcmp(v, "none"))
-                f->normalise = false;
+                f->norm = EXP_NORM_NONE;
+            else if (!strcmp(v, "total"))
+                f->norm = EXP_NORM_TOTAL;
             else
-                return fail(c, "figure '%s': norm=%s: expected baseline|none", name, v);
+                return fail(c, "figure '%s': norm=%s: expected baseline|none|total", name, v);
+            norm_set = true;
+        } else if (!strcmp(k, "variants")) {
+            exp_strlist_free(&f->variants);
+            split_metrics(&f->variants, v);
+        } else if (!strcmp(k, "labels")) {
+            exp_strlist_free(&f->labels);
+            split_metrics(&f->labels, v);
+        } else if (!strcmp(k, "baseline")) {
+            exp_strlist_free(&f->baselines);
+            split_metrics(&f->baselines, v);
+        } else if (!strcmp(k, "class")) {
+            free(f->class_name);
+            f->class_name = xstrdup(v);
         } else if (!strcmp(k, "group")) {
             if (!strcmp(v, "workload"))
                 f->group_by_variant = false;
@@ -327,9 +381,11 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
             f->ylabel = xstrdup(v);
         } else {
             return fail(c, "figure '%s': unknown key '%s' (expected metric, kind, norm, group, geomean, "
-                           "title, ylabel)", name, k);
+                           "variants, labels, baseline, class, title, ylabel)", name, k);
         }
     }
+    if (!figure_selection_ok(c, f))
+        return false;
     if (!f->metrics.n)
         return fail(c, "figure '%s': no metric=NAME given", name);
     if (f->kind != EXP_FIG_STACKED && f->metrics.n != 1)
@@ -339,10 +395,16 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
         return fail(c, "figure '%s': geomean applies to bars and line figures, not stacked", name);
     if (f->kind == EXP_FIG_SERIES && (f->geomean || f->group_by_variant))
         return fail(c, "figure '%s': a series figure plots time; geomean and group do not apply", name);
-    if (f->kind == EXP_FIG_SERIES)
-        f->normalise = false;
+    if (f->kind == EXP_FIG_CDF && (f->geomean || f->group_by_variant || (norm_set && f->norm != EXP_NORM_NONE)))
+        return fail(c, "figure '%s': a cdf figure plots cumulative fractions of a histogram's buckets; norm, "
+                       "geomean and group do not apply", name);
+    if (f->norm == EXP_NORM_TOTAL && f->kind != EXP_FIG_STACKED)
+        return fail(c, "figure '%s': norm=total (each bar as fractions of its own total) applies to stacked "
+                       "figures only", name);
+    if (f->kind == EXP_FIG_SERIES || f->kind == EXP_FIG_CDF)
+        f->norm = EXP_NORM_NONE;
     if (!geomean_set)
-        f->geomean = f->kind != EXP_FIG_STACKED && f->kind != EXP_FIG_SERIES;
+        f->geomean = f->kind == EXP_FIG_BARS || f->kind == EXP_FIG_LINE;
     return true;
 }
 
@@ -559,6 +621,10 @@ void exp_spec_free(ExpSpec *s)
         exp_strlist_free(&s->variants[i].overrides);
     for (uint32_t i = 0; i < s->n_figures; i++) {
         exp_strlist_free(&s->figures[i].metrics);
+        exp_strlist_free(&s->figures[i].variants);
+        exp_strlist_free(&s->figures[i].labels);
+        exp_strlist_free(&s->figures[i].baselines);
+        free(s->figures[i].class_name);
         free(s->figures[i].title);
         free(s->figures[i].ylabel);
     }
@@ -588,6 +654,19 @@ static void put_token(FILE *f, const char *t)
         fputc(*t, f);
     }
     fputc('"', f);
+}
+
+/* " key=a,b,c" (nothing for an empty list), each item a token. */
+static void put_list(FILE *f, const char *key, const ExpStrList *l)
+{
+    if (!l->n)
+        return;
+    fprintf(f, " %s=", key);
+    for (uint32_t k = 0; k < l->n; k++) {
+        if (k)
+            fputc(',', f);
+        put_token(f, l->v[k]);
+    }
 }
 
 void exp_spec_write(FILE *f, const ExpSpec *s)
@@ -637,14 +716,17 @@ void exp_spec_write(FILE *f, const ExpSpec *s)
     fprintf(f, "baseline %s\n", s->variants[s->baseline].name);
     for (uint32_t i = 0; i < s->n_figures; i++) {
         const ExpFigure *g = &s->figures[i];
-        fprintf(f, "figure %s: kind=%s metric=", g->name, exp_figure_kind_name(g->kind));
-        for (uint32_t k = 0; k < g->metrics.n; k++) {
-            if (k)
-                fputc(',', f);
-            put_token(f, g->metrics.v[k]);
-        }
-        fprintf(f, " norm=%s group=%s geomean=%s", g->normalise ? "baseline" : "none",
+        fprintf(f, "figure %s: kind=%s", g->name, exp_figure_kind_name(g->kind));
+        put_list(f, "metric", &g->metrics);
+        fprintf(f, " norm=%s group=%s geomean=%s", exp_norm_name(g->norm),
                 g->group_by_variant ? "variant" : "workload", g->geomean ? "yes" : "no");
+        put_list(f, "variants", &g->variants);
+        put_list(f, "labels", &g->labels);
+        put_list(f, "baseline", &g->baselines);
+        if (g->class_name) {
+            fputs(" class=", f);
+            put_token(f, g->class_name);
+        }
         if (g->title) {
             fputs(" title=", f);
             put_token(f, g->title);

@@ -10,6 +10,7 @@
  *   variant fup: l1d.index=fup
  *   baseline conv
  *   figure ipc: metric=sim.ipc norm=baseline title="IPC over conv"
+ *   figure pairs: metric=sim.ipc variants=fup baseline=conv labels=FUP class=divergent
  * The parser checks everything it can without running anything (override keys and values
  * against the option table, names, references) and reports errors as "file:line: message". */
 #ifndef WARPSIM_EXP_SPEC_H
@@ -43,17 +44,28 @@ typedef struct ExpVariant {
 } ExpVariant;
 
 /* SERIES: a time series of the runs (gpu.sample_cycles), one line per variant, one figure per
- * workload. */
-typedef enum ExpFigureKind { EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE, EXP_FIG_SERIES } ExpFigureKind;
+ * workload. CDF: the cumulative distribution of one histogram's buckets, one line per workload
+ * (and drawn variant). */
+typedef enum ExpFigureKind { EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE, EXP_FIG_SERIES, EXP_FIG_CDF } ExpFigureKind;
+
+/* NONE: raw values. BASELINE: each value divided by the same workload's value under the drawn
+ * variant's baseline. TOTAL (stacked only): each bar's segments as fractions of its own total. */
+typedef enum ExpNorm { EXP_NORM_NONE, EXP_NORM_BASELINE, EXP_NORM_TOTAL } ExpNorm;
 
 typedef struct ExpFigure {
     char name[EXP_NAME_LEN];
     ExpFigureKind kind;
-    ExpStrList metrics;    /* one for bars/line; the components of a stacked bar */
-    bool normalise;        /* divide by the baseline variant of the same workload */
+    ExpStrList metrics;    /* one for bars/line/cdf; the components of a stacked bar */
+    ExpNorm norm;
     bool geomean;          /* add geometric-mean groups (overall, and per class) */
     bool group_by_variant; /* groups on the x axis are variants (default: workloads) */
     char *title, *ylabel;
+    /* What is drawn, all checked against the spec when it is read: */
+    ExpStrList variants;   /* variants=: the variants drawn, in order (empty: all, in spec order) */
+    ExpStrList labels;     /* labels=: the names the drawn variants are shown under (empty: theirs) */
+    ExpStrList baselines;  /* baseline=: what the drawn variants are normalised to: one variant
+                            * for all, or one per drawn variant (empty: the spec's baseline) */
+    char *class_name;      /* class=: only the workloads of this class (NULL: all) */
 } ExpFigure;
 
 typedef struct ExpSpec {
@@ -87,5 +99,6 @@ int exp_spec_find_variant(const ExpSpec *s, const char *name);
 int exp_spec_find_workload(const ExpSpec *s, const char *name);
 
 const char *exp_figure_kind_name(ExpFigureKind k);
+const char *exp_norm_name(ExpNorm n);
 
 #endif

@@ -178,12 +178,23 @@ bool exp_run_is_current(const char *dir, const ExpSpec *s, uint32_t w, uint32_t 
     return same;
 }
 
-/* A stat by exact name in a stats object: a number, or (for "hist:label") a histogram bucket. */
+/* A stat by exact name in a stats object: a number, a histogram (the sum of its buckets), or
+ * (for "hist:label") a histogram bucket. */
 static bool stat_value(const JsonValue *stats, const char *name, double *out)
 {
     const JsonValue *v = json_get(stats, name);
     if (v && v->type == JSON_NUMBER) {
         *out = v->number;
+        return true;
+    }
+    if (v && v->type == JSON_OBJECT) {
+        double sum = 0;
+        for (uint32_t k = 0; k < v->n; k++) {
+            if (v->items[k].type != JSON_NUMBER)
+                return false;
+            sum += v->items[k].number;
+        }
+        *out = sum;
         return true;
     }
     const char *colon = strrchr(name, ':');

@@ -45,8 +45,9 @@ bool exp_result_file_status(const char *path, char *out, size_t len);
 /* Append s to buf shell-quoted (single quotes unless it is plainly safe). */
 void exp_shell_quote(char **buf, size_t *len, const char *s);
 
-/* A metric of a stats object ("total" of a result): a counter or ratio by name, "a/b" for the
- * ratio of two stats, or "hist:label" for one histogram bucket. False if unknown or undefined. */
+/* A metric of a stats object ("total" of a result): a counter or ratio by name, a histogram's
+ * name for the sum of its buckets, "hist:label" for one bucket, or "a/b" for the ratio of two of
+ * these. False if unknown or undefined. */
 bool exp_metric_value(const JsonValue *stats, const char *metric, double *out);
 
 /* Load runs/W__V.json; NULL if missing or unreadable (reason in err). */

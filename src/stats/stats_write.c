@@ -28,7 +28,8 @@
 bool stats_total_name(const char *name, char *out, size_t len); /* stats.c */
 
 /* Derived ratios: name = numerator / denominator, both looked up like stats_get (exact name,
- * else the total over instances). Extend here. */
+ * else the total over instances); a histogram's name stands for the sum of its buckets and
+ * "histogram:label" for one bucket. Extend here. */
 static const struct {
     const char *name, *num, *den, *help;
     double scale; /* the ratio is multiplied by it */
@@ -44,6 +45,13 @@ static const struct {
       "weighted", 1e6 },
     { "l1d.divergent_load_share", "sm.loads_divergent", "sm.loads",
       "fraction of global/local loads that are divergent (more than 2 lines)", 1 },
+    /* DaCache (thesis 4.3.2, 4.3.3): the share of loads with no L1D miss (MPLI 0, Fig. 4.5) and
+     * L1D misses (bypassed misses included) per 1000 warp instructions (Fig. 4.6). */
+    { "l1d.fully_cached_divergent", "sm.l1d.mpli_divergent:0", "sm.l1d.mpli_divergent",
+      "fraction of divergent global loads that had no L1D miss (fully cached, MPLI 0)", 1 },
+    { "l1d.fully_cached_coherent", "sm.l1d.mpli_coherent:0", "sm.l1d.mpli_coherent",
+      "fraction of coherent global loads that had no L1D miss (fully cached, MPLI 0)", 1 },
+    { "l1d.mpki", "sm.l1d.miss", "sim.warp_insts", "L1D misses per 1000 warp instructions (MPKI)", 1000 },
 };
 
 /* One printable row of a stats object. Histogram rows point into their value slots. */
@@ -76,12 +84,29 @@ static Row *rows_add(Rows *r, uint32_t *cap)
     return row;
 }
 
-static const Row *rows_find(const Rows *r, const char *name)
+/* The value of a counter by name, of a histogram by name (the sum of its buckets), or of one
+ * bucket ("histogram:label"); false if there is none. */
+static bool rows_value(const Rows *r, const char *name, uint64_t *out)
 {
-    for (uint32_t i = 0; i < r->n; i++)
-        if (!r->rows[i].n_buckets && !strcmp(r->rows[i].name, name))
-            return &r->rows[i];
-    return NULL;
+    const char *colon = strrchr(name, ':');
+    size_t hist_len = colon ? (size_t)(colon - name) : 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        const Row *row = &r->rows[i];
+        if (!strcmp(row->name, name)) {
+            *out = row->value;
+            for (uint32_t b = 0; b < row->n_buckets; b++)
+                *out += row->buckets[b];
+            return true;
+        }
+        if (colon && row->n_buckets && row->labels && strlen(row->name) == hist_len &&
+            !strncmp(row->name, name, hist_len))
+            for (uint32_t b = 0; b < row->n_buckets; b++)
+                if (!strcmp(row->labels[b], colon + 1)) {
+                    *out = row->buckets[b];
+                    return true;
+                }
+    }
+    return false;
 }
 
 /* Build the rows of one stats object from slot values (NULL: the counters' current values). */
@@ -147,9 +172,9 @@ static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
     }
 
     for (size_t d = 0; d < ARRAY_LEN(derived); d++) {
-        const Row *num = rows_find(r, derived[d].num), *den = rows_find(r, derived[d].den);
-        if (num && den && den->value) {
-            r->ratio[d] = (double)num->value / (double)den->value * derived[d].scale;
+        uint64_t num, den;
+        if (rows_value(r, derived[d].num, &num) && rows_value(r, derived[d].den, &den) && den) {
+            r->ratio[d] = (double)num / (double)den * derived[d].scale;
             r->has_ratio[d] = true;
         }
     }

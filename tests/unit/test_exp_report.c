@@ -450,3 +450,192 @@ TEST(exp_report_files_written_atomically)
     test_run_cmd(path, out, sizeof out);
     EXPECT_STR(out, "0\n");
 }
+
+/* ---- figures that draw part of the experiment (variants=, labels=, baseline=, class=) ---- */
+
+static const char *view_spec_text =
+    "name views\n"
+    "workload a a.syn class=div\n"
+    "workload b b.syn class=div\n"
+    "workload c c.syn class=coh\n"
+    "variant lru:\n"
+    "variant s0: l1d.assoc=4\n"
+    "variant s0s: l1d.assoc=2\n"
+    "variant dyn:\n"
+    "variant dyns:\n"
+    "baseline lru\n"
+    "figure stall: metric=sim.ipc variants=s0s,dyns baseline=s0,dyn labels=S0+Stall,Dyn+Stall class=div\n"
+    "figure all: metric=sim.ipc norm=none variants=dyn,lru\n"
+    "figure mpli: kind=stacked metric=h variants=lru,dyn norm=total\n"
+    "figure mpli-base: kind=stacked metric=h variants=dyn baseline=s0\n"
+    "figure rank: kind=cdf metric=h variants=lru\n"
+    "figure rank2: kind=cdf metric=h variants=lru,dyn class=coh\n"
+    "figure fc: metric=h:0/h norm=none variants=lru,s0 geomean=no\n";
+
+/* ipc and histogram h {"0","1","2"} per run, workload-major: a, b, c x lru, s0, s0s, dyn, dyns. */
+static const double view_ipc[15] = { 1, 2, 3, 4, 2, /* a */ 1, 4, 2, 5, 10, /* b */ 1, 1, 1, 1, 1 /* c */ };
+static const int view_h[15][3] = {
+    { 2, 1, 1 }, { 1, 1, 2 }, { 0, 0, 4 }, { 3, 1, 0 }, { 4, 0, 0 },
+    { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 2, 1 }, { 0, 0, 1 },
+    { 1, 1, 2 }, { 2, 2, 0 }, { 0, 4, 0 }, { 0, 0, 8 }, { 1, 1, 1 },
+};
+
+static const char *make_view_results(void)
+{
+    static char dir[512];
+    char path[1024], json[1024];
+    snprintf(dir, sizeof dir, "%s/views", test_tmpdir());
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/runs", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/experiment", dir);
+    write_file(path, view_spec_text);
+    const char *w[] = { "a", "b", "c" }, *v[] = { "lru", "s0", "s0s", "dyn", "dyns" };
+    for (int i = 0; i < 15; i++) {
+        snprintf(path, sizeof path, "%s/runs/%s__%s.json", dir, w[i / 5], v[i % 5]);
+        snprintf(json, sizeof json,
+                 "{\"warpsim_version\": \"0.1.0\", \"workload\": \"%s\", \"status\": \"complete\", \"wall_seconds\": 1,\n"
+                 " \"config\": {}, \"kernels\": [],\n"
+                 " \"total\": {\"sim.ipc\": %g, \"h\": {\"0\": %d, \"1\": %d, \"2\": %d}}}\n",
+                 w[i / 5], view_ipc[i], view_h[i][0], view_h[i][1], view_h[i][2]);
+        write_file(path, json);
+    }
+    return dir;
+}
+
+TEST(exp_report_figure_views_hand_computed)
+{
+    const char *dir = make_view_results();
+    ExpSpec s;
+    char err[256] = "";
+    bool ok = exp_spec_parse(&s, view_spec_text, "experiment", err, sizeof err);
+    EXPECT_STR(err, "");
+    ASSERT(ok);
+    JsonValue *res[15];
+    for (uint32_t i = 0; i < 15; i++)
+        res[i] = exp_result_load(dir, &s, i / 5, i % 5, err, sizeof err);
+    ASSERT(res[14]);
+
+    /* Each drawn variant over its own baseline, divergent workloads only, one class: one gmean. */
+    ExpTable *t = exp_report_figure_table(&s, res, &s.figures[0]);
+    ASSERT(t->n_rows == 3 && t->n_cols == 2);
+    EXPECT_STR(t->col_labels[0], "S0+Stall");
+    EXPECT_STR(t->col_labels[1], "Dyn+Stall");
+    EXPECT_STR(t->row_labels[1], "b");
+    EXPECT_STR(t->row_labels[2], "gmean");
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 3.0 / 2, 1e-12);  /* a: s0s / s0 */
+    EXPECT_NEAR(*exp_table_at(t, 0, 1), 2.0 / 4, 1e-12);  /* a: dyns / dyn */
+    EXPECT_NEAR(*exp_table_at(t, 1, 0), 2.0 / 4, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 10.0 / 5, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 2, 0), sqrt(1.5 * 0.5), 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 2, 1), 1.0, 1e-12);
+    EXPECT_CONTAINS(t->title, "sim.ipc normalised per variant (S0+Stall / s0, Dyn+Stall / dyn)");
+    exp_table_free(t);
+
+    /* Raw values in the figure's order. */
+    t = exp_report_figure_table(&s, res, &s.figures[1]);
+    ASSERT(t->n_rows == 6 && t->n_cols == 2); /* 3 workloads, gmean:div, gmean:coh, gmean */
+    EXPECT_STR(t->col_labels[0], "dyn");
+    EXPECT_NEAR(*exp_table_at(t, 1, 0), 5, 0);
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 1, 0);
+    exp_table_free(t);
+
+    /* A distribution: each bar over its own total; b/lru has none, so no bar. */
+    t = exp_report_figure_table(&s, res, &s.figures[2]);
+    ASSERT(t->n_rows == 6 && t->n_cols == 3);
+    EXPECT_STR(t->row_labels[1], "a/dyn");
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 0.5, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 0, 2), 0.25, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 1, 0), 0.75, 1e-12);
+    EXPECT(isnan(*exp_table_at(t, 2, 0)));
+    EXPECT_NEAR(*exp_table_at(t, 3, 1), 0.5, 1e-12);
+    exp_table_free(t);
+
+    /* Stacked over a baseline that is not drawn: dyn's segments over s0's total. */
+    t = exp_report_stacked_table(&s, res, &s.figures[3]);
+    ASSERT(t->n_rows == 3);
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 3.0 / 4, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 2.0, 1e-12); /* b: 2 / 1 */
+    EXPECT_NEAR(*exp_table_at(t, 2, 2), 8.0 / 4, 1e-12);
+    exp_table_free(t);
+
+    /* Cumulative fractions; a run whose histogram is empty has no line. */
+    t = exp_report_figure_table(&s, res, &s.figures[4]);
+    ASSERT(t->n_rows == 3 && t->n_cols == 3);
+    EXPECT_STR(t->corner, "workload");
+    EXPECT_STR(t->row_labels[0], "a");
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 0.5, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 0, 1), 0.75, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 0, 2), 1.0, 1e-12);
+    EXPECT(isnan(*exp_table_at(t, 1, 2)));
+    EXPECT_NEAR(*exp_table_at(t, 2, 1), 0.5, 1e-12);
+    exp_table_free(t);
+    t = exp_report_figure_table(&s, res, &s.figures[5]);
+    ASSERT(t->n_rows == 2);
+    EXPECT_STR(t->row_labels[1], "c/dyn");
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 0.0, 0);
+    EXPECT_NEAR(*exp_table_at(t, 1, 2), 1.0, 1e-12);
+    exp_table_free(t);
+
+    /* A bucket over its histogram's sum: the fully cached share. */
+    t = exp_report_figure_table(&s, res, &s.figures[6]);
+    ASSERT(t->n_rows == 3);
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 0.5, 1e-12);
+    EXPECT_NEAR(*exp_table_at(t, 0, 1), 0.25, 1e-12);
+    EXPECT(isnan(*exp_table_at(t, 1, 0))); /* 0 / 0 */
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 1.0, 1e-12);
+    exp_table_free(t);
+    for (int i = 0; i < 15; i++)
+        json_free(res[i]);
+    exp_spec_free(&s);
+}
+
+TEST(exp_report_figure_views_end_to_end)
+{
+    const char *dir = make_view_results();
+    set_status(dir, "b__dyns", "killed");
+    char args[1024];
+    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    int status = call(report_main, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(null);
+    EXPECT_EQ_I(status, 0);
+    char *csv = slurp(dir, "stall.csv");
+    ASSERT(csv);
+    EXPECT_CONTAINS(csv, "workload,S0+Stall,Dyn+Stall\na,1.5,0.5\nb,0.5,\ngmean,0.8660254038,0.5\n");
+    free(csv);
+    char *txt = slurp(dir, "stall.txt");
+    EXPECT_CONTAINS(txt, "(killed)");
+    free(txt);
+    static const struct { const char *file, *cls; int n; } figs[] = {
+        { "stall.svg", "<rect class=\"bar\"", 5 },     /* (2 workloads + gmean) x 2, b/dyns killed */
+        { "all.svg", "<rect class=\"bar\"", 12 },      /* (3 + 3 gmeans) x 2 */
+        { "mpli.svg", "<rect class=\"seg\"", 15 },     /* 6 bars x 3 segments, but b/lru: no loads */
+        { "rank.svg", "<circle class=\"point\"", 6 },  /* a and c, 3 buckets each; b has no loads */
+        { "rank2.svg", "<polyline class=\"line\"", 2 },
+    };
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+        char *svg = slurp(dir, figs[i].file);
+        ASSERT(svg);
+        const char *why = xml_check(svg);
+        if (why)
+            printf("  %s: %s\n", figs[i].file, why);
+        EXPECT(why == NULL);
+        int n = count(svg, figs[i].cls);
+        if (n != figs[i].n)
+            printf("  %s: %d x %s\n", figs[i].file, n, figs[i].cls);
+        EXPECT_EQ_I(n, figs[i].n);
+        free(svg);
+    }
+    char *svg = slurp(dir, "stall.svg");
+    EXPECT_CONTAINS(svg, ">Dyn+Stall</text>");
+    free(svg);
+    svg = slurp(dir, "rank.svg");
+    EXPECT_CONTAINS(svg, ">cumulative fraction</text>");
+    free(svg);
+}

@@ -38,9 +38,9 @@ static void check_full(const ExpSpec *s)
     EXPECT_STR(s->variants[1].overrides.v[1], "l1d.n_sets=64");
     EXPECT_EQ_U(s->baseline, 1);
     ASSERT(s->n_figures == 3);
-    EXPECT(s->figures[0].kind == EXP_FIG_BARS && s->figures[0].normalise && s->figures[0].geomean);
+    EXPECT(s->figures[0].kind == EXP_FIG_BARS && s->figures[0].norm == EXP_NORM_BASELINE && s->figures[0].geomean);
     EXPECT_STR(s->figures[0].title, "IPC vs. fup");
-    EXPECT(s->figures[1].kind == EXP_FIG_STACKED && !s->figures[1].normalise && !s->figures[1].geomean);
+    EXPECT(s->figures[1].kind == EXP_FIG_STACKED && s->figures[1].norm == EXP_NORM_NONE && !s->figures[1].geomean);
     EXPECT(s->figures[1].group_by_variant);
     ASSERT(s->figures[1].metrics.n == 2);
     EXPECT_STR(s->figures[1].metrics.v[1], "sm.l1d.hit");
@@ -148,6 +148,24 @@ TEST(exp_spec_errors_name_file_and_line)
         { "suite nope/none\n", "e.spec:1: suite 'nope/none': cannot read nope/none" },
         { "\nsuite /dev/zero\n", "e.spec:2: suite '/dev/zero': cannot read /dev/zero: larger than the 64 MiB limit" },
         { "suite /\n", "e.spec:1: suite '/': cannot read /: Is a directory" },
+        { "workload a a.syn\nvariant v:\nfigure f: metric=m variants=v,w\n",
+          "e.spec:3: figure 'f': variants=: no variant 'w' is declared above" },
+        { "workload a a.syn\nfigure f: metric=m variants=v\nvariant v:\n",
+          "e.spec:2: figure 'f': variants=: no variant 'v' is declared above" },
+        { "workload a a.syn\nvariant v:\nfigure f: metric=m variants=v,v\n", "variants=: 'v' is named twice" },
+        { "workload a a.syn\nvariant v:\nvariant w:\nfigure f: metric=m labels=V\n",
+          "e.spec:4: figure 'f': labels=: 1 labels for 2 drawn variants" },
+        { "workload a a.syn\nvariant v:\nvariant w:\nfigure f: metric=m variants=w baseline=v,w\n",
+          "figure 'f': baseline=: give one variant, or one per drawn variant (1), not 2" },
+        { "workload a a.syn\nvariant v:\nfigure f: metric=m baseline=z\n", "baseline=: no variant 'z' is declared" },
+        { "workload a a.syn class=d\nfigure f: metric=m class=c\n",
+          "e.spec:2: figure 'f': class=c: no workload of that class is declared above" },
+        { "workload a a.syn\nfigure f: metric=m norm=total\n", "norm=total (each bar as fractions of its own "
+          "total) applies to stacked figures only" },
+        { "workload a a.syn\nfigure f: metric=m norm=frac\n", "norm=frac: expected baseline|none|total" },
+        { "workload a a.syn\nfigure f: kind=cdf metric=h norm=baseline\n", "a cdf figure plots cumulative" },
+        { "workload a a.syn\nfigure f: kind=cdf metric=h geomean=yes\n", "a cdf figure plots cumulative" },
+        { "workload a a.syn\nfigure f: kind=cdf metric=h,g\n", "a cdf figure draws one metric (got 2)" },
     };
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -171,7 +189,7 @@ TEST(exp_spec_series_figure)
     ExpSpec s;
     ASSERT(exp_spec_parse(&s, text, "s.spec", err, sizeof err));
     EXPECT_EQ_U(s.figures[0].kind, EXP_FIG_SERIES);
-    EXPECT(!s.figures[0].normalise && !s.figures[0].geomean);
+    EXPECT(s.figures[0].norm == EXP_NORM_NONE && !s.figures[0].geomean);
     exp_spec_free(&s);
     const char *bad = "name s\nworkload a w.syn\nvariant x: l1d.assoc=4\nbaseline x\n"
                       "figure t: kind=series metric=sim.ipc geomean=yes\n";
@@ -216,15 +234,24 @@ static void awkward_spec(ExpSpec *s, const char *v)
     ExpFigure *f = &s->figures[0];
     snprintf(f->name, sizeof f->name, "bars");
     exp_strlist_push(&f->metrics, metric_ok ? v : "sim.ipc");
-    f->normalise = f->geomean = true;
+    f->norm = EXP_NORM_BASELINE;
+    f->geomean = true;
     f->title = xstrdup(v);
     f->ylabel = xstrdup(v);
+    if (metric_ok) { /* a label holds no ',' and is not empty, like a metric */
+        exp_strlist_push(&f->labels, v);
+        exp_strlist_push(&f->labels, v);
+    }
+    exp_strlist_push(&f->baselines, "base");
     f = &s->figures[1];
     snprintf(f->name, sizeof f->name, "stack");
     f->kind = EXP_FIG_STACKED;
     exp_strlist_push(&f->metrics, metric_ok ? v : "a");
     exp_strlist_push(&f->metrics, "b c");
     f->group_by_variant = true;
+    exp_strlist_push(&f->variants, "other");
+    exp_strlist_push(&f->baselines, "other");
+    f->class_name = xstrdup(v);
 }
 
 /* Equal strings, or both NULL. */
@@ -262,9 +289,13 @@ static void expect_same_spec(const ExpSpec *a, const ExpSpec *b)
     for (uint32_t i = 0; i < a->n_figures; i++) {
         const ExpFigure *f = &a->figures[i], *g = &b->figures[i];
         EXPECT_STR(f->name, g->name);
-        EXPECT(f->kind == g->kind && f->normalise == g->normalise && f->geomean == g->geomean &&
+        EXPECT(f->kind == g->kind && f->norm == g->norm && f->geomean == g->geomean &&
                f->group_by_variant == g->group_by_variant);
         expect_same_list(&f->metrics, &g->metrics);
+        expect_same_list(&f->variants, &g->variants);
+        expect_same_list(&f->labels, &g->labels);
+        expect_same_list(&f->baselines, &g->baselines);
+        expect_same_opt(f->class_name, g->class_name);
         expect_same_opt(f->title, g->title);
         expect_same_opt(f->ylabel, g->ylabel);
     }
@@ -351,4 +382,38 @@ TEST(exp_spec_name_from_awkward_file_name)
         round_trip(&s, cases[i].path);
         exp_spec_free(&s);
     }
+}
+
+/* What a figure draws: a subset of the variants in its own order, under labels, each normalised
+ * to its own baseline, over one class of workloads; cdf figures and norm=total. */
+TEST(exp_spec_figure_selection)
+{
+    const char *text = "workload a a.syn class=div\nworkload b b.syn class=coh\n"
+                       "variant lru:\nvariant s0: l1d.assoc=4\nvariant s0s: l1d.assoc=2\nvariant dyn:\nvariant dyns:\n"
+                       "baseline lru\n"
+                       "figure stall: metric=sim.ipc variants=s0s,dyns baseline=s0,dyn labels=\"S0+Stall,Dyn+Stall\" "
+                       "class=div\n"
+                       "figure all: metric=sim.ipc baseline=dyn\n"
+                       "figure mpli: kind=stacked metric=sm.l1d.mpli_divergent variants=lru norm=total\n"
+                       "figure rank: kind=cdf metric=sm.sched.issue_rank variants=lru\n";
+    ExpSpec s;
+    char err[512] = "";
+    bool ok = exp_spec_parse(&s, text, "sel.spec", err, sizeof err);
+    EXPECT_STR(err, "");
+    ASSERT(ok && s.n_figures == 4);
+    const ExpFigure *f = &s.figures[0];
+    ASSERT(f->variants.n == 2 && f->baselines.n == 2 && f->labels.n == 2);
+    EXPECT_STR(f->variants.v[1], "dyns");
+    EXPECT_STR(f->baselines.v[0], "s0");
+    EXPECT_STR(f->labels.v[0], "S0+Stall");
+    EXPECT_STR(f->class_name, "div");
+    EXPECT(f->norm == EXP_NORM_BASELINE && f->geomean);
+    f = &s.figures[1];
+    EXPECT(f->variants.n == 0 && f->baselines.n == 1 && f->class_name == NULL);
+    f = &s.figures[2];
+    EXPECT(f->kind == EXP_FIG_STACKED && f->norm == EXP_NORM_TOTAL && !f->geomean);
+    f = &s.figures[3];
+    EXPECT(f->kind == EXP_FIG_CDF && f->norm == EXP_NORM_NONE && !f->geomean);
+    round_trip(&s, "selection");
+    exp_spec_free(&s);
 }

@@ -118,6 +118,56 @@ TEST(stats_write_json_contract)
     stats_free(&st);
 }
 
+/* DaCache's derived stats: the fully cached share of divergent / coherent loads (MPLI bucket 0
+ * over every bucket, summed over the SMs) and L1D MPKI over warp instructions. */
+TEST(stats_write_fully_cached_and_mpki)
+{
+    static const char *const mpli_labels[] = { "0", "1", "2", "3-31", "32" };
+    uint64_t warp_insts = 0, miss[2] = { 0 }, div[2][5] = { { 0 } }, coh[2][5] = { { 0 } };
+    Stats st;
+    stats_init(&st);
+    stats_counter(&st, &warp_insts, "sim.warp_insts", "warp instructions");
+    for (unsigned i = 0; i < 2; i++) {
+        stats_counter(&st, &miss[i], "sm[%u].l1d.miss", "L1D misses", i);
+        char name[64];
+        snprintf(name, sizeof name, "sm[%u].l1d.mpli_divergent", i);
+        stats_histogram(&st, div[i], 5, mpli_labels, name, "divergent loads by MPLI");
+        snprintf(name, sizeof name, "sm[%u].l1d.mpli_coherent", i);
+        stats_histogram(&st, coh[i], 5, mpli_labels, name, "coherent loads by MPLI");
+    }
+    stats_kernel_begin(&st);
+    warp_insts = 4000, miss[0] = 30, miss[1] = 10;
+    div[0][0] = 3, div[0][3] = 2, div[1][0] = 1, div[1][4] = 2; /* 4 of 8 fully cached */
+    stats_kernel_end(&st, "k1");
+    stats_kernel_begin(&st);
+    warp_insts = 5000, miss[1] = 19;
+    div[1][1] = 2;             /* kernel 2: 0 of 2 fully cached */
+    coh[0][0] = 9, coh[1][2] = 1; /* 9 of 10 */
+    stats_kernel_end(&st, "k2");
+    char *text = write_to_string(stats_write_json, &st, NULL);
+    char err[200];
+    JsonValue *j = json_parse(text, err, sizeof err);
+    ASSERT(j);
+    const JsonValue *tot = json_get(j, "total");
+    EXPECT_NEAR(json_number(json_get(tot, "l1d.fully_cached_divergent"), -1), 4.0 / 10, 1e-12);
+    EXPECT_NEAR(json_number(json_get(tot, "l1d.fully_cached_coherent"), -1), 9.0 / 10, 1e-12);
+    EXPECT_NEAR(json_number(json_get(tot, "l1d.mpki"), -1), 49.0 / 5000 * 1000, 1e-12);
+    const JsonValue *ks = json_get(j, "kernels");
+    ASSERT(ks && ks->n == 2);
+    const JsonValue *k1 = json_get(&ks->items[0], "stats"), *k2 = json_get(&ks->items[1], "stats");
+    EXPECT_NEAR(json_number(json_get(k1, "l1d.fully_cached_divergent"), -1), 0.5, 1e-12);
+    EXPECT(json_get(k1, "l1d.fully_cached_coherent") == NULL); /* no coherent loads: undefined */
+    EXPECT_NEAR(json_number(json_get(k1, "l1d.mpki"), -1), 10.0, 1e-12);
+    EXPECT_NEAR(json_number(json_get(k2, "l1d.fully_cached_divergent"), -1), 0.0, 0);
+    EXPECT_NEAR(json_number(json_get(k2, "l1d.mpki"), -1), 9.0, 1e-12); /* 9 misses / 1000 insts */
+    json_free(j);
+    free(text);
+    text = write_to_string(stats_write_text, &st, NULL);
+    EXPECT_CONTAINS(text, "\nl1d.fully_cached_divergent 0.4  # ");
+    free(text);
+    stats_free(&st);
+}
+
 TEST(stats_write_json_zero_denominator_and_empty)
 {
     Stats st;
