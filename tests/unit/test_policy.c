@@ -85,7 +85,7 @@ TEST(policy_options_resolve_and_validate)
 
 TEST(policy_options_name_where_they_were_set)
 {
-    char path[512], out[4096], cmd[1200];
+    char path[512], out[32768], cmd[1200];
     snprintf(path, sizeof path, "%s/bad.cfg", test_tmpdir());
     FILE *f = fopen(path, "w");
     ASSERT(f);
