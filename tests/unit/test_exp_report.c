@@ -280,6 +280,22 @@ static int call(int (*fn)(int, char **), const char *args)
     return fn(argc, argv);
 }
 
+/* `warpsim report DIR`, its warnings about incomplete runs kept off the test output. */
+static int report_quietly(const char *dir)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    int status = call(report_main, args);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(null);
+    return status;
+}
+
 static char *slurp(const char *dir, const char *name)
 {
     char path[1024];
@@ -384,16 +400,7 @@ TEST(exp_report_incomplete_runs_left_out_and_marked)
     set_status(dir, "b__base", "killed");
     set_status(dir, "c__x", "stopped: max_cycles");
     set_status(dir, "a__x", "complete");
-    char args[1024];
-    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
-    fflush(stderr);
-    int saved = dup(2), null = open("/dev/null", O_WRONLY);
-    dup2(null, 2);
-    int status = call(report_main, args);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    close(null);
+    int status = report_quietly(dir);
     EXPECT_EQ_I(status, 0);
     /* Left out of the numbers: b's baseline and c/x are blank, the means go without them. */
     char *csv = slurp(dir, "ipc.csv");
@@ -594,16 +601,7 @@ TEST(exp_report_figure_views_end_to_end)
 {
     const char *dir = make_view_results();
     set_status(dir, "b__dyns", "killed");
-    char args[1024];
-    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
-    fflush(stderr);
-    int saved = dup(2), null = open("/dev/null", O_WRONLY);
-    dup2(null, 2);
-    int status = call(report_main, args);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    close(null);
+    int status = report_quietly(dir);
     EXPECT_EQ_I(status, 0);
     char *csv = slurp(dir, "stall.csv");
     ASSERT(csv);
