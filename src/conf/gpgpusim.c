@@ -157,6 +157,18 @@ static int apply_bool(Reader *r, const char *v, const char *key)
 /* A string copied verbatim (the address mapping). */
 static int apply_str(Reader *r, const char *v, const char *key) { return set(r, key, v); }
 
+/* A buffer size GPGPU-Sim checks as `size < N` before it takes a reply: with 0 it never would,
+ * while 0 is warpsim's "unbounded", so 0 is an error. */
+static int apply_buffer(Reader *r, const char *v, const char *key)
+{
+    uint64_t u = 0;
+    if (!get_u(r, NULL, v, &u))
+        return 0;
+    if (u == 0)
+        return fail(r, "expected at least 1 (with 0, GPGPU-Sim would never take a reply)");
+    return set_u(r, key, u);
+}
+
 /* A queue size where GPGPU-Sim's 0 means unlimited: warpsim's queues are bounded, so 0
  * becomes the option's maximum. */
 static int apply_queue(Reader *r, const char *v, const char *key)
@@ -511,11 +523,10 @@ static int cache_mshr(Reader *r, const char *cache, char **f)
     if (!strchr("ASFT", type))
         return fail(r, "MSHR type '%c': expected A (associative), S (sector), F or T (texture FIFO)", type);
     /* S (sector) entries of a normal cache wait for a line's sector replies from a sectored
-     * L2; warpsim's sectored L2 gathers them into one reply, which A entries wait for. */
-    if (type == 'S')
-        note(r, "MSHR type S modelled as A: a sectored L2 returns a line's sectors in one reply, "
-                "not one reply per sector");
-    else if (type != 'A')
+     * L2: warpsim's requesters gather a request's sector replies (mem.sector_replies, set for
+     * every GPGPU-Sim file), so S and A behave alike (an A entry of a sectored cache fetches
+     * one sector, whose reply it takes as it comes). */
+    if (type != 'A' && type != 'S')
         note(r, "MSHR type %c modelled as A (associative)", type);
     return get_u(r, "MSHR entries", f[1], &u) && set_in(r, cache, "mshr_entries", f[1]) &&
            get_u(r, "MSHR merge", f[2], &u) && set_in(r, cache, "mshr_max_merge", f[2]);
@@ -709,10 +720,15 @@ int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *note
     Reader r = {c, name, notes, err, err_len, 0, "", .id_oc_mem = 1, .oc_ex_mem = 1, .oc_units_mem = 2};
     /* What any GPGPU-Sim 4.x file means unless its options say otherwise: every L1D access
      * passes the L1 latency queue (-gpgpu_l1_latency cycles, GPGPU-Sim's default 1), copies
-     * warm the L2 (-gpgpu_perf_sim_memcpy, default 1), and warps issue from two-instruction
-     * buffers that one fetch a cycle refills (its front end; the buffer size is fixed). */
+     * warm the L2 (-gpgpu_perf_sim_memcpy, default 1), warps issue from two-instruction
+     * buffers that one fetch a cycle refills (its front end; the buffer size is fixed), a
+     * sectored L2 replies per sector (memory_sub_partition::breakdown_request_to_sector_requests;
+     * the L1D's and instruction cache's S-type MSHRs gather them), and replies reach the LD/ST
+     * unit through the cluster's ejection buffer (-gpgpu_n_cluster_ejection_buffer_size, default
+     * 8) and its response FIFO (-gpgpu_n_ldst_response_buffer_size, default 2). */
     if (!set(&r, "sm.l1d_access", "queued") || !set(&r, "mem.copy_warms_l2", "true") ||
-        !set(&r, "sm.ibuffer", "2"))
+        !set(&r, "sm.ibuffer", "2") || !set(&r, "mem.sector_replies", "true") ||
+        !set(&r, "icnt.ejection_buffer", "8") || !set(&r, "sm.response_fifo", "2"))
         return 0;
     if (!load_text(&r, text))
         return 0;

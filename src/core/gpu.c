@@ -62,6 +62,17 @@ Gpu *gpu_create(const Config *cfg)
     stats_counter(&g->stats, &g->sim_warp_insts, "sim.warp_insts", "warp instructions issued");
     stats_counter(&g->stats, &g->sim_thread_insts, "sim.thread_insts", "thread instructions issued");
     stats_counter(&g->stats, &g->kernels, "sim.kernels", "kernels run");
+    stats_counter(&g->stats, &g->reply_stall, "icnt.reply_stall",
+                  "interconnect cycles an L2 slice's next reply waited for the reply network, summed over the slices "
+                  "(GPGPU-Sim's gpu_stall_icnt2sh)");
+    stats_counter(&g->stats, &g->reply_held, "icnt.reply_held",
+                  "interconnect cycles a reply delivered to a cluster stayed in the reply network because the cluster "
+                  "could not take it (its ejection buffer full, or without one its SM's response FIFO), summed over "
+                  "the clusters");
+    stats_counter(&g->stats, &g->reply_net.packets, "icnt.reply_packets",
+                  "packets sent on the reply network (read data, store acknowledgements; with mem.sector_replies one "
+                  "per sector)");
+    stats_counter(&g->stats, &g->reply_net.flits, "icnt.reply_flits", "flits of those packets (icnt.flit_bytes each)");
     if (cfg->gpu.sample_cycles) {
         g->stats.series_period = cfg->gpu.sample_cycles;
         g->next_sample = cfg->gpu.sample_cycles;
@@ -89,6 +100,7 @@ Gpu *gpu_create(const Config *cfg)
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
+    g->eject = xcalloc(g->n_clusters, sizeof *g->eject);
     g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
     /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
     g->dram_delay_cycles = (uint64_t)llround(cfg->mem.dram_lat * cfg->gpu.dram_mhz / cfg->gpu.core_mhz);
@@ -118,6 +130,7 @@ void gpu_destroy(Gpu *g)
     free(g->dram_delay);
     free(g->dram_wake);
     free(g->cluster_rr);
+    free(g->eject);
     free(g->launched);
     free(g->cta_sm);
     mempool_free(&g->pool);
@@ -228,6 +241,33 @@ static void route(const Gpu *g, MemReq *r)
     r->routed = true;
 }
 
+/* Cluster c's ejection buffer (icnt.ejection_buffer), as GPGPU-Sim's simt_core_cluster::
+ * icnt_cycle: one packet from the reply network while the buffer has room, and the buffer's
+ * head on to its SM when the SM takes it (sm_can_accept_reply). The packet taken this cycle may
+ * go on at once, so the buffer holds replies only while an SM's response FIFO is full. */
+static bool eject_tick(Gpu *g, uint32_t c, uint64_t now)
+{
+    MemReqQueue *q = &g->eject[c];
+    bool progress = false;
+    if (icnt_ready(&g->reply_net, c, now)) {
+        if (q->n < g->cfg.icnt.ejection_buffer) {
+            memreq_queue_push(q, icnt_pop(&g->reply_net, c, now));
+            g->eject_total++;
+            progress = true;
+        } else {
+            g->reply_held++;
+        }
+    }
+    MemReq *r = q->head;
+    if (r && sm_can_accept_reply(&g->sms[r->sm], r)) {
+        memreq_queue_pop(q);
+        g->eject_total--;
+        sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
+        progress = true;
+    }
+    return progress;
+}
+
 static bool icnt_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
@@ -269,11 +309,24 @@ static bool icnt_tick(Gpu *g, uint64_t now)
                 g->replies_total--;
                 icnt_push(&g->reply_net, i, dst, rep, rep->kind == MREQ_WRITE ? 0 : rep->size_bytes, now);
                 progress = true;
+            } else {
+                g->reply_stall++;
             }
         }
     }
+    if (g->cfg.icnt.ejection_buffer) {
+        for (uint32_t c = 0; c < g->n_clusters && (g->reply_net.n_in_flight || g->eject_total); c++)
+            progress |= eject_tick(g, c, now);
+        return progress;
+    }
     for (uint32_t c = 0; c < g->n_clusters && g->reply_net.n_in_flight; c++) {
+        /* without an ejection buffer: every delivered packet its SM takes (sm.response_fifo) */
         while (icnt_ready(&g->reply_net, c, now)) {
+            const MemReq *h = g->reply_net.dst[c].q.head;
+            if (!sm_can_accept_reply(&g->sms[h->sm], h)) {
+                g->reply_held++;
+                break;
+            }
             MemReq *r = icnt_pop(&g->reply_net, c, now);
             sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
             progress = true;
@@ -336,7 +389,7 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
     for (uint32_t i = 0; i < g->n_sms; i++)
         core = MIN(core, g->sms[i].next_wake);
     uint64_t icnt = MIN(icnt_next_event(&g->req_net), icnt_next_event(&g->reply_net));
-    if (g->missq_total || g->replies_total)
+    if (g->missq_total || g->replies_total || g->eject_total)
         icnt = g->cycle[DOMAIN_ICNT];
     uint64_t l2 = UINT64_MAX;
     for (uint32_t i = 0; i < g->n_slices; i++) {
@@ -376,8 +429,8 @@ static void deadlock_report(Gpu *g, FILE *f, const char *why)
             fprintf(f, "dram[%u]: delay queue %u\n", p, g->dram_delay[p].n);
             dram_dump(g->drams[p], f);
         }
-    fprintf(f, "interconnect: %u requests and %u replies in flight\n", icnt_in_flight(&g->req_net),
-            icnt_in_flight(&g->reply_net));
+    fprintf(f, "interconnect: %u requests and %u replies in flight, %u replies in ejection buffers\n",
+            icnt_in_flight(&g->req_net), icnt_in_flight(&g->reply_net), g->eject_total);
 }
 
 /* One time-series sample: rates over the period since the last one, occupancy now. After an

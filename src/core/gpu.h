@@ -41,6 +41,8 @@ struct Gpu {
     uint64_t dram_delay_cycles;
     Icnt req_net, reply_net;
     uint32_t missq_total, replies_total; /* requests in SM miss queues, replies in L2 slices */
+    MemReqQueue *eject;  /* per cluster: the ejection buffer (icnt.ejection_buffer > 0) */
+    uint32_t eject_total; /* replies in all ejection buffers */
     double period[DOMAIN_COUNT]; /* femtoseconds per cycle */
     uint64_t cycle[DOMAIN_COUNT];
     /* the running kernel */
@@ -69,6 +71,8 @@ struct Gpu {
     uint64_t last_thread_insts, last_l1d_access, last_l1d_hit;
     /* stats */
     uint64_t sim_cycles, sim_warp_insts, sim_thread_insts, kernels;
+    uint64_t reply_stall; /* L2 reply-queue heads the reply network refused, per slice-cycle */
+    uint64_t reply_held;  /* replies delivered that their cluster could not take, per cluster-cycle */
 };
 typedef struct Gpu Gpu;
 

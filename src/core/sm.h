@@ -177,7 +177,7 @@ typedef struct Sm {
     uint32_t *fill_tokens; /* l1d.max_fill_tokens: the tokens one fill hands back */
     TimedRing ring[SM_RING_COUNT]; /* timed returns: L1D hits, shared, constant */
     uint64_t ring_next_ready;      /* earliest ready cycle over the rings */
-    MemReqQueue replies; /* from the interconnect */
+    MemReqQueue replies; /* from the interconnect: the LD/ST unit's response FIFO (sm.response_fifo) */
     Winst scratch;
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
     uint64_t accounted;  /* cycles before this one are in cycles_active / sched.no_ready */
@@ -212,8 +212,13 @@ void sm_kernel_end(Sm *sm, uint64_t now);
 bool sm_take_done_cta(Sm *sm, uint32_t *cta_id);
 /* One core cycle; returns true if anything happened. */
 bool sm_cycle(Sm *sm, uint64_t now);
-/* A reply from the interconnect. */
+/* A reply from the interconnect: an instruction line goes to the fetch unit (with
+ * sm.response_fifo; else it waits its turn), anything else into the LD/ST unit's response FIFO,
+ * which the unit drains one reply a cycle. */
 void sm_deliver(Sm *sm, MemReq *r, uint64_t now);
+/* Whether the SM takes reply r now: the response FIFO (sm.response_fifo) has room, or r is an
+ * instruction line, which bypasses it. */
+bool sm_can_accept_reply(const Sm *sm, const MemReq *r);
 /* The interconnect took a request from the SM's miss queue. */
 void sm_miss_queue_drained(Sm *sm, uint64_t now);
 bool sm_busy(const Sm *sm);

@@ -153,8 +153,46 @@ static void rec_return(Sm *sm, uint32_t i, uint64_t now)
     rec_check_done(sm, i, now);
 }
 
+/* An instruction-cache line is back: its warps go back to the fetch unit. */
+static void inst_line_back(Sm *sm, MemReq *r, uint64_t now)
+{
+    sm->fetch_mask |= icache_fill(&sm->ic, r->addr);
+    mempool_put(sm->l1d.pool, r);
+    sm->next_wake = MIN(sm->next_wake, now + 1);
+}
+
+/* A sector reply q of request req (mem.sector_replies) has been taken: true when it was the last
+ * of its request, which the caller then acts on; otherwise q is recycled. */
+static bool part_is_last(Sm *sm, MemReq *q, MemReq *req)
+{
+    CHECK(req->subs_left > 0);
+    if (req->subs_left == 1)
+        return true;
+    req->subs_left--;
+    mempool_put(sm->l1d.pool, q);
+    return false;
+}
+
+bool sm_can_accept_reply(const Sm *sm, const MemReq *r)
+{
+    uint32_t cap = sm->cfg->sm.response_fifo;
+    return !cap || r->inst || sm->replies.n < cap;
+}
+
 void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
 {
+    /* With a response FIFO (GPGPU-Sim's), an instruction line bypasses it to the fetch unit. */
+    if (r->inst && sm->cfg->sm.response_fifo) {
+        if (r->part) {
+            MemReq *req = mempool_at(sm->l1d.pool, r->token);
+            if (!part_is_last(sm, r, req))
+                return;
+            mempool_put(sm->l1d.pool, r);
+            r = req;
+        }
+        inst_line_back(sm, r, now);
+        return;
+    }
     memreq_queue_push(&sm->replies, r);
     sm->next_wake = MIN(sm->next_wake, now);
 }
@@ -180,14 +218,11 @@ static void ldst_unblock(Sm *sm, uint64_t now)
     u->wake = false;
 }
 
-/* One reply from the interconnect; false when the L1D made its fill wait (retried later). */
-static bool process_reply(Sm *sm, uint64_t now)
+/* Act on the reply r (a whole request's); false when the L1D made its fill wait (r untouched). */
+static bool reply_act(Sm *sm, MemReq *r, uint64_t now)
 {
-    MemReq *r = memreq_queue_pop(&sm->replies);
-    if (r->inst) { /* an instruction-cache line: its warps go back to the fetch unit */
-        sm->fetch_mask |= icache_fill(&sm->ic, r->addr);
-        mempool_put(sm->l1d.pool, r);
-        sm->next_wake = MIN(sm->next_wake, now + 1);
+    if (r->inst) {
+        inst_line_back(sm, r, now);
         return true;
     }
     if (r->kind == MREQ_WRITE) { /* a store's acknowledgement: its warp may be waiting to exit */
@@ -208,13 +243,52 @@ static bool process_reply(Sm *sm, uint64_t now)
         return true;
     }
     int n = l1d_fill(&sm->l1d, r, sm->fill_tokens, now); /* recycles r unless the fill must wait */
+    if (n < 0)
+        return false;
+    for (int i = 0; i < n; i++)
+        rec_return(sm, sm->fill_tokens[i], now);
+    return true;
+}
+
+/* A sector reply q of a read for a sectored L1D: its sector is filled now (GPGPU-Sim's sectored
+ * L1Ds fetch one sector per request). False when the fill must wait (q untouched). */
+static bool sector_fill(Sm *sm, MemReq *q, MemReq *req, uint64_t now)
+{
+    uint32_t parent = q->token;
+    q->token = req->token;
+    int n = l1d_fill(&sm->l1d, q, sm->fill_tokens, now); /* recycles q unless the fill must wait */
     if (n < 0) {
-        memreq_queue_push_front(&sm->replies, r);
+        q->token = parent;
         return false;
     }
     for (int i = 0; i < n; i++)
         rec_return(sm, sm->fill_tokens[i], now);
+    if (--req->subs_left == 0)
+        mempool_put(sm->l1d.pool, req);
     return true;
+}
+
+/* One reply from the response FIFO (sm->replies); false when the L1D made its fill wait
+ * (retried later). A sector reply (mem.sector_replies) takes the cycle; the request is acted on
+ * with its last. */
+static bool process_reply(Sm *sm, uint64_t now)
+{
+    MemReq *r = memreq_queue_pop(&sm->replies);
+    bool done;
+    if (!r->part) {
+        done = reply_act(sm, r, now);
+    } else {
+        MemReq *req = mempool_at(sm->l1d.pool, r->token);
+        if (r->kind == MREQ_READ && !r->inst && tags_sectored(&sm->l1d.tags))
+            done = sector_fill(sm, r, req, now);
+        else if (!part_is_last(sm, r, req))
+            done = true;
+        else if ((done = reply_act(sm, req, now)))
+            mempool_put(sm->l1d.pool, r);
+    }
+    if (!done)
+        memreq_queue_push_front(&sm->replies, r);
+    return done;
 }
 
 static bool timed_space(uint8_t space)

@@ -462,17 +462,23 @@ static int place_at_fill(L1d *c, uint32_t set, ReplAccess *ra, uint64_t addr, ui
     return w;
 }
 
-/* A reply to a sectored L1D: its sectors become valid (in the reserved line under
- * allocate-on-miss; under allocate-on-fill in the line if present, else in a new one), and the
- * MSHR entry of each sector hands back its waiters. */
+/* A reply to a sectored L1D (all the sectors of its request, or one of them with
+ * mem.sector_replies): its sectors become valid (in the reserved line under allocate-on-miss;
+ * under allocate-on-fill in the line if present, else in a new one), and the MSHR entry of each
+ * sector hands back its waiters. Every sector's entry keeps the miss's record: the first one's
+ * is used, as the others of the request may have been released by earlier replies. */
 static int fill_sectored(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
 {
     Tags *t = &c->tags;
-    const L1dMiss *m = &c->miss_rec[r->token];
+    uint32_t got = tags_sectors_of_segments(t, r->sectors);
+    uint64_t base = sector_base(t, r->addr);
+    int first = mshr_find(&c->mshr, base + (uint32_t)__builtin_ctz(got));
+    CHECK(got && first >= 0);
+    const L1dMiss *m = &c->miss_rec[first];
     ReplAccess ra = m->rec;
     ra.cycle = now;
     ra.at_fill = true;
-    uint32_t set = ra.set, way = 0, got = tags_sectors_of_segments(t, r->sectors);
+    uint32_t set = ra.set, way = 0;
     if (!m->bypass) {
         TagsProbe p = tags_probe(t, r->addr, set, &way);
         int w = (int)way;
@@ -485,7 +491,6 @@ static int fill_sectored(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
             tags_fill_sectors(t, set, (uint32_t)w, got, &ra);
         }
     }
-    uint64_t base = sector_base(t, r->addr);
     uint32_t n = 0;
     for (uint32_t g = got; g; g &= g - 1) {
         int e = mshr_find(&c->mshr, base + (uint32_t)__builtin_ctz(g));

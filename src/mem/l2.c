@@ -20,6 +20,7 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     char prefix[32];
     snprintf(prefix, sizeof prefix, "l2[%u]", id);
     tags_init(&s->tags, &cfg->l2, cfg, "l2", st, prefix, id);
+    s->sector_replies = cfg->mem.sector_replies && tags_sectored(&s->tags);
     mshr_init(&s->mshr, cfg->l2.mshr_entries, cfg->l2.mshr_max_merge);
     stats_counter(st, &s->access, "l2[%u].access", "L2 reads and atomics looked up (a sectored L2: one per sector)",
                   id);
@@ -88,6 +89,7 @@ __attribute__((noinline)) static void push_sectors(L2Slice *s, MemReq *r)
         uint64_t off = (uint64_t)__builtin_ctz(sectors) << t->sector_bits;
         q = mempool_get(s->pool);
         q->kind = r->kind;
+        q->inst = r->inst;
         q->sm = r->sm;
         q->addr = (r->addr & line_mask) + off;
         q->local_addr = (r->local_addr & line_mask) + off;
@@ -138,11 +140,12 @@ static void queue_writeback(L2Slice *s, uint32_t set, uint32_t way, const TagLin
 }
 
 /* Reads reply with the bytes they asked for (the line, or a sectored L1D's sectors); atomics
- * with the line; writes with an acknowledgement (a header only, gpu.c). */
+ * with the line; writes with an acknowledgement (a header only, gpu.c). A sector access that
+ * replies on its own carries its sector. */
 static void reply(L2Slice *s, MemReq *r)
 {
     r->is_reply = true;
-    if (r->kind == MREQ_ATOMIC)
+    if (r->kind == MREQ_ATOMIC && !r->part)
         r->size_bytes = s->tags.line_bytes;
     memreq_queue_push(&s->replies, r);
     if (s->replies_total)
@@ -212,20 +215,27 @@ static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint64_t addr, uint64_t l
     s->miss++;
 }
 
-/* Serving r now would complete its request's reply (a whole request, or a sector access that
- * is its request's last) while the reply queue is full: it must wait. */
+/* Serving r now would send a reply (a whole request, a sector access replying on its own, or
+ * one that is its request's last) while the reply queue is full: it must wait. */
 static bool reply_blocked(L2Slice *s, const MemReq *r)
 {
-    bool completes = !tags_sectored(&s->tags) || mempool_at(s->pool, r->token)->subs_left == 1;
+    bool completes = !tags_sectored(&s->tags) || s->sector_replies || mempool_at(s->pool, r->token)->subs_left == 1;
     if (!completes || s->replies.n < s->reply_cap)
         return false;
     s->stall_reply++;
     return true;
 }
 
-/* A sector access q is done (recycled): its request replies when it was the last. */
+/* A sector access q is done: it replies on its own (mem.sector_replies; its request stays in
+ * the pool for the requester to count down), or it is recycled and its request replies when it
+ * was the last. */
 static void sector_done(L2Slice *s, MemReq *q)
 {
+    if (s->sector_replies) {
+        q->part = true;
+        reply(s, q);
+        return;
+    }
     MemReq *r = mempool_at(s->pool, q->token);
     mempool_put(s->pool, q);
     CHECK(r->subs_left > 0);

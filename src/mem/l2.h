@@ -21,8 +21,10 @@
  * is present: only the sector is reserved and fetched) or a line miss (a line is allocated,
  * the sector reserved and fetched). MSHR entries are per sector, as GPGPU-Sim's; DRAM fetches
  * carry one sector. The request replies once all its sectors are served, with the bytes it
- * asked for (GPGPU-Sim returns each sector; the L1D's S-type MSHR gathers them). Writes mark
- * their sectors valid and dirty, and a write-back carries the dirty sectors only.
+ * asked for; or, with mem.sector_replies (GPGPU-Sim 4.x), each sector access replies on its
+ * own as soon as it is served (a read with its sector, a write with an acknowledgement), and
+ * the requester gathers them (memreq.h). Writes mark their sectors valid and dirty, and a
+ * write-back carries the dirty sectors only.
  *
  * Queues, as GPGPU-Sim's memory sub-partition: the ROP delay holds any number of requests;
  * those past it wait in the input queue (mem.l2_in_queue accesses, sector accesses in a sectored
@@ -43,6 +45,7 @@ typedef struct L2Slice {
     uint32_t id;
     uint32_t rop_lat;
     uint32_t in_cap, miss_queue_cap, reply_cap;
+    bool sector_replies; /* sectored, and each sector access replies on its own */
     Tags tags;
     Mshr mshr;
     MemPool *pool;

@@ -4,7 +4,9 @@
  * pointers. A read returns as the same request with is_reply set. A sectored L2 serves a
  * request as one sector access per sector it covers (GPGPU-Sim's
  * breakdown_request_to_sector_requests): each is a request of its own whose token is the pool
- * id of the original, which replies once its subs_left reaches 0. (80 bytes: keep it so.) */
+ * id of the original, which replies once its subs_left reaches 0; or, with mem.sector_replies,
+ * each sector access replies itself (part), and the requester counts the original's subs_left
+ * down as they arrive. (80 bytes: keep it so.) */
 #ifndef WARPSIM_MEMREQ_H
 #define WARPSIM_MEMREQ_H
 
@@ -22,7 +24,9 @@ typedef struct MemReq {
     bool is_reply;
     bool routed;          /* partition/slice/bank/row/col decoded */
     bool inst;            /* an instruction-cache line fetch (its reply goes to the SM's I-cache) */
-    uint8_t subs_left;    /* a request served as sector accesses: those not yet done */
+    uint8_t subs_left;    /* a request served as sector accesses: those not yet done (with
+                           * mem.sector_replies: whose replies the requester has not yet taken) */
+    bool part;            /* a sector access replying on its own (mem.sector_replies) */
     uint16_t sm;          /* source SM (replies go back there) */
     uint32_t sectors;     /* 32-byte segments of the line it covers (bit i: bytes 32i..32i+31); 0: the whole line */
     uint16_t partition;   /* memory partition (DRAM controller) */
@@ -35,6 +39,7 @@ typedef struct MemReq {
                            * a sector access: the pool id of its request */
     struct MemReq *next;  /* intrusive link for queues and the free list */
 } MemReq;
+_Static_assert(sizeof(MemReq) <= 80, "MemReq: keep it within 80 bytes");
 
 /* A FIFO of requests through their intrusive links (unbounded; owners enforce capacity). */
 typedef struct MemReqQueue {

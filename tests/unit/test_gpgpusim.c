@@ -192,6 +192,9 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.l1d.sector_bytes, 0); /* N: normal */
     /* -gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32 */
     EXPECT_EQ_U(c.l2.sector_bytes, 32); /* S: GPGPU-Sim 4.x's 32-byte sectors */
+    EXPECT_EQ_U(c.mem.sector_replies, 1);   /* GPGPU-Sim 4.x: one reply per sector */
+    EXPECT_EQ_U(c.icnt.ejection_buffer, 32); /* -gpgpu_n_cluster_ejection_buffer_size 32 */
+    EXPECT_EQ_U(c.sm.response_fifo, 2);      /* -gpgpu_n_ldst_response_buffer_size: GPGPU-Sim's default */
     EXPECT_EQ_U(c.l2.n_sets, 64);
     EXPECT_EQ_U(c.l2.assoc, 8);
     EXPECT_EQ_U(c.l2.line_bytes, 128);
@@ -236,8 +239,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_CONTAINS(notes, ":34: note: -gpgpu_operand_collector_num_units_sp is not modelled by warpsim; ignored\n");
     EXPECT(!strstr(notes, "sectored) cache modelled")); /* S: is modelled */
     EXPECT(!strstr(notes, "data port width"));           /* 32 B: one sector per access */
-    EXPECT_CONTAINS(notes, ":51: note: -gpgpu_cache:dl1: MSHR type S modelled as A: a sectored L2 returns a line's "
-                           "sectors in one reply");
+    EXPECT(!strstr(notes, "MSHR type S")); /* the L1D gathers a line's sector replies (mem.sector_replies) */
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
@@ -307,6 +309,8 @@ TEST(gpgpusim_qv100_file)
     EXPECT_EQ_U(c.l1d.n_sets, 4);    /* S:4:128:64,L:T:m:L:L,A:512:8,16:0,32 */
     EXPECT_EQ_U(c.l1d.sector_bytes, 32);
     EXPECT_EQ_U(c.l2.sector_bytes, 32);
+    EXPECT_EQ_U(c.icnt.ejection_buffer, 8); /* GPGPU-Sim's defaults: the file is silent */
+    EXPECT_EQ_U(c.sm.response_fifo, 2);
     EXPECT_EQ_U(c.l1d.assoc, 64);
     EXPECT_EQ_U(c.l1d.mshr_entries, 512);
     EXPECT_EQ_U(c.l1d.miss_queue, 16);
@@ -363,13 +367,18 @@ TEST(gpgpusim_mappings_and_approximations)
                        "-gpgpu_dram_partition_queues 8:16:24:0\n"
                        "-gpgpu_pipeline_widths 1,1,1,1,2,1,1,1,1,3,1\n"
                        "-gpgpu_operand_collector_num_units_mem 5\n"
-                       "-gpgpu_flush_l1_cache 2\n"; /* GPGPU-Sim booleans: non-zero is true */
+                       "-gpgpu_flush_l1_cache 2\n" /* GPGPU-Sim booleans: non-zero is true */
+                       "-gpgpu_n_cluster_ejection_buffer_size 3\n"
+                       "-gpgpu_n_ldst_response_buffer_size 5\n";
     EXPECT_EQ_I(load(&c, text, err, sizeof err, notes, sizeof notes), 1);
     EXPECT_SAME(err, "");
     EXPECT_EQ_U(c.mem.copy_warms_l2, 0);
     EXPECT_EQ_U(c.mem.l2_in_queue, 8);
     EXPECT_EQ_U(c.sm.ldst_queue, 2 + 5 + 3);
     EXPECT_EQ_U(c.mem.l2_out_queue, 4096); /* 0: unlimited in GPGPU-Sim */
+    EXPECT_EQ_U(c.icnt.ejection_buffer, 3);
+    EXPECT_EQ_U(c.sm.response_fifo, 5);
+    EXPECT_EQ_U(c.mem.sector_replies, 1); /* set for every GPGPU-Sim file; no effect with an N: L2 */
     EXPECT_CONTAINS(notes, "t.config:10: note: -gpgpu_dram_partition_queues: the L2-to-DRAM and DRAM-to-L2 queues (16, 24) are not modelled");
     EXPECT_EQ_U(c.sm.l1d_flush, 1);
     EXPECT_EQ_U(c.sm.l1d_access, SM_L1D_QUEUED); /* without -gpgpu_l1_latency too */
@@ -416,6 +425,8 @@ static const struct {
      "t.config:2: unknown GPGPU-Sim option -gpgpu_bogus_option (warpsim neither models nor knows it)"},
     {"\n-gpgpu_n_clusters 1x5\n", "t.config:2: -gpgpu_n_clusters: expected a non-negative integer, got '1x5'"},
     {"-gpgpu_n_clusters 1000\n", "t.config:1: -gpgpu_n_clusters: gpu.n_clusters: 1000 is out of range [1, 256]"},
+    {"-gpgpu_n_ldst_response_buffer_size 0\n",
+     "t.config:1: -gpgpu_n_ldst_response_buffer_size: expected at least 1 (with 0, GPGPU-Sim would never take a reply)"},
     {"-gpgpu_n_clusters\n-gpgpu_n_mem 6\n",
      "t.config:1: -gpgpu_n_clusters: missing value (GPGPU-Sim options take one value on the same line)"},
     {"gpgpu_n_clusters 15\n", "t.config:1: expected '-option value', got 'gpgpu_n_clusters'"},

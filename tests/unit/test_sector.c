@@ -420,6 +420,64 @@ TEST(sector_l2_breaks_a_line_read_into_sector_accesses)
     l2_rig_free(&r);
 }
 
+/* mem.sector_replies (GPGPU-Sim 4.x): each sector access replies on its own, as soon as it is
+ * served, with its sector; its request stays in the pool, unreplied, for the requester to count
+ * down. Written sectors are acknowledged one by one, and each reply takes a place in the
+ * slice's reply queue. */
+TEST(sector_l2_replies_per_sector)
+{
+    L2Rig r;
+    l2_rig(&r, 32);
+    r.c.mem.sector_replies = true;
+    l2_free(&r.s);
+    stats_free(&r.st);
+    stats_init(&r.st);
+    l2_init(&r.s, 0, &r.c, &r.pool, &r.st);
+    l2_copy_fill(&r.s, 0x4040, 0); /* sector 2 is in the L2 */
+    MemReq *q = arrive(&r, MREQ_READ, 0x4000, 0, 128);
+    EXPECT_EQ_U(serve_all(&r), 4);
+    expect_tally(&r, "4/1/3(3)/0/0"); /* the line is there: three sector misses */
+    ASSERT(r.s.replies.n == 1); /* the hit replies at once */
+    const MemReq *p = r.s.replies.head;
+    EXPECT(p != q && p->part && p->is_reply && p->kind == MREQ_READ);
+    EXPECT_EQ_U(p->addr, 0x4040);
+    EXPECT_EQ_U(p->sectors, 0x4);
+    EXPECT_EQ_U(p->size_bytes, 32);
+    EXPECT_EQ_U(p->token, q->pool_id);
+    dram_return(&r, 3);
+    ASSERT(r.s.replies.n == 4);
+    uint32_t segs = 0;
+    for (const MemReq *x = r.s.replies.head; x; x = x->next) {
+        EXPECT(x->part && x->token == q->pool_id && x->size_bytes == 32);
+        segs |= x->sectors;
+    }
+    EXPECT_EQ_U(segs, 0xf);
+    EXPECT(!q->is_reply);
+    EXPECT_EQ_U(q->subs_left, 4); /* the requester counts it down */
+    while (r.s.replies.head)
+        mempool_put(&r.pool, memreq_queue_pop(&r.s.replies));
+    mempool_put(&r.pool, q);
+
+    /* a write of two sectors: two acknowledgements; with room for one reply, the second sector
+     * waits (a gathered reply would have needed one place) */
+    r.s.reply_cap = 1;
+    q = arrive(&r, MREQ_WRITE, 0x8000, 0x5, 64);
+    EXPECT(l2_tick(&r.s, ++r.now));
+    EXPECT(!l2_tick(&r.s, ++r.now)); /* the second sector is stuck */
+    EXPECT_EQ_U(r.s.in.n, 1);
+    EXPECT_EQ_U(r.s.stall_reply, 1);
+    ASSERT(r.s.replies.n == 1);
+    EXPECT(r.s.replies.head->part && r.s.replies.head->kind == MREQ_WRITE && r.s.replies.head->sectors == 0x1);
+    mempool_put(&r.pool, memreq_queue_pop(&r.s.replies));
+    EXPECT(l2_tick(&r.s, ++r.now));
+    ASSERT(r.s.replies.n == 1);
+    EXPECT_EQ_U(r.s.replies.head->sectors, 0x4);
+    mempool_put(&r.pool, memreq_queue_pop(&r.s.replies));
+    mempool_put(&r.pool, q);
+    EXPECT_EQ_U(r.pool.in_use, 0);
+    l2_rig_free(&r);
+}
+
 /* mem.copy_warms_l2: a copy's 32-byte chunks become valid, clean data without a lookup or a
  * fetch; a later read of them hits. A sectored slice gets just the sectors copied. */
 TEST(sector_l2_copy_fill)
@@ -597,4 +655,36 @@ TEST(sector_l2_accesses_per_l1d_miss)
     EXPECT(misses >= 4 * 30 * 64);
     EXPECT(stat_of(out, "sm.l1d.sector_miss") >= 3 * 30 * 64);
     EXPECT_EQ_I(stat_of(out, "l2.access"), stat_of(out, "sm.l1d.sector_fetch"));
+}
+
+/* mem.sector_replies on the whole machine: a line comes back as four packets, and the L1D still
+ * fills it once. A one-packet ejection buffer and response FIFO (icnt.ejection_buffer,
+ * sm.response_fifo) hold replies back in the reply network; unbounded ones never do. */
+TEST(sector_replies_on_the_reply_network)
+{
+    static char out[1 << 20];
+    run_divergent("-o l2.sector_bytes=32", out, sizeof out);
+    double misses = stat_of(out, "sm.l1d.miss");
+    EXPECT(misses >= 30 * 64);
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_packets"), misses);
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_held"), 0);
+    run_divergent("-o l2.sector_bytes=32 -o mem.sector_replies=true", out, sizeof out);
+    misses = stat_of(out, "sm.l1d.miss");
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_packets"), 4 * misses);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.fill"), misses);
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_held"), 0);
+    /* a whole-line L2 has no sectors to reply with */
+    run_divergent("-o mem.sector_replies=true", out, sizeof out);
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_packets"), stat_of(out, "sm.l1d.miss"));
+    /* an interconnect twice as fast as the SMs delivers two replies a core cycle; the SM takes one */
+    const char *fast = "-o l2.sector_bytes=32 -o mem.sector_replies=true -o gpu.icnt_mhz=1400 -o icnt.flit_bytes=64";
+    char opts[512];
+    run_divergent(fast, out, sizeof out);
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_held"), 0);
+    snprintf(opts, sizeof opts, "%s -o icnt.ejection_buffer=1 -o sm.response_fifo=1", fast);
+    run_divergent(opts, out, sizeof out);
+    misses = stat_of(out, "sm.l1d.miss");
+    EXPECT_EQ_I(stat_of(out, "icnt.reply_packets"), 4 * misses);
+    EXPECT_EQ_I(stat_of(out, "sm.l1d.fill"), misses);
+    EXPECT(stat_of(out, "icnt.reply_held") > 0);
 }

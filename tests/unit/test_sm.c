@@ -172,6 +172,7 @@ typedef struct MockMem {
     uint32_t reads, writes, replies, acks;
     uint64_t taken_at[MOCK_MEM], reply_at[MOCK_MEM];
     uint64_t lines[MOCK_MEM]; /* line addresses of the reads, in order taken */
+    uint32_t parts; /* 0: one reply per request; n: n sector replies (mem.sector_replies) */
 } MockMem;
 
 /* ---- the rig: an SM, its front end and memory ---------------------------------------------- */
@@ -279,7 +280,24 @@ static void mem_step(Rig *r)
         else
             m->reply_at[m->replies++] = r->now;
         q->is_reply = true;
-        sm_deliver(&r->sm, q, r->now);
+        if (!m->parts) {
+            sm_deliver(&r->sm, q, r->now);
+            continue;
+        }
+        /* a sectored L2 with mem.sector_replies: one reply per sector, all at once */
+        q->subs_left = (uint8_t)m->parts;
+        for (uint32_t i = 0; i < m->parts; i++) {
+            MemReq *p = mempool_get(&r->pool);
+            p->kind = q->kind;
+            p->inst = q->inst;
+            p->sm = q->sm;
+            p->addr = q->addr + 32 * i;
+            p->sectors = 1u << i;
+            p->size_bytes = 32;
+            p->token = q->pool_id;
+            p->part = p->is_reply = true;
+            sm_deliver(&r->sm, p, r->now);
+        }
     }
 }
 
@@ -756,6 +774,72 @@ TEST(sm_exit_waits_for_store_acks)
     EXPECT_EQ_U(r->sm.warps[0].stores_pending, 0);
     EXPECT_EQ_U(r->pool.in_use, 0);
     rig_free(r);
+}
+
+/* mem.sector_replies: a line comes back as four sector replies; the LD/ST unit takes one a
+ * cycle, and the L1D fills the line (and wakes the load) with the last. A store's
+ * acknowledgements come per sector too, and the warp exits after the last. */
+TEST(sm_sector_replies_fill_with_the_last)
+{
+    for (uint32_t parts = 0; parts <= 4; parts += 4) {
+        Rig *r = rig_new();
+        r->m.latency = 30;
+        r->m.parts = parts;
+        MockInst p[] = {ld(1, 0x10000, 4), alu(2, 1), st(2, 0x50000, 8), ex()};
+        ASSERT(rig_run_one_warp(r, p, 4));
+        ASSERT(r->m.replies == 1 && r->m.acks == 2);
+        EXPECT_EQ_U(r->m.reply_at[0], 2 + 30);
+        /* the parts are delivered at 32 and taken at 32, 33, 34 and 35 */
+        EXPECT_EQ_I(issued_at(&r->f, 0, 8), 2 + 30 + 1 + (parts ? 3 : 0));
+        const int64_t st_at = issued_at(&r->f, 0, 16);
+        EXPECT_EQ_I(st_at, issued_at(&r->f, 0, 8) + r->c.alu.int_add_lat);
+        /* the store's two lines are sent at st_at + 1 and + 2 and acknowledged 30 cycles after
+         * each; with parts, the eight acknowledgements are taken one a cycle from st_at + 31 */
+        EXPECT_EQ_I(issued_at(&r->f, 0, 24), parts ? st_at + 31 + 8 : st_at + 2 + 30 + 1);
+        EXPECT_EQ_U(r->sm.l1d.fill, 1);
+        EXPECT_EQ_U(r->sm.warps[0].stores_pending, 0);
+        EXPECT_EQ_U(r->pool.in_use, 0); /* the parts and their requests are recycled */
+        rig_free(r);
+    }
+}
+
+/* sm.response_fifo: the SM takes a data reply only while its response FIFO has room, and
+ * drains it one reply a cycle; an instruction line bypasses it. */
+TEST(sm_response_fifo)
+{
+    for (uint32_t cap = 0; cap <= 2; cap += 2) {
+        Rig *r = rig_new();
+        r->c.sm.response_fifo = cap;
+        r->m.latency = 1000; /* the test hands the acknowledgements back itself */
+        ASSERT(rig_start(r, 32, 1));
+        MockInst p[] = {st(0, 0x50000, 12), ex()}; /* three lines */
+        script(&r->f, 0, p, 2);
+        rig_launch(r, 0);
+        while (r->m.writes < 3 && r->now < 100)
+            rig_step(r);
+        ASSERT(r->m.n == 3);
+        MemReq *q[3];
+        for (int i = 0; i < 3; i++) {
+            q[i] = r->m.req[i];
+            q[i]->is_reply = true;
+        }
+        r->m.n = 0;
+        const uint64_t t = r->now;
+        sm_deliver(&r->sm, q[0], t);
+        sm_deliver(&r->sm, q[1], t);
+        EXPECT(sm_can_accept_reply(&r->sm, q[2]) == !cap);
+        MemReq inst = {.inst = true, .is_reply = true};
+        EXPECT(sm_can_accept_reply(&r->sm, &inst));
+        rig_step(r); /* one reply taken */
+        EXPECT_EQ_U(r->sm.warps[0].stores_pending, 2);
+        EXPECT(sm_can_accept_reply(&r->sm, q[2]));
+        sm_deliver(&r->sm, q[2], t + 1);
+        ASSERT(rig_run(r, 200));
+        ASSERT(r->n_done == 1);
+        EXPECT_EQ_U(r->done_at[0], t + 2); /* replies taken at t, t + 1 and t + 2; the exit issues with the last */
+        EXPECT_EQ_U(r->pool.in_use, 0);
+        rig_free(r);
+    }
 }
 
 /* sm.ldst_queue: a memory instruction may issue while the LD/ST unit is busy and waits for it
