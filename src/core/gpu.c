@@ -181,8 +181,9 @@ static void collect_done(Gpu *g, uint32_t s, uint64_t now)
 static bool dispatch(Gpu *g, uint64_t now)
 {
     bool any = false;
+    uint32_t first = g->sm_rr; /* each SM is visited once, from the one after the last served */
     for (uint32_t i = 0; i < g->n_sms && g->n_launched < g->n_ctas; i++) {
-        uint32_t s = (g->sm_rr + i) % g->n_sms;
+        uint32_t s = (first + i) % g->n_sms;
         if (!sm_can_take(&g->sms[s], g->kernel))
             continue;
         sm_info(g, s);
@@ -548,7 +549,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     free(g->launched);
     g->launched = xcalloc(g->n_ctas ? g->n_ctas : 1, 1);
     g->next_unlaunched = g->n_done = g->n_launched = 0;
-    g->sm_rr = 0;
+    /* g->sm_rr carries over from the last kernel (GPGPU-Sim's m_last_cluster_issue) */
     g->dispatch_pending = g->n_ctas > 0;
     g->cta_room_empty = sm_cta_room(&g->sms[0], k, true);
     g->cta_ops = policy_cta(g->cfg.gpu.cta_sched);

@@ -39,6 +39,33 @@ TEST(sim_intra_warp_conflicts_under_conv)
     EXPECT(conflict_cycles > stat_of(out, "sim.cycles"));
 }
 
+/* Round-robin CTA dispatch (GPGPU-Sim's issue_block2core): each cycle visits every SM once,
+ * from the one after the SM served last, and a kernel carries on from where the last one
+ * stopped. 16 CTAs on 15 SMs: one each, the 16th on SM 0 the next cycle; the next kernel's 4
+ * CTAs on SMs 1 to 4. */
+TEST(sim_cta_dispatch_round_robin)
+{
+    char path[512], args[1024];
+    snprintf(path, sizeof path, "%s/rr.syn", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    ASSERT(f);
+    fputs("kernel first\ngrid 16\nblock 32\nalu 4 int\n"
+          "kernel second\ngrid 4\nblock 32\nalu 4 int\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "--preset gtx480-16k --json /dev/stdout %s", path);
+    EXPECT_EQ_I(run(args), 0);
+    /* the JSON's last value of each per-SM stat is the run's total */
+    for (int i = 0; i < 15; i++) {
+        char key[48];
+        snprintf(key, sizeof key, "\"sm[%d].ctas_done\": ", i);
+        const char *last = NULL;
+        for (const char *p = strstr(out, key); p; p = strstr(p + 1, key))
+            last = p;
+        ASSERT(last);
+        EXPECT_EQ_I(atoi(last + strlen(key)), i <= 4 ? 2 : 1);
+    }
+}
+
 static void strip_wall(char *s)
 {
     char *p = strstr(s, "\"wall_seconds\"");
