@@ -875,6 +875,34 @@ TEST(sm_ldst_queue)
     }
 }
 
+/* sm.sched_rotate (GPGPU-Sim 4.x's Issue_Prio): with two schedulers both wanting the idle LD/ST
+ * unit, scheduler 0 always gets it first without rotation; with it, the scheduler that goes
+ * first alternates by cycle (cycle 1: scheduler 1). */
+TEST(sm_sched_rotate)
+{
+    for (uint32_t rot = 0; rot <= 1; rot++) {
+        Rig *r = rig_new();
+        r->c.sm.n_sched = 2;
+        r->c.sm.sched_rotate = rot;
+        r->c.l1d.mshr_entries = 8;
+        r->c.l1d.miss_queue = 8;
+        ASSERT(rig_start(r, 64, 1));
+        MockInst p0[] = {ld(1, 0x40000, 16), ex()}; /* four lines each */
+        MockInst p1[] = {ld(1, 0x80000, 16), ex()};
+        script(&r->f, 0, p0, 2); /* slot 0: scheduler 0 */
+        script(&r->f, 1, p1, 2); /* slot 1: scheduler 1 */
+        rig_launch(r, 0);
+        ASSERT(rig_run(r, 1000));
+        EXPECT_EQ_U(r->f.bad, 0);
+        /* the winner issues at 1 and presents its accesses at 2..5; the other issues at 5 */
+        EXPECT_EQ_I(issued_at(&r->f, 0, 0), rot ? 5 : 1);
+        EXPECT_EQ_I(issued_at(&r->f, 1, 0), rot ? 1 : 5);
+        EXPECT_EQ_U(r->m.lines[0], rot ? 0x80000 : 0x40000);
+        EXPECT_EQ_U(r->sm.stall_ldst, 4); /* the loser's scheduler-cycles 1..4 */
+        rig_free(r);
+    }
+}
+
 /* sm.ibuffer (GPGPU-Sim's front end): a warp's two-instruction buffer is refilled by one fetch
  * per SM per cycle, round-robin, and issues two cycles after its fetch; a taken branch empties
  * it. */
