@@ -100,6 +100,10 @@ Gpu *gpu_create(const Config *cfg)
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
+    g->cta_last_core = xcalloc(g->n_clusters, sizeof *g->cta_last_core);
+    g->cta_last_cluster = g->n_clusters - 1; /* the first dispatch starts at cluster 0, core 0 */
+    for (uint32_t c = 0; c < g->n_clusters; c++)
+        g->cta_last_core[c] = g->sms_per_cluster - 1;
     g->eject = xcalloc(g->n_clusters, sizeof *g->eject);
     g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
     /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
@@ -130,6 +134,7 @@ void gpu_destroy(Gpu *g)
     free(g->dram_delay);
     free(g->dram_wake);
     free(g->cluster_rr);
+    free(g->cta_last_core);
     free(g->eject);
     free(g->launched);
     free(g->cta_sm);
@@ -177,13 +182,12 @@ static void collect_done(Gpu *g, uint32_t s, uint64_t now)
     }
 }
 
-/* Visit the SMs round-robin, asking the CTA scheduler once per SM with room. */
-static bool dispatch(Gpu *g, uint64_t now)
+/* One SM of cluster c, visited from the one after the SM served last, that has room and gets
+ * CTAs from the CTA scheduler; false if none does. */
+static bool dispatch_cluster(Gpu *g, uint32_t c, uint64_t now)
 {
-    bool any = false;
-    uint32_t first = g->sm_rr; /* each SM is visited once, from the one after the last served */
-    for (uint32_t i = 0; i < g->n_sms && g->n_launched < g->n_ctas; i++) {
-        uint32_t s = (first + i) % g->n_sms;
+    for (uint32_t i = 1; i <= g->sms_per_cluster; i++) {
+        uint32_t core = (g->cta_last_core[c] + i) % g->sms_per_cluster, s = c * g->sms_per_cluster + core;
         if (!sm_can_take(&g->sms[s], g->kernel))
             continue;
         sm_info(g, s);
@@ -201,7 +205,25 @@ static bool dispatch(Gpu *g, uint64_t now)
             sm_launch_cta(&g->sms[s], g->kernel, cta, now);
         }
         if (n) {
-            g->sm_rr = s + 1;
+            g->cta_last_core[c] = core;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One dispatch round, as GPGPU-Sim's gpgpu_sim::issue_block2core: every cluster once, from the
+ * one after the cluster served last, each giving one of its SMs a turn (round-robin within the
+ * cluster), so consecutive CTAs spread over clusters before they share one. Both positions
+ * carry over from one kernel to the next. */
+static bool dispatch(Gpu *g, uint64_t now)
+{
+    bool any = false;
+    uint32_t last = g->cta_last_cluster;
+    for (uint32_t i = 1; i <= g->n_clusters && g->n_launched < g->n_ctas; i++) {
+        uint32_t c = (last + i) % g->n_clusters;
+        if (dispatch_cluster(g, c, now)) {
+            g->cta_last_cluster = c;
             any = true;
         }
     }
@@ -549,7 +571,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     free(g->launched);
     g->launched = xcalloc(g->n_ctas ? g->n_ctas : 1, 1);
     g->next_unlaunched = g->n_done = g->n_launched = 0;
-    /* g->sm_rr carries over from the last kernel (GPGPU-Sim's m_last_cluster_issue) */
+    /* the dispatch positions carry over from the last kernel, as GPGPU-Sim's do */
     g->dispatch_pending = g->n_ctas > 0;
     g->cta_room_empty = sm_cta_room(&g->sms[0], k, true);
     g->cta_ops = policy_cta(g->cfg.gpu.cta_sched);

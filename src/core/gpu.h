@@ -53,7 +53,9 @@ struct Gpu {
     CtaSmInfo *cta_sm;       /* per SM, what the CTA scheduler sees */
     uint32_t cta_room_empty; /* CTAs of the kernel an empty SM holds */
     uint8_t *launched;
-    uint32_t n_ctas, next_unlaunched, n_launched, n_done, sm_rr;
+    uint32_t n_ctas, next_unlaunched, n_launched, n_done;
+    uint32_t cta_last_cluster;  /* the cluster dispatched to last (GPGPU-Sim's m_last_cluster_issue) */
+    uint32_t *cta_last_core;    /* per cluster, its SM dispatched to last (m_cta_issue_next_core) */
     bool dispatch_pending;
     uint64_t last_progress;
     char stop_reason[512];  /* why the last kernel was stopped ("" if it completed) */

@@ -43,6 +43,17 @@ TEST(sim_intra_warp_conflicts_under_conv)
  * from the one after the SM served last, and a kernel carries on from where the last one
  * stopped. 16 CTAs on 15 SMs: one each, the 16th on SM 0 the next cycle; the next kernel's 4
  * CTAs on SMs 1 to 4. */
+/* The run's CTAs completed on SM i: the JSON's last value of a per-SM stat is the run's total. */
+static int ctas_done_on(int i)
+{
+    char key[48];
+    snprintf(key, sizeof key, "\"sm[%d].ctas_done\": ", i);
+    const char *last = NULL;
+    for (const char *p = strstr(out, key); p; p = strstr(p + 1, key))
+        last = p;
+    return last ? atoi(last + strlen(key)) : -1;
+}
+
 TEST(sim_cta_dispatch_round_robin)
 {
     char path[512], args[1024];
@@ -52,18 +63,18 @@ TEST(sim_cta_dispatch_round_robin)
     fputs("kernel first\ngrid 16\nblock 32\nalu 4 int\n"
           "kernel second\ngrid 4\nblock 32\nalu 4 int\n", f);
     fclose(f);
+    /* gtx480-16k: 15 clusters of 1 SM; the second kernel starts after the SM served last */
     snprintf(args, sizeof args, "--preset gtx480-16k --json /dev/stdout %s", path);
     EXPECT_EQ_I(run(args), 0);
-    /* the JSON's last value of each per-SM stat is the run's total */
-    for (int i = 0; i < 15; i++) {
-        char key[48];
-        snprintf(key, sizeof key, "\"sm[%d].ctas_done\": ", i);
-        const char *last = NULL;
-        for (const char *p = strstr(out, key); p; p = strstr(p + 1, key))
-            last = p;
-        ASSERT(last);
-        EXPECT_EQ_I(atoi(last + strlen(key)), i <= 4 ? 2 : 1);
-    }
+    for (int i = 0; i < 15; i++)
+        EXPECT_EQ_I(ctas_done_on(i), i <= 4 ? 2 : 1);
+    /* gtx480: 15 clusters of 2 SMs. A round gives each cluster one CTA, on the SM after the one
+     * it served last: the first kernel's CTAs 0-14 go to SMs 0, 2, ..., 28, CTA 15 to SM 1; the
+     * second kernel's four start at cluster 1, on its other SM: SMs 3, 5, 7, 9. */
+    snprintf(args, sizeof args, "--preset gtx480 --json /dev/stdout %s", path);
+    EXPECT_EQ_I(run(args), 0);
+    for (int i = 0; i < 30; i++)
+        EXPECT_EQ_I(ctas_done_on(i), i % 2 == 0 || i == 1 || (i >= 3 && i <= 9) ? 1 : 0);
 }
 
 static void strip_wall(char *s)
