@@ -2,9 +2,9 @@
  *
  * One statement per line, '#' starts a comment, tokens are separated by blanks and may be
  * double-quoted ("a b", with \" and \\ inside). Statements: name, preset, config, set, workload,
- * suite, manifest, variant, baseline, figure. Everything a sweep or report would trip over later is
- * checked here, so a bad spec fails before any run starts, with file:line. A suite is a file of
- * `workload` lines (workloads/suites/<name>, or a path) read in place, optionally filtered by
+ * suite, manifest, variant, override, baseline, figure. Everything a sweep or report would trip
+ * over later is checked here, so a bad spec fails before any run starts, with file:line. A
+ * suite is a file of `workload` lines (workloads/suites/<name>, or a path) read in place, optionally filtered by
  * class. Relative paths are relative to the directory the sweep runs in (the repository root),
  * like every other warpsim path. */
 #include "exp/spec.h"
@@ -432,6 +432,51 @@ static bool stmt_variant(Ctx *c, char **tok, int n)
     return true;
 }
 
+const ExpRunOverride *exp_spec_run_override(const ExpSpec *s, uint32_t w, uint32_t v)
+{
+    for (uint32_t i = 0; i < s->n_run_overrides; i++)
+        if (s->run_overrides[i].workload == w && s->run_overrides[i].variant == v)
+            return &s->run_overrides[i];
+    return NULL;
+}
+
+/* `override WORKLOAD VARIANT: key=value ...`, both declared above. */
+static bool stmt_override(Ctx *c, char **tok, int n)
+{
+    ExpSpec *s = c->s;
+    char vname[EXP_NAME_LEN];
+    if (n < 3)
+        return fail(c, "expected 'override WORKLOAD VARIANT: key=value ...'");
+    int w = exp_spec_find_workload(s, tok[1]);
+    if (w < 0)
+        return fail(c, "override: no workload '%s' is declared above", tok[1]);
+    int i = name_colon(c, tok + 1, n - 1, "variant", vname);
+    if (i < 0)
+        return false;
+    i++; /* tok + 1 */
+    int v = exp_spec_find_variant(s, vname);
+    if (v < 0)
+        return fail(c, "override: no variant '%s' is declared above", vname);
+    if (exp_spec_run_override(s, (uint32_t)w, (uint32_t)v))
+        return fail(c, "override: the run %s__%s has one already", tok[1], vname);
+    if (i >= n)
+        return fail(c, "override %s %s: expected key=value overrides after ':'", tok[1], vname);
+    for (int k = i; k < n; k++)
+        if (!check_override(c, tok[k]))
+            return false;
+    if (s->n_run_overrides == s->cap_run_overrides) {
+        s->cap_run_overrides = s->cap_run_overrides ? s->cap_run_overrides * 2 : 4;
+        s->run_overrides = xrealloc(s->run_overrides, s->cap_run_overrides * sizeof *s->run_overrides);
+    }
+    ExpRunOverride *o = &s->run_overrides[s->n_run_overrides++];
+    memset(o, 0, sizeof *o);
+    o->workload = (uint32_t)w;
+    o->variant = (uint32_t)v;
+    for (; i < n; i++)
+        exp_strlist_push(&o->overrides, tok[i]);
+    return true;
+}
+
 /* `manifest [class=CLASS] [paper=PAPER] [size=small|paper]`: every suite workload of
  * workloads/manifest that matches, run by name (`warpsim run NAME --size SIZE`). */
 static bool stmt_manifest(Ctx *c, char **tok, int n)
@@ -492,6 +537,8 @@ static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
         return stmt_manifest(c, tok, n);
     if (!strcmp(kw, "variant"))
         return stmt_variant(c, tok, n);
+    if (!strcmp(kw, "override"))
+        return stmt_override(c, tok, n);
     if (!strcmp(kw, "figure"))
         return stmt_figure(c, tok, n);
     if (!strcmp(kw, "set")) {
@@ -524,7 +571,7 @@ static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
         c->baseline_line = c->line;
     } else {
         return fail(c, "unknown statement '%s' (expected name, preset, config, set, workload, suite, "
-                       "manifest, variant, baseline or figure)", kw);
+                       "manifest, variant, override, baseline or figure)", kw);
     }
     return true;
 }
@@ -619,6 +666,9 @@ void exp_spec_free(ExpSpec *s)
     }
     for (uint32_t i = 0; i < s->n_variants; i++)
         exp_strlist_free(&s->variants[i].overrides);
+    for (uint32_t i = 0; i < s->n_run_overrides; i++)
+        exp_strlist_free(&s->run_overrides[i].overrides);
+    free(s->run_overrides);
     for (uint32_t i = 0; i < s->n_figures; i++) {
         exp_strlist_free(&s->figures[i].metrics);
         exp_strlist_free(&s->figures[i].variants);
@@ -710,6 +760,15 @@ void exp_spec_write(FILE *f, const ExpSpec *s)
         for (uint32_t k = 0; k < v->overrides.n; k++) {
             fputc(' ', f);
             put_token(f, v->overrides.v[k]);
+        }
+        fputc('\n', f);
+    }
+    for (uint32_t i = 0; i < s->n_run_overrides; i++) {
+        const ExpRunOverride *o = &s->run_overrides[i];
+        fprintf(f, "override %s %s:", s->workloads[o->workload].name, s->variants[o->variant].name);
+        for (uint32_t k = 0; k < o->overrides.n; k++) {
+            fputc(' ', f);
+            put_token(f, o->overrides.v[k]);
         }
         fputc('\n', f);
     }

@@ -43,6 +43,13 @@ typedef struct ExpVariant {
     ExpStrList overrides; /* "key=value", applied after the spec's `set` lines */
 } ExpVariant;
 
+/* `override WORKLOAD VARIANT: key=value ...`: overrides for that one run, applied after the
+ * variant's (a per-workload setting such as SWL-Best's warp limit). */
+typedef struct ExpRunOverride {
+    uint32_t workload, variant;
+    ExpStrList overrides;
+} ExpRunOverride;
+
 /* SERIES: a time series of the runs (gpu.sample_cycles), one line per variant, one figure per
  * workload. CDF: the cumulative distribution of one histogram's buckets, one line per workload
  * (and drawn variant). */
@@ -79,6 +86,8 @@ typedef struct ExpSpec {
     ExpVariant *variants;
     uint32_t n_variants, cap_variants;
     uint32_t baseline; /* index into variants */
+    ExpRunOverride *run_overrides;
+    uint32_t n_run_overrides, cap_run_overrides;
     ExpFigure *figures;
     uint32_t n_figures, cap_figures;
 } ExpSpec;
@@ -97,6 +106,8 @@ void exp_spec_write(FILE *f, const ExpSpec *s);
 
 int exp_spec_find_variant(const ExpSpec *s, const char *name);
 int exp_spec_find_workload(const ExpSpec *s, const char *name);
+/* The run (workload w, variant v)'s own overrides, or NULL. */
+const ExpRunOverride *exp_spec_run_override(const ExpSpec *s, uint32_t w, uint32_t v);
 
 const char *exp_figure_kind_name(ExpFigureKind k);
 const char *exp_norm_name(ExpNorm n);

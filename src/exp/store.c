@@ -45,6 +45,11 @@ void exp_run_argv(const ExpSpec *s, uint32_t w, uint32_t v, const char *runner, 
         exp_strlist_push(argv, "-o");
         exp_strlist_push(argv, var->overrides.v[i]);
     }
+    const ExpRunOverride *own = exp_spec_run_override(s, w, v); /* this run's, last */
+    for (uint32_t i = 0; own && i < own->overrides.n; i++) {
+        exp_strlist_push(argv, "-o");
+        exp_strlist_push(argv, own->overrides.v[i]);
+    }
     /* The text summary is not needed (the JSON has it all); a quiet run's log holds only its
      * errors, which the sweep reports. */
     exp_strlist_push(argv, "--quiet");

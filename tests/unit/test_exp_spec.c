@@ -4,8 +4,10 @@
 
 #include "base/base.h"
 #include "exp/spec.h"
+#include "exp/store.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char *full_spec =
     "# L1D indexing on divergent kernels\n"
@@ -16,6 +18,7 @@ static const char *full_spec =
     "workload hs workloads/synthetic/hs.syn\n"
     "variant conv: l1d.index=conv\n"
     "variant fup : l1d.index=fup l1d.n_sets=64\n"
+    "override mvt fup: l1d.assoc=8 \"sm.sched=gto\"\n"
     "baseline fup\n"
     "figure ipc: metric=sim.ipc title=\"IPC vs. fup\" # trailing\n"
     "figure miss: kind=stacked metrics=sm.l1d.miss,sm.l1d.hit norm=none group=variant\n"
@@ -37,6 +40,11 @@ static void check_full(const ExpSpec *s)
     ASSERT(s->variants[1].overrides.n == 2);
     EXPECT_STR(s->variants[1].overrides.v[1], "l1d.n_sets=64");
     EXPECT_EQ_U(s->baseline, 1);
+    ASSERT(s->n_run_overrides == 1);
+    const ExpRunOverride *o = exp_spec_run_override(s, 1, 1);
+    ASSERT(o && o->overrides.n == 2);
+    EXPECT_STR(o->overrides.v[0], "l1d.assoc=8");
+    EXPECT(!exp_spec_run_override(s, 1, 0) && !exp_spec_run_override(s, 0, 1));
     ASSERT(s->n_figures == 3);
     EXPECT(s->figures[0].kind == EXP_FIG_BARS && s->figures[0].norm == EXP_NORM_BASELINE && s->figures[0].geomean);
     EXPECT_STR(s->figures[0].title, "IPC vs. fup");
@@ -70,6 +78,34 @@ TEST(exp_spec_full_and_round_trip)
     free(buf);
     exp_spec_free(&s);
     exp_spec_free(&t);
+}
+
+/* A run's own overrides come after its variant's, so they win; other runs do not get them. */
+TEST(exp_spec_run_override_argv)
+{
+    ExpSpec s;
+    char err[256] = "";
+    ASSERT(exp_spec_parse(&s, full_spec, "experiments/l1d_index", err, sizeof err));
+    ExpStrList a = {0}, b = {0};
+    exp_run_argv(&s, 1, 1, "warpsim", "o.json", &a);
+    exp_run_argv(&s, 0, 1, "warpsim", "o.json", &b);
+    uint32_t i = 0;
+    while (i < a.n && strcmp(a.v[i], "l1d.n_sets=64"))
+        i++;
+    ASSERT(i + 4 < a.n);
+    EXPECT_STR(a.v[i + 1], "-o");
+    EXPECT_STR(a.v[i + 2], "l1d.assoc=8");
+    EXPECT_STR(a.v[i + 4], "sm.sched=gto");
+    uint32_t oa = 0, ob = 0; /* -o: the set line's, the variant's two, and the run's two */
+    for (uint32_t k = 0; k < a.n; k++)
+        oa += !strcmp(a.v[k], "-o");
+    for (uint32_t k = 0; k < b.n; k++)
+        ob += !strcmp(b.v[k], "-o");
+    EXPECT_EQ_U(oa, 5);
+    EXPECT_EQ_U(ob, 3);
+    exp_strlist_free(&a);
+    exp_strlist_free(&b);
+    exp_spec_free(&s);
 }
 
 TEST(exp_spec_defaults_and_suite)
@@ -166,6 +202,14 @@ TEST(exp_spec_errors_name_file_and_line)
         { "workload a a.syn\nfigure f: kind=cdf metric=h norm=baseline\n", "a cdf figure plots cumulative" },
         { "workload a a.syn\nfigure f: kind=cdf metric=h geomean=yes\n", "a cdf figure plots cumulative" },
         { "workload a a.syn\nfigure f: kind=cdf metric=h,g\n", "a cdf figure draws one metric (got 2)" },
+        { "workload a a.syn\nvariant v:\noverride b v: l1d.assoc=2\n",
+          "e.spec:3: override: no workload 'b' is declared above" },
+        { "workload a a.syn\noverride a v: l1d.assoc=2\nvariant v:\n", "e.spec:2: override: no variant 'v'" },
+        { "workload a a.syn\nvariant v:\noverride a v:\n", "e.spec:3: override a v: expected key=value" },
+        { "workload a a.syn\nvariant v:\noverride a v l1d.assoc=2\n", "expected ':' after the variant name 'v'" },
+        { "workload a a.syn\nvariant v:\noverride a v: l1d.nope=2\n", "e.spec:3: unknown key 'l1d.nope'" },
+        { "workload a a.syn\nvariant v:\noverride a v: l1d.assoc=2\noverride a v: l1d.assoc=4\n",
+          "e.spec:4: override: the run a__v has one already" },
     };
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
