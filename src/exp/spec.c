@@ -10,6 +10,7 @@
 #include "exp/spec.h"
 
 #include "base/base.h"
+#include "policy/policy.h"
 #include "conf/config.h"
 #include "exp/manifest.h"
 
@@ -142,7 +143,7 @@ static bool check_override(Ctx *c, const char *kv)
     const char *eq = strchr(kv, '=');
     if (!eq || eq == kv)
         return fail(c, "expected key=value, got '%s'", kv);
-    char key[128], msg[256];
+    char key[128], msg[1024];
     size_t klen = (size_t)(eq - kv);
     if (klen >= sizeof key)
         return fail(c, "key too long in '%s'", kv);
@@ -151,6 +152,9 @@ static bool check_override(Ctx *c, const char *kv)
     Config scratch;
     config_init(&scratch);
     if (!config_set(&scratch, key, eq + 1, msg, sizeof msg))
+        return fail(c, "%s", msg);
+    /* a policy's name, and its options' values, are checked by the policy registry */
+    if (!policy_check_config(&scratch, msg, sizeof msg))
         return fail(c, "%s", msg);
     return true;
 }

@@ -164,6 +164,8 @@ TEST(exp_spec_errors_name_file_and_line)
     static const struct { const char *text, *msg; } bad[] = {
         { "workload a a.syn\nvariant v: l1d.assoc=1000\n", "e.spec:2: l1d.assoc: 1000 is out of range" },
         { "workload a a.syn\nvariant v: l1d.nope=1\n", "e.spec:2: unknown key 'l1d.nope'" },
+        { "workload a a.syn\nvariant v: l1d.repl=nope\n", "e.spec:2: l1d.repl: unknown repl policy 'nope'" },
+        { "workload a a.syn\nvariant v: l1d.repl.dacache.fcw=1000\n", "e.spec:2: l1d.repl.dacache.fcw" },
         { "workload a a.syn\nvariant v l1d.assoc=2\n", "e.spec:2: expected ':' after the variant name 'v'" },
         { "workload a a.syn\nvariant v: assoc\n", "e.spec:2: expected key=value, got 'assoc'" },
         { "\nworkload a a.syn\nworkload a b.syn\n", "e.spec:3: workload 'a' is declared twice" },
