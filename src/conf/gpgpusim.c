@@ -726,11 +726,13 @@ int gpgpusim_load_text(Config *c, const char *name, const char *text, FILE *note
      * the L1D's and instruction cache's S-type MSHRs gather them), and replies reach the LD/ST
      * unit through the cluster's ejection buffer (-gpgpu_n_cluster_ejection_buffer_size, default
      * 8) and its response FIFO (-gpgpu_n_ldst_response_buffer_size, default 2); the SM's
-     * schedulers take turns at going first (shader_core_ctx::issue's Issue_Prio). */
+     * schedulers take turns at going first (shader_core_ctx::issue's Issue_Prio), and a scheduler may
+     * issue two instructions of its warp a cycle to different units (-gpgpu_max_insn_issue_per_warp,
+     * default 2). */
     if (!set(&r, "sm.l1d_access", "queued") || !set(&r, "mem.copy_warms_l2", "true") ||
         !set(&r, "sm.ibuffer", "2") || !set(&r, "mem.sector_replies", "true") ||
         !set(&r, "icnt.ejection_buffer", "8") || !set(&r, "sm.response_fifo", "2") ||
-        !set(&r, "sm.sched_rotate", "true"))
+        !set(&r, "sm.sched_rotate", "true") || !set(&r, "sm.issue_per_warp", "2"))
         return 0;
     if (!load_text(&r, text))
         return 0;

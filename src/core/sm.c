@@ -96,6 +96,7 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     C(conc_sum_micro, "l1d.concentration_sum_micro",
       "sum over divergent loads of their intra-warp concentration (eq. 1), in millionths");
     C(issued, "sched.issued", "scheduler-cycles that issued an instruction");
+    C(dual_issued, "sched.dual_issued", "scheduler-cycles that also issued the warp's next instruction (sm.issue_per_warp)");
     C(idle_no_ready, "sched.no_ready", "scheduler-cycles with live warps but none ready");
     C(stall_ldst, "sched.ldst_stall", "scheduler-cycles whose only ready warps wanted the busy LD/ST unit");
     C(held, "sched.held", "scheduler-cycles whose ready warps the policy all held back (may_issue)");

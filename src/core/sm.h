@@ -184,7 +184,7 @@ typedef struct Sm {
     uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
     /* stats */
     uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
-    uint64_t issued, idle_no_ready, stall_ldst, held, ldst_busy, ldst_replay, ctas_done;
+    uint64_t issued, dual_issued, idle_no_ready, stall_ldst, held, ldst_busy, ldst_replay, ctas_done;
     uint64_t load_lines, load_insts_divergent, conc_sum_micro;
     uint64_t conc_hist[INDEX_METRIC_CONC_BUCKETS];
     const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];

@@ -130,6 +130,40 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     sm_warp_update(sm, w, now);
 }
 
+/* The unit an instruction issues to: 0 SP, 1 SFU, 2 LD/ST. */
+static int unit_of(const WinstStatic *s)
+{
+    return winst_is_mem(s) ? 2 : on_sfu(s->op) ? 1 : 0;
+}
+
+/* sm.issue_per_warp = 2 (GPGPU-Sim's dual issue, with its default of two different units): the
+ * warp that just issued an instruction to unit `first` issues its next buffered one in the same
+ * cycle if it follows in sequence, needs another unit that is free, the scoreboard allows it
+ * and the policy does not hold it back. */
+static bool issue_second(Sm *sm, uint32_t k, uint32_t slot, int first, const WarpSchedView *v, uint64_t now)
+{
+    Warp *w = &sm->warps[slot];
+    if (!w->live || w->exited || w->ibuf_ready != now + 1 || !w->next || unit_of(w->next) == first)
+        return false; /* the buffer is empty, or the next instruction waits for the same unit */
+    w->ibuf_ready = now;
+    sm_warp_update(sm, w, now);
+    bool ok = sm->ready_at[slot] <= now && unit_free(sm, w->next, now);
+    const WarpSchedOps *ops = sm->sched_ops;
+    if (ok && ops->may_issue)
+        ok = ops->may_issue(sm->sched[k], slot, &sm->slot_info[slot], v);
+    if (!ok) {
+        w->ibuf_ready = now + 1;
+        sm_warp_update(sm, w, now);
+        return false;
+    }
+    if (ops->on_issue)
+        ops->on_issue(sm->sched[k], slot, v);
+    sm->issue_rank[MIN(sm_gto_rank(sm, slot), sm->n_ranks - 1)]++;
+    issue(sm, slot, now);
+    sm->dual_issued++;
+    return true;
+}
+
 /* The SM-wide part of what the schedulers see, as of now. */
 static void refresh_view(Sm *sm)
 {
@@ -234,8 +268,11 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         if (ops->on_issue)
             ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
         sm->issue_rank[MIN(sm_gto_rank(sm, (uint32_t)slot), sm->n_ranks - 1)]++;
+        int first_unit = unit_of(sm->warps[slot].next);
         issue(sm, (uint32_t)slot, now);
         sm->issued++;
+        if (sm->cfg->sm.issue_per_warp > 1)
+            issue_second(sm, k, (uint32_t)slot, first_unit, &v, now);
         any = true;
         *next_ready = MIN(*next_ready, now + 1);
     }

@@ -185,6 +185,7 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_EQ_U(c.sm.ldst_queue, 4);      /* ID_OC_MEM 1 + OC_EX_MEM 1 + 2 memory collector units (default) */
     EXPECT_EQ_U(c.sm.ibuffer, 2);         /* GPGPU-Sim's front end: two-instruction buffers */
     EXPECT_EQ_U(c.sm.sched_rotate, 1);    /* GPGPU-Sim 4.x: the schedulers take turns at going first */
+    EXPECT_EQ_U(c.sm.issue_per_warp, 2);  /* -gpgpu_max_insn_issue_per_warp: GPGPU-Sim's default */
     /* -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4 */
     EXPECT_EQ_U(c.sm.icache_sets, 4);
     EXPECT_EQ_U(c.sm.icache_line, 128);

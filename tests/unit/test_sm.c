@@ -942,6 +942,31 @@ TEST(sm_ibuffer_fetch)
     rig_free(r);
 }
 
+/* sm.issue_per_warp = 2 (GPGPU-Sim's dual issue): the second buffered instruction issues in the
+ * same cycle when it needs another unit (here an ALU operation, then a load); two ALU operations
+ * do not pair. With 1, one instruction a cycle. */
+TEST(sm_dual_issue)
+{
+    for (uint32_t n = 1; n <= 2; n++) {
+        Rig *r = rig_new();
+        r->c.sm.ibuffer = 2;
+        r->c.sm.issue_per_warp = n;
+        ASSERT(rig_start(r, 32, 1));
+        MockInst p[] = {alu(1, 0), ld(2, 0x40000, 4), alu(3, 0), alu(4, 0), ex()};
+        script(&r->f, 0, p, 5);
+        rig_launch(r, 0);
+        ASSERT(rig_run(r, 1000));
+        EXPECT_EQ_U(r->f.bad, 0);
+        EXPECT_EQ_I(issued_at(&r->f, 0, 0), 2);
+        EXPECT_EQ_I(issued_at(&r->f, 0, 8), n == 2 ? 2 : 3);
+        const int64_t third = issued_at(&r->f, 0, 16);
+        ASSERT(third > 0);
+        EXPECT_EQ_I(issued_at(&r->f, 0, 24), third + 1); /* two SP instructions: not paired */
+        EXPECT_EQ_U(r->sm.dual_issued, n == 2 ? 1 : 0);
+        rig_free(r);
+    }
+}
+
 /* sm.icache_sets (with sm.ibuffer): the first fetch of a line misses, its read goes out through
  * the L1D's port at SM_CODE_BASE + pc, and the warp issues once the line is back and fetched
  * again; later fetches of the line hit. */
