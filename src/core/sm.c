@@ -268,6 +268,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         w->n_sb = 0;
         w->loads_pending = 0;
         w->stores_pending = 0;
+        w->lanes = (uint8_t)MIN(WARP_SIZE, c->threads - i * WARP_SIZE);
         sm->slot_info[first + i] = (WarpSlotInfo){.cta_id = cta_id, .cta_slot = slot, .age = w->age};
         sm_warp_update(sm, w, now);
         sm->sched_mask[(first + i) % sm->n_sched] |= 1ull << (first + i);

@@ -46,6 +46,7 @@ typedef struct Warp {
     uint64_t ready_at; /* earliest cycle it may issue; UINT64_MAX: waits for an event */
     uint32_t n_sb;
     ScoreboardEntry *sb;
+    uint8_t lanes;    /* active lanes of its last instruction (its threads at launch) */
     uint32_t loads_pending;
     uint32_t stores_pending; /* store accesses taken by the LD/ST unit and not yet acknowledged by the L2 */
 } Warp;

@@ -107,7 +107,8 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     w->next = NULL;
     ibuf_step(sm, w, slot, wi->s.pc, now);
     sm->warp_insts++;
-    sm->thread_insts += popcount_u32(wi->active_mask);
+    w->lanes = (uint8_t)popcount_u32(wi->active_mask);
+    sm->thread_insts += w->lanes;
     uint8_t op = wi->s.op;
     if (winst_is_mem(&wi->s)) {
         sm_issue_memory(sm, slot, wi, now);

@@ -10,8 +10,8 @@
  *
  * A load (or atomic) with destinations has a LoadRec: its registers, its accesses still out,
  * and for global loads how many missed. The record's index is the token the L1D hands back on
- * a fill. When the last access's data is back the registers are released and the warp
- * scheduler hears on_load_done. Timed returns (hits, shared, constant) wait in rings ordered by
+ * a fill. When its last access has been looked up the warp scheduler hears on_load_serviced;
+ * when the last access's data is back the registers are released and it hears on_load_done. Timed returns (hits, shared, constant) wait in rings ordered by
  * ready cycle. */
 #include "core/sm_internal.h"
 
@@ -296,6 +296,16 @@ static bool timed_space(uint8_t space)
     return space == WSPACE_SHARED || space == WSPACE_CONST || space == WSPACE_PARAM;
 }
 
+/* The warp's scheduler hears that a global/local load has left the memory stage. */
+static void tell_serviced(Sm *sm, uint32_t slot, uint32_t pc, uint32_t accesses, uint32_t misses, uint64_t now)
+{
+    if (!sm->sched_ops->on_load_serviced)
+        return;
+    WarpLoadDone e = {.slot = slot, .pc = pc, .accesses = accesses, .misses = misses, .fully_cached = misses == 0,
+                      .cycle = now};
+    sm->sched_ops->on_load_serviced(sm->sched[slot % sm->n_sched], &e);
+}
+
 /* The LD/ST unit has presented every access of its instruction. */
 static void ldst_start(Sm *sm, const MemInst *m, uint64_t now);
 
@@ -306,6 +316,10 @@ static void ldst_finish(Sm *sm, uint64_t now)
     Ldst *u = &sm->ldst;
     u->active = false;
     sm->ldst_busy += now - u->start + 1;
+    /* a load that the L1D never looks up (no destination, no active lane) leaves the stage now */
+    bool global_load = u->op == WOP_LOAD && (u->space == WSPACE_GLOBAL || u->space == WSPACE_LOCAL);
+    if (global_load && (u->rec == SM_NO_REC || u->n_lines == 0))
+        tell_serviced(sm, u->warp, u->pc, u->n_lines, 0, now);
     if (u->rec != SM_NO_REC && !timed_space(u->space)) {
         sm->recs[u->rec].all_sent = true;
         rec_check_done(sm, u->rec, now);
@@ -341,6 +355,7 @@ static void load_serviced(Sm *sm, const LoadRec *r, uint64_t now)
     ReplLoad l = {.warp_id = r->warp, .warp_uid = (uint32_t)sm->warps[r->warp].age, .pc = r->pc,
                   .sched_rank = r->sched_rank, .accesses = r->n_lines, .misses = r->n_miss, .cycle = now};
     l1d_load_serviced(&sm->l1d, &l);
+    tell_serviced(sm, r->warp, r->pc, r->n_lines, r->n_miss, now);
 }
 
 /* After a reservation failure nothing changes until a fill or a miss-queue drain: sleep. */

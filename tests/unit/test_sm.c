@@ -989,3 +989,92 @@ TEST(sm_misses_per_load_and_issue_rank)
     EXPECT_EQ_U(r->sm.issue_rank[0], 5); /* one warp: every issue is rank 0 */
     rig_free(r);
 }
+
+/* A scheduler that issues the oldest ready warp and records what the SM tells it: the loads
+ * serviced and done, and the active lanes of each warp's next instruction at its issues. */
+typedef struct HeardLoads {
+    WarpLoadDone serviced[8], done[8];
+    uint32_t n_serviced, n_done, n_picks;
+    uint8_t lanes[16];
+    uint32_t lanes_slot[16];
+} HeardLoads;
+static HeardLoads heard;
+static int heard_pick(void *self, const WarpSchedView *v)
+{
+    int s = warp_sched_oldest(v->ready, v->age);
+    if (heard.n_picks < 16) {
+        heard.lanes_slot[heard.n_picks] = (uint32_t)s;
+        heard.lanes[heard.n_picks++] = v->sm->slot[s].next_lanes;
+    }
+    return s;
+}
+static void heard_serviced(void *self, const WarpLoadDone *e)
+{
+    if (heard.n_serviced < 8)
+        heard.serviced[heard.n_serviced++] = *e;
+}
+static void heard_done(void *self, const WarpLoadDone *e)
+{
+    if (heard.n_done < 8)
+        heard.done[heard.n_done++] = *e;
+}
+static const WarpSchedOps heard_ops = {.meta = {.name = "heard", .help = "test"}, .pick = heard_pick,
+                                       .on_load_serviced = heard_serviced, .on_load_done = heard_done};
+
+TEST(sm_scheduler_hears_loads_serviced)
+{
+    Rig *r = rig_new();
+    r->c.l1d.assoc = 4; /* room for the 4 lines in any set */
+    ASSERT(rig_start(r, 40, 1)); /* warp 0: 32 threads, warp 1: 8 */
+    const WarpSchedOps *own = r->sm.sched_ops;
+    r->sm.sched_ops = &heard_ops; /* the gto instances it was made with are not used */
+    memset(&heard, 0, sizeof heard);
+    const uint64_t A = 0x10000, C = 0x30000;
+    MockInst nodst = ld(0, C, 4);
+    nodst.s.n_dst = 0;
+    /* warp 0, pc 0: a divergent load of 4 lines (all miss); pc 8: a load nobody reads (no
+     * lookup); pc 16: waits for pc 0; pc 24: the same 4 lines (all hit); pc 32: exit.
+     * warp 1 only exits. */
+    MockInst p[] = {ld(1, A, 16), nodst, alu(4, 1), ld(2, A, 16), ex()};
+    MockInst q[] = {ex()};
+    script(&r->f, 0, p, 5);
+    script(&r->f, 1, q, 1);
+    rig_launch(r, 0);
+    bool idle = rig_run(r, 1000);
+    r->sm.sched_ops = own;
+    ASSERT(idle && r->f.bad == 0);
+    ASSERT(heard.n_serviced == 3);
+    /* in the order they left the LD/ST unit; each before its data is back */
+    EXPECT_EQ_U(heard.serviced[0].pc, 0);
+    EXPECT_EQ_U(heard.serviced[0].accesses, 4);
+    EXPECT_EQ_U(heard.serviced[0].misses, 4);
+    EXPECT(!heard.serviced[0].fully_cached);
+    EXPECT_EQ_U(heard.serviced[0].cycle, issued_at(&r->f, 0, 0) + 4); /* one access a cycle */
+    EXPECT_EQ_U(heard.serviced[1].pc, 8);
+    EXPECT_EQ_U(heard.serviced[1].accesses, 1);
+    EXPECT_EQ_U(heard.serviced[1].misses, 0);
+    EXPECT_EQ_U(heard.serviced[2].pc, 24);
+    EXPECT_EQ_U(heard.serviced[2].accesses, 4);
+    EXPECT_EQ_U(heard.serviced[2].misses, 0);
+    EXPECT(heard.serviced[2].fully_cached);
+    for (uint32_t i = 0; i < 3; i++)
+        EXPECT_EQ_U(heard.serviced[i].slot, 0);
+    ASSERT(heard.n_done == 2); /* loads with a destination only */
+    EXPECT_EQ_U(heard.done[0].pc, 0);
+    EXPECT(heard.done[0].cycle > heard.serviced[0].cycle);
+    EXPECT_EQ_U(heard.done[1].pc, 24);
+    /* The mock front end cannot tell a warp's lanes: a warp's first instruction sees its
+     * threads (8 for warp 1), later ones the lanes of the instruction before (the mock runs
+     * every lane). */
+    uint32_t seen1 = 0;
+    for (uint32_t i = 0; i < heard.n_picks; i++) {
+        if (heard.lanes_slot[i] == 1) {
+            EXPECT_EQ_U(heard.lanes[i], 8);
+            seen1++;
+        } else {
+            EXPECT_EQ_U(heard.lanes[i], 32);
+        }
+    }
+    EXPECT_EQ_U(seen1, 1);
+    rig_free(r);
+}
