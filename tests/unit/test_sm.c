@@ -427,6 +427,13 @@ TEST(sm_load_waits_for_memory)
     EXPECT_EQ_U(r->m.writes, 1);
     EXPECT_EQ_U(r->sm.ldst_replay, 0);
     EXPECT_EQ_U(r->sm.warp_insts, 7);
+    /* Three coherent loads, never held up (no occlusion), their data back 32, 4 and 32 cycles
+     * after they issued (the data is written back in the SM's cycle after the reply). */
+    EXPECT_EQ_U(r->sm.occlusion[0], 0);
+    EXPECT_EQ_U(r->sm.access_time[0], 32 + 4 + 32);
+    EXPECT_EQ_U(r->sm.loads_rank[0][0], 3);
+    EXPECT_EQ_U(r->sm.mshr_rank[0][0], 2);
+    EXPECT_EQ_U(r->sm.stall_coal + r->sm.stall_mshr + r->sm.stall_icnt + r->sm.stall_other, 0);
     EXPECT_EQ_U(r->pool.in_use, 0);
     rig_free(r);
 }
@@ -467,6 +474,20 @@ TEST(sm_ldst_replay_on_reservation_failure)
     /* r1 is written only when the last access is back (taken at 14, back at 24). */
     EXPECT_EQ_I(issued_at(&r->f, 0, 8), 14 + 10 + 1);
     EXPECT_EQ_U(mshr_in_use(&r->sm.l1d.mshr), 0);
+    /* Thesis Fig. 2.5: accesses 0, 1 and 2 leave the unit busy with more to come (LDST_COAL),
+     * the 9 failures are MSHR stalls. Thesis 2.3.2: unhindered, the last lookup would have been
+     * at 1 + 4 = 5, not 14: 9 cycles of occlusion in an L1D access time of 25 - 1 = 24 (the
+     * data is written back in the SM's cycle after the reply). Fig. 2.7: the rank-0 warp's
+     * divergent load took 4 MSHR entries. */
+    EXPECT_EQ_U(r->sm.stall_coal, 3);
+    EXPECT_EQ_U(r->sm.stall_mshr, 9);
+    EXPECT_EQ_U(r->sm.stall_icnt + r->sm.stall_other, 0);
+    EXPECT_EQ_U(r->sm.occlusion[1], 9);
+    EXPECT_EQ_U(r->sm.access_time[1], 24);
+    EXPECT_EQ_U(r->sm.occlusion[0] + r->sm.access_time[0], 0);
+    EXPECT_EQ_U(r->sm.mshr_rank[1][0], 4);
+    EXPECT_EQ_U(r->sm.loads_rank[1][0], 1);
+    EXPECT_EQ_U(r->sm.loads_rank[0][0], 0);
     EXPECT_EQ_U(r->pool.in_use, 0);
     rig_free(r);
 }
@@ -491,6 +512,8 @@ TEST(sm_ldst_replay_on_full_miss_queue)
      * after the drain at 10; access 3 at 12. */
     EXPECT_EQ_U(r->sm.ldst_replay, 7);
     EXPECT_EQ_U(r->sm.l1d.fail_missq, 7);
+    EXPECT_EQ_U(r->sm.stall_icnt, 7); /* LDST_ICNT: the memory port is full, MSHRs are free */
+    EXPECT_EQ_U(r->sm.stall_mshr + r->sm.stall_other, 0);
     EXPECT_EQ_U(r->sm.l1d.fail_icnt + r->sm.l1d.fail_mshr, 0);
     EXPECT_EQ_U(r->sm.l1d.miss, 4);
     ASSERT(r->m.reads == 4);
@@ -733,6 +756,12 @@ TEST(sm_l1_latency_queue_head_blocks)
     EXPECT_EQ_I(issued_at(&r->f, 0, 8), 18 + 10 + 1);
     EXPECT_EQ_U(r->sm.l1d.miss, 4);
     EXPECT_EQ_U(r->pool.in_use, 0);
+    /* LD/ST stalls: 3 pushes with more to come, the head's 9 MSHR failures. Occlusion: the
+     * last lookup unhindered at 1 + 4 + 4 (the queue's latency), here 18. */
+    EXPECT_EQ_U(r->sm.stall_coal, 3);
+    EXPECT_EQ_U(r->sm.stall_mshr, 9);
+    EXPECT_EQ_U(r->sm.occlusion[1], 18 - 9);
+    EXPECT_EQ_U(r->sm.access_time[1], 29 - 1);
     rig_free(r);
 }
 
