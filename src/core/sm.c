@@ -297,6 +297,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         Warp *w = &sm->warps[first + i];
         w->live = true;
         w->exited = w->at_barrier = false;
+        sm->barrier_mask &= ~(1ull << (first + i));
         w->cta_slot = (uint16_t)slot;
         w->age = sm->age[first + i] = sm->next_age++;
         w->next = NULL;
@@ -341,6 +342,7 @@ static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
             /* released warps issue from the next cycle on, whichever scheduler they belong to
              * (the last warp arrives partway through the schedulers' pass) */
             w->at_barrier = false;
+            sm->barrier_mask &= ~(1ull << (c->first_slot + i));
             w->ibuf_ready = MAX(w->ibuf_ready, now + 1);
             sm_warp_update(sm, w, now);
         }
@@ -353,6 +355,7 @@ void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now)
 {
     SmCta *c = &sm->ctas[w->cta_slot];
     w->at_barrier = true;
+    sm->barrier_mask |= 1ull << sm_slot_of(sm, w);
     c->n_at_barrier++;
     barrier_check(sm, c, now);
 }

@@ -160,6 +160,7 @@ typedef struct Sm {
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
     uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
+    uint64_t barrier_mask;  /* live warps waiting at a barrier */
     uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
     Icache ic;              /* sm.icache_sets > 0: the instruction cache */
     uint32_t fetch_next;    /* the slot the fetch unit's round-robin looks at first */

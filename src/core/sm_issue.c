@@ -150,6 +150,8 @@ static void refresh_view(Sm *sm)
     for (uint32_t k = 0; k < sm->n_sched; k++)
         live |= sm->sched_mask[k];
     v->live_warps = popcount_u64(live);
+    v->live_mask = live;
+    v->barrier_mask = sm->barrier_mask;
     v->warp_insts = sm->warp_insts;
 }
 

@@ -186,6 +186,8 @@ typedef struct SmView {
     uint32_t ldst_pending;                /* accesses of it not yet accepted by the L1D */
     uint32_t ldst_queued;                 /* memory instructions issued and waiting for it (sm.ldst_queue) */
     uint32_t live_ctas, live_warps;
+    uint64_t live_mask;                   /* bit w: slot w holds a live warp */
+    uint64_t barrier_mask;                /* ... that waits at a barrier for the rest of its CTA */
     uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
     const WarpSlotInfo *slot;             /* [max_warps] */
 } SmView;

@@ -1026,6 +1026,7 @@ typedef struct HeardLoads {
     uint32_t n_serviced, n_done, n_picks;
     uint8_t lanes[16];
     uint32_t lanes_slot[16];
+    uint64_t live_mask[16], barrier_mask[16];
 } HeardLoads;
 static HeardLoads heard;
 static int heard_pick(void *self, const WarpSchedView *v)
@@ -1033,6 +1034,8 @@ static int heard_pick(void *self, const WarpSchedView *v)
     int s = warp_sched_oldest(v->ready, v->age);
     if (heard.n_picks < 16) {
         heard.lanes_slot[heard.n_picks] = (uint32_t)s;
+        heard.live_mask[heard.n_picks] = v->sm->live_mask;
+        heard.barrier_mask[heard.n_picks] = v->sm->barrier_mask;
         heard.lanes[heard.n_picks++] = v->sm->slot[s].next_lanes;
     }
     return s;
@@ -1105,5 +1108,38 @@ TEST(sm_scheduler_hears_loads_serviced)
         }
     }
     EXPECT_EQ_U(seen1, 1);
+    rig_free(r);
+}
+
+TEST(sm_scheduler_sees_barrier_waiters)
+{
+    /* Warp 0 reaches the barrier first and waits there while warp 1 runs three dependent adds
+     * up to it; the schedulers see warp 0 in the barrier mask until the release. */
+    Rig *r = rig_new();
+    ASSERT(rig_start(r, 64, 1));
+    const WarpSchedOps *own = r->sm.sched_ops;
+    r->sm.sched_ops = &heard_ops;
+    memset(&heard, 0, sizeof heard);
+    MockInst early[] = {bar(), alu(1, 0), ex()};
+    MockInst late[] = {alu(1, 0), alu(2, 1), alu(3, 2), bar(), ex()};
+    script(&r->f, 0, early, 3);
+    script(&r->f, 1, late, 5);
+    rig_launch(r, 0);
+    bool idle = rig_run(r, 1000);
+    r->sm.sched_ops = own;
+    ASSERT(idle && r->f.bad == 0);
+    ASSERT(heard.n_picks == 8);
+    /* picks: w0 bar, w1 add, add, add, bar (w0 waiting each time), then w0 add, w0 exit, w1
+     * exit (or w1 first) after the release */
+    EXPECT_EQ_U(heard.lanes_slot[0], 0);
+    EXPECT_EQ_U(heard.barrier_mask[0], 0);
+    for (uint32_t i = 1; i < 5; i++) {
+        EXPECT_EQ_U(heard.lanes_slot[i], 1);
+        EXPECT_EQ_U(heard.barrier_mask[i], 1);
+        EXPECT_EQ_U(heard.live_mask[i], 3);
+    }
+    for (uint32_t i = 5; i < 8; i++)
+        EXPECT_EQ_U(heard.barrier_mask[i], 0);
+    EXPECT_EQ_U(r->sm.barrier_mask, 0);
     rig_free(r);
 }
