@@ -24,6 +24,7 @@ typedef struct MockInst {
     WinstStatic s;
     uint64_t base;
     uint32_t stride;
+    uint32_t mask; /* active lanes; 0: all 32 */
 } MockInst;
 
 typedef struct MockExec {
@@ -43,6 +44,7 @@ typedef struct MockFront {
     uint32_t started[MOCK_CTAS], base[MOCK_CTAS], n_started;
     uint32_t ended[MOCK_CTAS], n_ended;
     uint32_t bad; /* peek/exec of a warp that is not live, or a full log */
+    bool tell_mask; /* offer FrontOps.peek_mask (set before rig_start) */
 } MockFront;
 
 /* Script builders. Register 0 is an address/input register nothing writes. */

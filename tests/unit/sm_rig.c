@@ -39,6 +39,15 @@ static const WinstStatic *mock_peek(void *self, uint32_t warp_id)
     return &f->prog[f->cta_warp[warp_id]][f->pos[warp_id]].s;
 }
 
+static uint32_t mock_peek_mask(void *self, uint32_t warp_id)
+{
+    MockFront *f = self;
+    if (warp_id >= MOCK_WARPS || !f->live[warp_id])
+        return 0;
+    uint32_t m = f->prog[f->cta_warp[warp_id]][f->pos[warp_id]].mask;
+    return m ? m : UINT32_MAX;
+}
+
 static void mock_exec(void *self, uint32_t warp_id, Winst *out)
 {
     MockFront *f = self;
@@ -48,7 +57,7 @@ static void mock_exec(void *self, uint32_t warp_id, Winst *out)
     }
     const MockInst *in = &f->prog[f->cta_warp[warp_id]][f->pos[warp_id]];
     out->s = in->s;
-    out->active_mask = UINT32_MAX;
+    out->active_mask = in->mask ? in->mask : UINT32_MAX;
     for (uint32_t l = 0; l < WARP_SIZE; l++)
         out->addr[l] = in->base + (uint64_t)l * in->stride;
     f->log[f->n_log++] = (MockExec){warp_id, in->s.pc, f->now};
@@ -74,6 +83,18 @@ static const FrontOps mock_front_ops = {
     .kernel_begin = mock_kernel_begin,
     .cta_start = mock_cta_start,
     .peek = mock_peek,
+    .exec = mock_exec,
+    .cta_end = mock_cta_end,
+    .kernel_end = mock_kernel_end,
+};
+
+/* The same, telling the active lanes of a warp's next instruction. */
+static const FrontOps mock_front_mask_ops = {
+    .name = "mock",
+    .kernel_begin = mock_kernel_begin,
+    .cta_start = mock_cta_start,
+    .peek = mock_peek,
+    .peek_mask = mock_peek_mask,
     .exec = mock_exec,
     .cta_end = mock_cta_end,
     .kernel_end = mock_kernel_end,
@@ -160,7 +181,7 @@ bool rig_start(Rig *r, uint32_t threads, uint32_t n_ctas)
     r->k.block[1] = r->k.block[2] = 1;
     r->k.regs_per_thread = 16;
     r->f.warps_per_cta = front_kernel_warps_per_cta(&r->k);
-    sm_set_front(&r->sm, &mock_front_ops, &r->f);
+    sm_set_front(&r->sm, r->f.tell_mask ? &mock_front_mask_ops : &mock_front_ops, &r->f);
     mock_front_ops.kernel_begin(&r->f, &r->k, MOCK_WARPS);
     sm_kernel_begin(&r->sm, &r->k);
     return true;
