@@ -324,25 +324,33 @@ TEST(oaws_fcw_flow_fig_5_3)
     EXPECT_EQ_U(f.cnt, 0);
     EXPECT_EQ_U(f.down, 5);
 
-    /* FCW-only throttling: only warps of global priority below FCW issue, whatever their next
-     * instruction; warps waiting at a barrier take no place. */
+    /* FCW-only throttling: only warps of global priority below FCW issue divergent loads;
+     * warps waiting at a barrier take no place. */
     const char *kv[] = {"fcw=2", "cmax=4"};
     Os t;
     os_make(&t, "fcw", kv, 2);
     view_reset(6, 0, 32);
+    for (uint32_t s = 0; s < 6; s++)
+        next_load(s, 0x40, 32);
+    EXPECT(qualifies(&t, 2)); /* not yet known divergent */
+    serviced(&t, 0, 0x40, 32, 0); /* now it is (fully cached: CNT 2 -> 3) */
+    EXPECT_EQ_U(t.o->ft.fcw, 2);
+    EXPECT_EQ_U(t.o->ft.cnt, 3);
     EXPECT(qualifies(&t, 0) && qualifies(&t, 1));
     EXPECT(!qualifies(&t, 2));
+    slots[2].next_op = WOP_INT_ADD; /* a thrashing warp's other instructions go */
+    slots[2].next_global_load = false;
+    EXPECT(qualifies(&t, 2));
+    next_load(2, 0x40, 32);
     view.barrier_mask = 1;
     EXPECT(qualifies(&t, 1) && qualifies(&t, 2));
     EXPECT(!qualifies(&t, 3));
     EXPECT_EQ_U(t.o->denied, 2);
-    /* Two fully cached divergent loads (CNT 2 -> 4 = C_max): FCW 3, and slot 3 may go. */
-    next_load(1, 0x40, 32);
-    for (int i = 0; i < 2; i++) {
-        issue(&t, 1);
-        serviced(&t, 1, 0x40, 32, 0);
-    }
+    /* Another fully cached divergent load: CNT reaches C_max 4, FCW 3, and slot 3 may go. */
+    issue(&t, 1);
+    serviced(&t, 1, 0x40, 32, 0);
     EXPECT_EQ_U(t.o->ft.fcw, 3);
+    EXPECT_EQ_U(t.o->ft.cnt, 2);
     EXPECT(qualifies(&t, 3));
     /* A partially cached one of the warp of priority 0 (slot 1, slot 0 being at the barrier):
      * CNT 2 - (3 - 0) -> 0: FCW 2. Coherent loads do not count. */

@@ -9,8 +9,8 @@
  * hold MSHR entries of their own). Other instructions, stores and coherent loads (pcs the DLC
  * does not know) always qualify; a coherent load counts one predicted miss while in flight.
  * Div_pred(pc, w) is the warp's active threads (thesis 5.3, like DAWS): WarpSlotInfo.next_lanes.
- * The qualified warps are scheduled in GTO order (Fig. 5.2 (3)). FCW-only throttling qualifies
- * the locality warps alone, whatever their next instruction.
+ * The qualified warps are scheduled in GTO order (Fig. 5.2 (3)). FCW-only throttling predicts
+ * nothing: it holds back the divergent loads of thrashing warps (priority not below FCW).
  *
  * Choices the thesis leaves open, made here:
  * - Miss_pred is rounded up and capped at the L1D's MSHR entries: a warp that needs them all
@@ -30,10 +30,16 @@
  * - FCW starts at 4 (DaCache's start, 4.2.4; chapter 5 gives none), C_max is 128 (5.4.3's 7-bit
  *   counter), W_max 48, and at least one warp per scheduler stays a locality warp. The estimate
  *   is kept across kernels; the DLC is cleared at each kernel (5.4.3).
+ * - FCW-only throttling ("only scheduling locality warps", 5.4.2) holds a thrashing warp back
+ *   only when its next instruction is a divergent load (a pc in the DLC), as OAWS's qualification
+ *   acts on divergent loads alone (Fig. 5.2). Holding all its instructions would pin a kernel
+ *   without divergent loads, which never move FCW, at FCW's start (4 of 48 warps), where the
+ *   thesis finds no harm to coherent benchmarks (5.5.2).
  *
- * Stats (sm[i].sched.<name>.*): denied, loads_divergent, loads_coherent, pred_misses,
- * actual_misses, dlc_inserts, dlc_evictions; with FCW: fcw_up, fcw_down, fcw_loads, fcw_sum;
- * oaws-dyn also pred_locality, pred_thrashing. */
+ * Stats (sm[i].sched.<name>.*): denied, dlc_inserts, dlc_evictions; with a prediction
+ * (oaws-static, oaws-dyn): loads_divergent, loads_coherent, pred_misses, actual_misses; with FCW
+ * (oaws-dyn, fcw): fcw_up, fcw_down, fcw_loads, fcw_sum; oaws-dyn also pred_locality,
+ * pred_thrashing. */
 #include "policy/warp/oaws.h"
 
 #include "base/base.h"
@@ -48,24 +54,23 @@ Oaws *oaws_shared_create(const PolicyCtx *ctx, const OawsParams *p)
     o->prio = xcalloc(64, sizeof *o->prio);
     o->cap_fly = 16;
     o->fly = xcalloc(o->cap_fly, sizeof *o->fly);
-    bool dlc = p->mode != OAWS_FCW, fcw = p->mode != OAWS_STATIC;
-    if (dlc)
-        oaws_dlc_init(&o->dlc, p->dlc_entries);
+    bool predicts = p->mode != OAWS_FCW, fcw = p->mode != OAWS_STATIC;
+    oaws_dlc_init(&o->dlc, p->dlc_entries);
     if (fcw) {
         uint32_t n_sched = ctx->count ? ctx->count : 1;
         fcw_train_init(&o->ft, p->fcw, p->cmax, MIN(n_sched, p->wmax), p->wmax);
     }
 #define C(f, n, h) policy_stat_counter(ctx, &o->f, n, h)
     C(denied, "denied",
-      p->mode == OAWS_FCW ? "ready warps held back (per cycle): thrashing warps, priority not below FCW"
+      p->mode == OAWS_FCW ? "ready warps held back (per cycle): a divergent load of a thrashing warp"
                           : "ready warps held back (per cycle): their divergent load failed eq. 5.1");
-    if (dlc) {
+    C(dlc.inserts, "dlc_inserts", "divergent load pcs entered into the DLC");
+    C(dlc.evictions, "dlc_evictions", "DLC entries replaced by a new pc (the table was full)");
+    if (predicts) {
         C(loads_div, "loads_divergent", "global loads issued whose pc the DLC knew as divergent");
         C(loads_coh, "loads_coherent", "global loads issued whose pc the DLC did not know (coherent: 1 miss predicted)");
         C(pred_misses, "pred_misses", "Miss_pred summed over the divergent loads issued");
         C(actual_misses, "actual_misses", "L1D misses (merges included) of the divergent loads issued");
-        C(dlc.inserts, "dlc_inserts", "divergent load pcs entered into the DLC");
-        C(dlc.evictions, "dlc_evictions", "DLC entries replaced by a new pc (the table was full)");
     }
     if (p->mode == OAWS_DYN) {
         C(pred_locality, "pred_locality", "divergent loads issued by locality warps (eq. 5.4)");
@@ -84,8 +89,7 @@ Oaws *oaws_shared_create(const PolicyCtx *ctx, const OawsParams *p)
 void oaws_shared_destroy(void *shared)
 {
     Oaws *o = shared;
-    if (o->p.mode != OAWS_FCW)
-        oaws_dlc_free(&o->dlc);
+    oaws_dlc_free(&o->dlc);
     free(o->prio);
     free(o->fly);
     free(o);
@@ -142,10 +146,10 @@ bool oaws_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, const Warp
 {
     Oaws *o = ((OawsSched *)self)->o;
     bool ok;
-    if (o->p.mode == OAWS_FCW) {
-        ok = oaws_prio(o, slot, v->sm) < o->ft.fcw;
-    } else if (!w->next_global_load) {
+    if (!w->next_global_load) {
         ok = true;
+    } else if (o->p.mode == OAWS_FCW) { /* a thrashing warp's divergent load waits */
+        ok = !oaws_dlc_find(&o->dlc, w->next_pc) || oaws_prio(o, slot, v->sm) < o->ft.fcw;
     } else {
         bool divergent;
         uint32_t pred = oaws_predict(o, slot, w, v->sm, &divergent);
@@ -207,8 +211,7 @@ void oaws_on_load_serviced(void *self, const WarpLoadDone *e)
         o->actual_misses += e->misses;
     if (e->accesses <= 2) /* thesis 1.1.2: only divergent loads train the DLC and FCW */
         return;
-    if (o->p.mode != OAWS_FCW)
-        oaws_dlc_update(&o->dlc, e->pc, e->accesses, e->misses);
+    oaws_dlc_update(&o->dlc, e->pc, e->accesses, e->misses);
     if (o->p.mode != OAWS_STATIC) {
         o->fcw_loads++;
         o->fcw_sum += o->ft.fcw;
@@ -219,6 +222,5 @@ void oaws_on_load_serviced(void *self, const WarpLoadDone *e)
 void oaws_on_kernel_start(void *self, const FrontKernel *k)
 {
     Oaws *o = ((OawsSched *)self)->o;
-    if (o->p.mode != OAWS_FCW)
-        oaws_dlc_clear(&o->dlc); /* thesis 5.4.3 */
+    oaws_dlc_clear(&o->dlc); /* thesis 5.4.3 */
 }

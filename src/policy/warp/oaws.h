@@ -50,13 +50,13 @@ uint32_t oaws_dlc_misses(const OawsDlcEntry *e, uint32_t div_pred);
 typedef enum OawsMode {
     OAWS_STATIC, /* eq. 5.2: Div_pred x SMR */
     OAWS_DYN,    /* eq. 5.4: Div_pred x HMR + GTO_gprio for locality warps, Div_pred for thrashing ones */
-    OAWS_FCW,    /* Fig. 5.3: only locality warps (global priority below FCW) issue */
+    OAWS_FCW,    /* Fig. 5.3: only locality warps (global priority below FCW) issue divergent loads */
 } OawsMode;
 
 typedef struct OawsParams {
     OawsMode mode;
     uint32_t smr_percent;               /* OAWS_STATIC */
-    uint32_t dlc_entries;               /* OAWS_STATIC, OAWS_DYN */
+    uint32_t dlc_entries;
     uint32_t fcw, cmax, wmax;           /* OAWS_DYN, OAWS_FCW: FCW's start, C_max, W_max */
 } OawsParams;
 
