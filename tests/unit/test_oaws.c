@@ -194,6 +194,20 @@ TEST(oaws_static_qualification_eq_5_1)
     EXPECT(qualifies(&t, 1));
     EXPECT_EQ_U(t.o->denied, 0);
     os_free(&t);
+
+    /* div_pred = history (not the thesis'): Div_pred is at most the pc's mean accesses, here
+     * (4 + 7) / 2 rounded up = 6, so 3 misses at SMR 50% instead of 16. */
+    const char *hist[] = {"div_pred=history"};
+    os_make(&t, "oaws-static", hist, 1);
+    view_reset(4, 0, 32);
+    next_load(0, 0x40, 32);
+    serviced(&t, 1, 0x40, 4, 4);
+    serviced(&t, 1, 0x40, 7, 7);
+    bool div;
+    EXPECT_EQ_U(oaws_predict(t.o, 0, &slots[0], &view, &div), 3);
+    slots[0].next_lanes = 4; /* and never more than the active threads */
+    EXPECT_EQ_U(oaws_predict(t.o, 0, &slots[0], &view, &div), 2);
+    os_free(&t);
 }
 
 TEST(oaws_dlc_update_and_history_miss_rate)

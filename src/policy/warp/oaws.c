@@ -35,6 +35,8 @@
  *   acts on divergent loads alone (Fig. 5.2). Holding all its instructions would pin a kernel
  *   without divergent loads, which never move FCW, at FCW's start (4 of 48 warps), where the
  *   thesis finds no harm to coherent benchmarks (5.5.2).
+ * Not the thesis': div_pred = history bounds Div_pred by the pc's mean line accesses per
+ * instance (#acc / #inst, rounded up), for loads that touch fewer lines than they have threads.
  *
  * Stats (sm[i].sched.<name>.*): denied, dlc_inserts, dlc_evictions; with a prediction
  * (oaws-static, oaws-dyn): loads_divergent, loads_coherent, pred_misses, actual_misses; with FCW
@@ -120,6 +122,8 @@ uint32_t oaws_predict(Oaws *o, uint32_t slot, const WarpSlotInfo *w, const SmVie
     if (!e)
         return 1; /* thesis 5.2.1: a coherent load is predicted one miss */
     uint32_t div_pred = w->next_lanes, pred;
+    if (o->p.div_history && e->inst) /* the pc's mean accesses per instance, if fewer */
+        div_pred = MIN(div_pred, (e->acc + e->inst - 1) / e->inst);
     if (o->p.mode == OAWS_STATIC) {
         pred = (div_pred * o->p.smr_percent + 99) / 100; /* eq. 5.2 */
     } else {

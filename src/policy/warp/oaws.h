@@ -57,6 +57,7 @@ typedef struct OawsParams {
     OawsMode mode;
     uint32_t smr_percent;               /* OAWS_STATIC */
     uint32_t dlc_entries;
+    bool div_history;                   /* OAWS_STATIC, OAWS_DYN: Div_pred at most the pc's mean accesses */
     uint32_t fcw, cmax, wmax;           /* OAWS_DYN, OAWS_FCW: FCW's start, C_max, W_max */
 } OawsParams;
 

@@ -10,13 +10,14 @@
  * oaws_dlc.c.
  *
  * Options: sm.sched.oaws-dyn.dlc_entries (32), .fcw (FCW's start, 4), .cmax (C_max, 128),
- * .wmax (W_max, 48). Stats: see oaws.c. */
+ * .wmax (W_max, 48), .div_pred (lanes: the thesis' Div_pred; history: at most the pc's mean
+ * accesses, an extension, see oaws.c). Stats: see oaws.c. */
 #include "policy/warp/oaws.h"
 
 #include <stddef.h>
 
 typedef struct OawsDynOpts {
-    uint32_t dlc_entries, fcw, cmax, wmax;
+    uint32_t dlc_entries, fcw, cmax, wmax, div_pred;
 } OawsDynOpts;
 
 static const OptDesc oaws_dyn_opts[] = {
@@ -27,12 +28,16 @@ static const OptDesc oaws_dyn_opts[] = {
     {"cmax", OPT_U32, offsetof(OawsDynOpts, cmax), "128", 2, 65536, NULL, "loads",
      "saturation value of the fully-cached-load counter CNT (Fig. 5.3)"},
     {"wmax", OPT_U32, offsetof(OawsDynOpts, wmax), "48", 1, 64, NULL, "warps", "the most FCW may grow to"},
+    {"div_pred", OPT_ENUM, offsetof(OawsDynOpts, div_pred), "lanes", 0, 0, "lanes|history", "",
+     "Div_pred: the warp's active threads (lanes, thesis 5.3), or at most the pc's mean line accesses per "
+     "instance in the DLC (history: #acc / #inst, rounded up)"},
 };
 
 static void *oaws_dyn_create_shared(const PolicyCtx *ctx)
 {
     const OawsDynOpts *o = ctx->opts;
-    OawsParams p = {.mode = OAWS_DYN, .dlc_entries = o->dlc_entries, .fcw = o->fcw, .cmax = o->cmax, .wmax = o->wmax};
+    OawsParams p = {.mode = OAWS_DYN, .dlc_entries = o->dlc_entries, .fcw = o->fcw, .cmax = o->cmax, .wmax = o->wmax,
+                    .div_history = o->div_pred == 1};
     return oaws_shared_create(ctx, &p);
 }
 

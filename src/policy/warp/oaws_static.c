@@ -7,13 +7,15 @@
  * machinery and the choices the thesis leaves open are in oaws.c and oaws_dlc.c.
  *
  * Options: sm.sched.oaws-static.smr (percent, 50: the thesis' best, 5.5.6; 0 is GTO),
- * sm.sched.oaws-static.dlc_entries (32, 5.4.3). Stats: see oaws.c. */
+ * sm.sched.oaws-static.dlc_entries (32, 5.4.3), sm.sched.oaws-static.div_pred (lanes: the
+ * thesis' Div_pred; history: at most the pc's mean accesses, an extension, see oaws.c).
+ * Stats: see oaws.c. */
 #include "policy/warp/oaws.h"
 
 #include <stddef.h>
 
 typedef struct OawsStaticOpts {
-    uint32_t smr, dlc_entries;
+    uint32_t smr, dlc_entries, div_pred;
 } OawsStaticOpts;
 
 static const OptDesc oaws_static_opts[] = {
@@ -21,12 +23,16 @@ static const OptDesc oaws_static_opts[] = {
      "static miss rate: a divergent load is predicted to miss this share of its warp's active threads (eq. 5.2)"},
     {"dlc_entries", OPT_U32, offsetof(OawsStaticOpts, dlc_entries), "32", 1, 1024, NULL, "entries",
      "Divergent Load Classifier entries (divergent load pcs of the kernel)"},
+    {"div_pred", OPT_ENUM, offsetof(OawsStaticOpts, div_pred), "lanes", 0, 0, "lanes|history", "",
+     "Div_pred: the warp's active threads (lanes, thesis 5.3), or at most the pc's mean line accesses per "
+     "instance in the DLC (history: #acc / #inst, rounded up)"},
 };
 
 static void *oaws_static_create_shared(const PolicyCtx *ctx)
 {
     const OawsStaticOpts *o = ctx->opts;
-    OawsParams p = {.mode = OAWS_STATIC, .smr_percent = o->smr, .dlc_entries = o->dlc_entries};
+    OawsParams p = {.mode = OAWS_STATIC, .smr_percent = o->smr, .dlc_entries = o->dlc_entries,
+                    .div_history = o->div_pred == 1};
     return oaws_shared_create(ctx, &p);
 }
 
