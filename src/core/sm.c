@@ -102,6 +102,24 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     C(held, "sched.held", "scheduler-cycles whose ready warps the policy all held back (may_issue)");
     C(ldst_busy, "ldst.busy", "cycles the LD/ST unit held an instruction");
     C(ldst_replay, "ldst.replay", "cycles the LD/ST unit replayed an access after a reservation failure");
+    C(stall_coal, "ldst.stall_coal",
+      "LD/ST stall cycles, coalescing: the L1D took an access of a global-memory instruction with more of its "
+      "accesses to come (thesis Fig. 2.5 LDST_COAL)");
+    C(stall_mshr, "ldst.stall_mshr",
+      "LD/ST stall cycles, MSHR: an access refused for want of an MSHR entry or merge room (LDST_MSHR)");
+    C(stall_icnt, "ldst.stall_icnt",
+      "LD/ST stall cycles, interconnect: an access refused because the miss queue or the interconnect was full "
+      "(LDST_ICNT)");
+    C(stall_other, "ldst.stall_other",
+      "LD/ST stall cycles, other reservation failures: no replaceable line, a miss-path component's port "
+      "(stall_mshr + stall_icnt + stall_other = ldst.replay)");
+    C(occlusion[0], "ldst.occlusion_coherent",
+      "memory occlusion time of coherent global loads: cycles from issue to the last L1D lookup beyond one per "
+      "access (and the L1 latency queue's) (thesis 2.3.2)");
+    C(occlusion[1], "ldst.occlusion_divergent", "memory occlusion time of divergent global loads (as for coherent)");
+    C(access_time[0], "ldst.access_time_coherent",
+      "L1D access time of coherent global loads: cycles from issue until all their data is back (thesis 2.3.2)");
+    C(access_time[1], "ldst.access_time_divergent", "L1D access time of divergent global loads (as for coherent)");
     C(ctas_done, "ctas_done", "CTAs completed");
     C(ic.hits, "icache.hit", "instruction fetches that hit the instruction cache (sm.icache_sets)");
     C(ic.misses, "icache.miss", "instruction cache lines fetched from the L2");
@@ -125,6 +143,20 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     snprintf(name, sizeof name, "sm[%u].sched.issue_rank", id);
     stats_histogram(st, sm->issue_rank, sm->n_ranks, sm->rank_labels, name,
                     "instructions issued, by the issuing warp's GTO priority in its scheduler (0: oldest)");
+    static const char *const cls[2] = {"coherent", "divergent"};
+    for (int d = 0; d < 2; d++) {
+        sm->mshr_rank[d] = xcalloc(sm->n_ranks, sizeof *sm->mshr_rank[d]);
+        sm->loads_rank[d] = xcalloc(sm->n_ranks, sizeof *sm->loads_rank[d]);
+        snprintf(name, sizeof name, "sm[%u].l1d.mshr_rank_%s", id, cls[d]);
+        stats_histogram(st, sm->mshr_rank[d], sm->n_ranks, sm->rank_labels, name,
+                        d ? "MSHR entries allocated by divergent global loads, by the issuing warp's GTO priority in "
+                            "its scheduler at issue (thesis Fig. 2.7; per load: over l1d.loads_rank_divergent)"
+                          : "MSHR entries allocated by coherent global loads, by GTO priority (as for divergent)");
+        snprintf(name, sizeof name, "sm[%u].l1d.loads_rank_%s", id, cls[d]);
+        stats_histogram(st, sm->loads_rank[d], sm->n_ranks, sm->rank_labels, name,
+                        d ? "divergent global loads looked up in full, by the issuing warp's GTO priority at issue"
+                          : "coherent global loads looked up in full, by GTO priority");
+    }
     for (unsigned b = 0; b < INDEX_METRIC_CONC_BUCKETS; b++)
         sm->conc_labels[b] = index_metric_conc_bucket_name(b);
     snprintf(name, sizeof name, "sm[%u].l1d.concentration", id);
@@ -147,6 +179,10 @@ void sm_free(Sm *sm)
     if (sm->ic.sets)
         icache_free(&sm->ic);
     free(sm->issue_rank);
+    for (int d = 0; d < 2; d++) {
+        free(sm->mshr_rank[d]);
+        free(sm->loads_rank[d]);
+    }
     free(sm->rank_names);
     free(sm->rank_labels);
     free(sm->warps);
@@ -262,6 +298,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         Warp *w = &sm->warps[first + i];
         w->live = true;
         w->exited = w->at_barrier = false;
+        sm->barrier_mask &= ~(1ull << (first + i));
         w->cta_slot = (uint16_t)slot;
         w->age = sm->age[first + i] = sm->next_age++;
         w->next = NULL;
@@ -269,6 +306,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         w->n_sb = 0;
         w->loads_pending = 0;
         w->stores_pending = 0;
+        w->lanes = (uint8_t)MIN(WARP_SIZE, c->threads - i * WARP_SIZE);
         sm->slot_info[first + i] = (WarpSlotInfo){.cta_id = cta_id, .cta_slot = slot, .age = w->age};
         sm_warp_update(sm, w, now);
         sm->sched_mask[(first + i) % sm->n_sched] |= 1ull << (first + i);
@@ -305,6 +343,7 @@ static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
             /* released warps issue from the next cycle on, whichever scheduler they belong to
              * (the last warp arrives partway through the schedulers' pass) */
             w->at_barrier = false;
+            sm->barrier_mask &= ~(1ull << (c->first_slot + i));
             w->ibuf_ready = MAX(w->ibuf_ready, now + 1);
             sm_warp_update(sm, w, now);
         }
@@ -317,6 +356,7 @@ void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now)
 {
     SmCta *c = &sm->ctas[w->cta_slot];
     w->at_barrier = true;
+    sm->barrier_mask |= 1ull << sm_slot_of(sm, w);
     c->n_at_barrier++;
     barrier_check(sm, c, now);
 }

@@ -46,6 +46,7 @@ typedef struct Warp {
     uint64_t ready_at; /* earliest cycle it may issue; UINT64_MAX: waits for an event */
     uint32_t n_sb;
     ScoreboardEntry *sb;
+    uint8_t lanes;    /* active lanes of its last instruction (its threads at launch) */
     uint32_t loads_pending;
     uint32_t stores_pending; /* store accesses taken by the LD/ST unit and not yet acknowledged by the L2 */
 } Warp;
@@ -71,6 +72,9 @@ typedef struct LoadRec {
     uint32_t n_access, n_miss; /* line accesses looked up, and how many of them missed (merges included) */
     uint32_t n_lines;          /* line accesses it makes (global loads) */
     uint32_t sched_rank;       /* its warp's GTO rank at issue */
+    uint32_t n_mshr;           /* MSHR entries its misses allocated */
+    uint64_t issued;           /* cycle it issued */
+    uint64_t occlusion;        /* cycles to its last lookup beyond the unhindered minimum (thesis 2.3.2) */
     uint16_t dst[WINST_MAX_DST];
     uint32_t outstanding;
     uint32_t next_free;
@@ -156,6 +160,7 @@ typedef struct Sm {
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
     uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
+    uint64_t barrier_mask;  /* live warps waiting at a barrier */
     uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
     Icache ic;              /* sm.icache_sets > 0: the instruction cache */
     uint32_t fetch_next;    /* the slot the fetch unit's round-robin looks at first */
@@ -190,6 +195,16 @@ typedef struct Sm {
     const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];
     /* misses per load instruction (thesis 2.2.1), divergent (> 2 line accesses) and coherent */
     uint64_t mpli_div[SM_MPLI_BUCKETS], mpli_coh[SM_MPLI_BUCKETS];
+    /* LD/ST stall cycles (thesis 2.3.1, Fig. 2.5): an access taken with more of its instruction
+     * to come (coal), or refused for want of an MSHR entry or merge room (mshr), a miss-queue
+     * slot (icnt), or anything else (other: line reservation, miss-path port) */
+    uint64_t stall_coal, stall_mshr, stall_icnt, stall_other;
+    /* memory occlusion time and L1D access time of global loads (thesis 2.3.2, Fig. 2.6);
+     * [0] coherent, [1] divergent */
+    uint64_t occlusion[2], access_time[2];
+    /* MSHR entries allocated, and loads looked up, by GTO rank ([0] coherent, [1] divergent;
+     * thesis Fig. 2.7) */
+    uint64_t *mshr_rank[2], *loads_rank[2];
     /* issues by the issuing warp's GTO rank in its scheduler (thesis Fig. 2.3) */
     uint64_t *issue_rank;
     char (*rank_names)[8];

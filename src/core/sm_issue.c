@@ -107,7 +107,8 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     w->next = NULL;
     ibuf_step(sm, w, slot, wi->s.pc, now);
     sm->warp_insts++;
-    sm->thread_insts += popcount_u32(wi->active_mask);
+    w->lanes = (uint8_t)popcount_u32(wi->active_mask);
+    sm->thread_insts += w->lanes;
     uint8_t op = wi->s.op;
     if (winst_is_mem(&wi->s)) {
         sm_issue_memory(sm, slot, wi, now);
@@ -183,6 +184,8 @@ static void refresh_view(Sm *sm)
     for (uint32_t k = 0; k < sm->n_sched; k++)
         live |= sm->sched_mask[k];
     v->live_warps = popcount_u64(live);
+    v->live_mask = live;
+    v->barrier_mask = sm->barrier_mask;
     v->warp_insts = sm->warp_insts;
 }
 

@@ -10,8 +10,8 @@
  *
  * A load (or atomic) with destinations has a LoadRec: its registers, its accesses still out,
  * and for global loads how many missed. The record's index is the token the L1D hands back on
- * a fill. When the last access's data is back the registers are released and the warp
- * scheduler hears on_load_done. Timed returns (hits, shared, constant) wait in rings ordered by
+ * a fill. When its last access has been looked up the warp scheduler hears on_load_serviced;
+ * when the last access's data is back the registers are released and it hears on_load_done. Timed returns (hits, shared, constant) wait in rings ordered by
  * ready cycle. */
 #include "core/sm_internal.h"
 
@@ -117,7 +117,8 @@ static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
     r->all_sent = false;
     r->global = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
     r->pc = s->pc;
-    r->n_access = r->n_miss = r->n_lines = r->sched_rank = 0;
+    r->n_access = r->n_miss = r->n_lines = r->sched_rank = r->n_mshr = 0;
+    r->issued = r->occlusion = 0;
     return i;
 }
 
@@ -135,6 +136,10 @@ static void rec_check_done(Sm *sm, uint32_t i, uint64_t now)
                 break;
             }
     w->loads_pending--;
+    if (r->global && r->n_lines) { /* thesis 2.3.2: issue to the last data written back */
+        sm->occlusion[r->n_lines > 2] += r->occlusion;
+        sm->access_time[r->n_lines > 2] += now - r->issued;
+    }
     r->next_free = sm->rec_free;
     sm->rec_free = i;
     sm_warp_update(sm, w, now);
@@ -205,6 +210,17 @@ void sm_miss_queue_drained(Sm *sm, uint64_t now)
     }
 }
 
+/* n LD/ST stall cycles of a reservation failure, by its cause (thesis Fig. 2.5). */
+static void count_stall(Sm *sm, L1dResult cause, uint64_t n)
+{
+    if (cause == L1D_FAIL_MSHR || cause == L1D_FAIL_MERGE)
+        sm->stall_mshr += n;
+    else if (cause == L1D_FAIL_MISSQ || cause == L1D_FAIL_ICNT)
+        sm->stall_icnt += n;
+    else
+        sm->stall_other += n;
+}
+
 /* Account the replays the blocked LD/ST unit skipped, and let it retry this cycle. */
 static void ldst_unblock(Sm *sm, uint64_t now)
 {
@@ -214,6 +230,7 @@ static void ldst_unblock(Sm *sm, uint64_t now)
     uint64_t skipped = now - u->blocked_since - 1;
     sm->ldst_replay += skipped;
     l1d_count_replays(&sm->l1d, (L1dResult)u->block_cause, skipped);
+    count_stall(sm, (L1dResult)u->block_cause, skipped);
     u->blocked = false;
     u->wake = false;
 }
@@ -296,6 +313,16 @@ static bool timed_space(uint8_t space)
     return space == WSPACE_SHARED || space == WSPACE_CONST || space == WSPACE_PARAM;
 }
 
+/* The warp's scheduler hears that a global/local load has left the memory stage. */
+static void tell_serviced(Sm *sm, uint32_t slot, uint32_t pc, uint32_t accesses, uint32_t misses, uint64_t now)
+{
+    if (!sm->sched_ops->on_load_serviced)
+        return;
+    WarpLoadDone e = {.slot = slot, .pc = pc, .accesses = accesses, .misses = misses, .fully_cached = misses == 0,
+                      .cycle = now};
+    sm->sched_ops->on_load_serviced(sm->sched[slot % sm->n_sched], &e);
+}
+
 /* The LD/ST unit has presented every access of its instruction. */
 static void ldst_start(Sm *sm, const MemInst *m, uint64_t now);
 
@@ -306,6 +333,10 @@ static void ldst_finish(Sm *sm, uint64_t now)
     Ldst *u = &sm->ldst;
     u->active = false;
     sm->ldst_busy += now - u->start + 1;
+    /* a load that the L1D never looks up (no destination, no active lane) leaves the stage now */
+    bool global_load = u->op == WOP_LOAD && (u->space == WSPACE_GLOBAL || u->space == WSPACE_LOCAL);
+    if (global_load && (u->rec == SM_NO_REC || u->n_lines == 0))
+        tell_serviced(sm, u->warp, u->pc, u->n_lines, 0, now);
     if (u->rec != SM_NO_REC && !timed_space(u->space)) {
         sm->recs[u->rec].all_sent = true;
         rec_check_done(sm, u->rec, now);
@@ -331,16 +362,26 @@ static void ldst_entry(const Sm *sm, LqEntry *e)
 /* Every access of a global load has been looked up: count its misses per load instruction
  * (thesis 2.2.1) and tell the replacement policy (DaCache's partitioning counts fully cached
  * divergent loads here, thesis 4.2.4). */
-static void load_serviced(Sm *sm, const LoadRec *r, uint64_t now)
+static void load_serviced(Sm *sm, LoadRec *r, uint64_t now)
 {
     uint32_t b = r->n_miss < 3 ? r->n_miss : r->n_miss < 32 ? 3 : 4;
-    if (r->n_lines > 2)
+    bool div = r->n_lines > 2;
+    if (div)
         sm->mpli_div[b]++;
     else
         sm->mpli_coh[b]++;
+    /* thesis 2.3.2: unhindered, the unit looks up one access a cycle from the cycle after issue
+     * (each after the latency queue's lq_cap cycles, sm.l1d_access = queued); the rest is
+     * memory occlusion: replays, and waiting for the unit held by other instructions */
+    uint64_t least = r->issued + r->n_lines + sm->ldst.lq_cap;
+    r->occlusion = now > least ? now - least : 0;
+    uint32_t rank = MIN(r->sched_rank, sm->n_ranks - 1);
+    sm->mshr_rank[div][rank] += r->n_mshr;
+    sm->loads_rank[div][rank]++;
     ReplLoad l = {.warp_id = r->warp, .warp_uid = (uint32_t)sm->warps[r->warp].age, .pc = r->pc,
                   .sched_rank = r->sched_rank, .accesses = r->n_lines, .misses = r->n_miss, .cycle = now};
     l1d_load_serviced(&sm->l1d, &l);
+    tell_serviced(sm, r->warp, r->pc, r->n_lines, r->n_miss, now);
 }
 
 /* After a reservation failure nothing changes until a fill or a miss-queue drain: sleep. */
@@ -348,6 +389,7 @@ static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
 {
     Ldst *u = &sm->ldst;
     sm->ldst_replay++;
+    count_stall(sm, res, 1);
     u->blocked = true;
     u->wake = false;
     u->block_cause = (uint8_t)res;
@@ -367,7 +409,9 @@ static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
     } else if (e->op == WOP_LOAD) {
         uint32_t out = 0; /* the hit latency, or how many fills will return the record */
         LoadRec *r = &sm->recs[e->rec];
+        uint32_t free_before = sm->l1d.mshr.n_free;
         res = l1d_load(&sm->l1d, e->line_addr, e->rec, &ra, now, &out);
+        r->n_mshr += free_before - sm->l1d.mshr.n_free;
         if (res == L1D_HIT) {
             r->outstanding++;
             timed_return(sm, SM_RING_HIT, now + out - MIN(out, waited), e->rec);
@@ -420,6 +464,8 @@ static bool ldst_step(Sm *sm, uint64_t now)
     }
     if (++u->pos == u->n)
         ldst_finish(sm, now);
+    else
+        sm->stall_coal++; /* the unit stays with this instruction (thesis 2.3.1, LDST_COAL) */
     return true;
 }
 
@@ -536,6 +582,7 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
             if (m->rec != SM_NO_REC) {
                 sm->recs[m->rec].n_lines = m->n;
                 sm->recs[m->rec].sched_rank = m->sched_rank;
+                sm->recs[m->rec].issued = now;
             }
             sm->loads++;
             sm->load_lines += m->n;

@@ -104,5 +104,7 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
         si->next_op = s->op;
         si->next_space = s->space;
         si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
+        si->next_lanes = sm->front->peek_mask ? (uint8_t)popcount_u32(sm->front->peek_mask(sm->front_self, w->id))
+                                              : w->lanes;
     }
 }

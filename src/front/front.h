@@ -41,6 +41,9 @@ typedef struct FrontOps {
     /* Static view of the warp's next instruction; NULL once the warp has exited. The pointer
      * stays valid until the next exec of that warp. */
     const WinstStatic *(*peek)(void *self, uint32_t warp_id);
+    /* Optional: the lanes that instruction runs for, before its guard predicate (the SIMT
+     * stack's top), for schedulers that predict a load's divergence; NULL: cannot tell. */
+    uint32_t (*peek_mask)(void *self, uint32_t warp_id);
     /* Execute that instruction: fill *out (static part, mask, addresses) and advance. */
     void (*exec)(void *self, uint32_t warp_id, Winst *out);
     void (*cta_end)(void *self, uint32_t cta_id);

@@ -164,6 +164,9 @@ typedef struct WarpSlotInfo {
     uint8_t next_op;      /* WinstOp of the next instruction */
     uint8_t next_space;   /* WinstSpace of the next instruction */
     uint32_t next_pc;
+    uint8_t next_lanes;   /* active lanes of the next instruction: the SIMT stack's top, before its
+                           * guard predicate (FrontOps.peek_mask); those of the warp's last
+                           * instruction when the front end cannot tell (its threads at launch) */
     uint32_t cta_id;      /* the kernel's CTA (linear id) */
     uint32_t cta_slot;    /* the SM's CTA slot */
     uint64_t age;         /* launch order on the SM: smaller is older */
@@ -183,6 +186,8 @@ typedef struct SmView {
     uint32_t ldst_pending;                /* accesses of it not yet accepted by the L1D */
     uint32_t ldst_queued;                 /* memory instructions issued and waiting for it (sm.ldst_queue) */
     uint32_t live_ctas, live_warps;
+    uint64_t live_mask;                   /* bit w: slot w holds a live warp */
+    uint64_t barrier_mask;                /* ... that waits at a barrier for the rest of its CTA */
     uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
     const WarpSlotInfo *slot;             /* [max_warps] */
 } SmView;
@@ -198,7 +203,8 @@ typedef struct WarpSchedView {
     const SmView *sm;
 } WarpSchedView;
 
-/* A global/local load's data is all back. */
+/* A global/local load's data is all back (on_load_done), or it has left the memory stage
+ * (on_load_serviced). */
 typedef struct WarpLoadDone {
     uint32_t slot, pc;
     uint32_t accesses;   /* line accesses of the instruction */
@@ -222,6 +228,11 @@ typedef struct WarpSchedOps {
     void (*on_issue)(void *self, uint32_t slot, const WarpSchedView *v);
     void (*on_warp_exit)(void *self, uint32_t slot);
     void (*on_load_done)(void *self, const WarpLoadDone *e);
+    /* A global/local load has left the memory stage: every access of it has been looked up in
+     * the L1D (so its misses are known, merges included; its data may still be on the way), or,
+     * for a load without a destination or without an active lane, handed on without a lookup
+     * (misses 0). Exactly once per issued global/local load, before its on_load_done. */
+    void (*on_load_serviced)(void *self, const WarpLoadDone *e);
     /* Every scheduler of the SM hears these. */
     void (*on_kernel_start)(void *self, const FrontKernel *k);
     void (*on_kernel_end)(void *self);

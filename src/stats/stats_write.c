@@ -52,6 +52,11 @@ static const struct {
     { "l1d.fully_cached_coherent", "sm.l1d.mpli_coherent:0", "sm.l1d.mpli_coherent",
       "fraction of coherent global loads that had no L1D miss (fully cached, MPLI 0)", 1 },
     { "l1d.mpki", "sm.l1d.miss", "sim.warp_insts", "L1D misses per 1000 warp instructions (MPKI)", 1000 },
+    /* OAWS (thesis 2.3.2, Fig. 2.6): memory occlusion time as a share of L1D access time. */
+    { "ldst.occlusion_share_coherent", "sm.ldst.occlusion_coherent", "sm.ldst.access_time_coherent",
+      "memory occlusion time of coherent global loads as a share of their L1D access time", 1 },
+    { "ldst.occlusion_share_divergent", "sm.ldst.occlusion_divergent", "sm.ldst.access_time_divergent",
+      "memory occlusion time of divergent global loads as a share of their L1D access time", 1 },
 };
 
 /* One printable row of a stats object. Histogram rows point into their value slots. */

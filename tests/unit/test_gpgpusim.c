@@ -589,6 +589,29 @@ TEST(gpgpusim_preset_gtx480)
     EXPECT_SAME(out, "");
 }
 
+/* oaws.cfg: gtx480 with Table 5.1's Fermi hash and 5.5.2's allocate-on-fill. */
+TEST(gpgpusim_preset_oaws)
+{
+    Config c;
+    char out[2048];
+    load_preset(&c, "oaws");
+    EXPECT_EQ_U(c.gpu.n_clusters * c.gpu.cores_per_cluster, 30);
+    EXPECT_EQ_U(c.sm.max_warps, 48);
+    EXPECT_EQ_U(c.sm.n_sched, 2);
+    EXPECT_STR(c.sm.sched, "gto");
+    EXPECT_EQ_U(l1d_bytes(&c), 32 * 1024);
+    EXPECT_EQ_U(c.l1d.assoc, 8);
+    EXPECT_EQ_U(c.l1d.mshr_entries, 32);
+    EXPECT_STR(c.l1d.index, "fermi");
+    EXPECT_EQ_U(c.l1d.alloc, CACHE_ALLOC_FILL);
+    EXPECT_EQ_U(l2_bytes(&c), 768 * 1024);
+    EXPECT_EQ_U(c.mem.l2_lat, 120);
+    EXPECT_EQ_U(c.mem.dram_lat, 100);
+    EXPECT_EQ_U(c.dram.tRC, 40);
+    EXPECT_EQ_I(run_child(validate_child, &c, out, sizeof out), 0);
+    EXPECT_SAME(out, "");
+}
+
 TEST(gpgpusim_preset_gtx480_16k)
 {
     Config c;

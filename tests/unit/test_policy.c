@@ -23,6 +23,8 @@ TEST(policy_registry_names_unique_and_found)
         }
     }
     EXPECT(policy_warp("gto") && policy_warp("lrr") && policy_warp("twolevel") && policy_warp("swl"));
+    EXPECT(policy_warp("oaws-static") && policy_warp("oaws-dyn") && policy_warp("fcw"));
+    EXPECT(policy_warp("oaws_static") == NULL); /* the config name is meta.name */
     EXPECT(policy_index("conv") && policy_index("fermi"));
     EXPECT(policy_repl("lru") && policy_repl("fifo") && policy_repl("dip") && policy_repl("rrip"));
     EXPECT(policy_cta("rr") && policy_cta("bcs"));
@@ -173,6 +175,11 @@ TEST(policy_warp_contract)
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             uint64_t valid = (seed >> 7) & 0xFFFFFFFFFFFFull;
             uint64_t ready = valid & (seed >> 21);
+            for (uint32_t s = 0; s < 48; s++) { /* next instructions: loads of 4 pcs, or not */
+                slots[s].next_global_load = (seed >> (s % 61)) & 1;
+                slots[s].next_pc = (uint32_t)((seed >> (s % 59)) & 3) * 8;
+                slots[s].next_lanes = (uint8_t)((seed >> (s % 53)) % 33);
+            }
             int w = sched_cycle(&t, ready, valid, valid & ~ready & (seed >> 3), age);
             if (!ready)
                 EXPECT_EQ_I(w, -1);
@@ -181,6 +188,11 @@ TEST(policy_warp_contract)
             if (t.ops->on_load_done && w >= 0) {
                 WarpLoadDone e = {.slot = (uint32_t)w, .pc = 8, .accesses = 4, .misses = 1};
                 t.ops->on_load_done(t.self, &e);
+            }
+            if (t.ops->on_load_serviced && w >= 0) { /* also of loads it never saw issue */
+                WarpLoadDone e = {.slot = (uint32_t)w, .pc = (uint32_t)(seed >> 50) % 4 * 8,
+                                  .accesses = (uint32_t)(seed >> 33) % 33, .misses = (uint32_t)(seed >> 45) % 3};
+                t.ops->on_load_serviced(t.self, &e);
             }
             if (t.ops->on_warp_exit && (seed & 15) == 0)
                 t.ops->on_warp_exit(t.self, (uint32_t)(seed >> 40) % 48);
@@ -191,6 +203,7 @@ TEST(policy_warp_contract)
             t.ops->on_kernel_end(t.self);
         sched_free(&t);
     }
+    memset(slots, 0, sizeof slots);
 }
 
 TEST(policy_gto_greedy_then_oldest)

@@ -157,8 +157,10 @@ TEST(ptx_ipdom_reconverges_front_ops)
     int n = 0;
     const WinstStatic *s;
     while ((s = ops->peek(l, 2)) != NULL && n < 32) {
+        uint32_t before = ops->peek_mask(l, 2); /* the SIMT stack's top, before the guard */
         ops->exec(l, 2, &w);
         EXPECT_EQ_U(w.s.pc, s->pc);
+        EXPECT_EQ_U(before, n == 4 ? 0xFFFFFFFFu : w.active_mask); /* only the branch is guarded */
         masks[n++] = w.active_mask;
         if (w.s.op == WOP_STORE) {
             EXPECT_EQ_U(w.s.space, WSPACE_GLOBAL);
@@ -168,6 +170,7 @@ TEST(ptx_ipdom_reconverges_front_ops)
                 EXPECT_EQ_U(w.addr[i], dout + 4 * (uint64_t)i);
         }
     }
+    EXPECT_EQ_U(ops->peek_mask(l, 2), 0); /* exited */
     ops->cta_end(l, 0);
     ops->kernel_end(l);
     /* 4 common + bra + odd path 2 + even path 1 + 3 after the join + ret */

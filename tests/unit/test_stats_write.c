@@ -168,6 +168,33 @@ TEST(stats_write_fully_cached_and_mpki)
     stats_free(&st);
 }
 
+/* OAWS's derived stats: memory occlusion time over L1D access time, summed over the SMs, per
+ * class of load (thesis Fig. 2.6). */
+TEST(stats_write_occlusion_share)
+{
+    uint64_t occl[2][2] = { { 0 } }, access[2][2] = { { 0 } };
+    static const char *const cls[2] = { "coherent", "divergent" };
+    Stats st;
+    stats_init(&st);
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned d = 0; d < 2; d++) {
+            stats_counter(&st, &occl[i][d], "sm[%u].ldst.occlusion_%s", "occlusion", i, cls[d]);
+            stats_counter(&st, &access[i][d], "sm[%u].ldst.access_time_%s", "access time", i, cls[d]);
+        }
+    occl[0][1] = 30, occl[1][1] = 10, access[0][1] = 60, access[1][1] = 40; /* 40 of 100 */
+    occl[0][0] = 1, access[0][0] = 25, access[1][0] = 25;                   /* 1 of 50 */
+    char *text = write_to_string(stats_write_json, &st, NULL);
+    char err[200];
+    JsonValue *j = json_parse(text, err, sizeof err);
+    ASSERT(j);
+    const JsonValue *tot = json_get(j, "total");
+    EXPECT_NEAR(json_number(json_get(tot, "ldst.occlusion_share_divergent"), -1), 0.4, 1e-12);
+    EXPECT_NEAR(json_number(json_get(tot, "ldst.occlusion_share_coherent"), -1), 0.02, 1e-12);
+    json_free(j);
+    free(text);
+    stats_free(&st);
+}
+
 TEST(stats_write_json_zero_denominator_and_empty)
 {
     Stats st;

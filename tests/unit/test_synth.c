@@ -314,6 +314,7 @@ TEST(synth_if_divergence_masks)
         Winst wi;
         for (size_t i = 0; i < ARRAY_LEN(want); i++) {
             ASSERT(synth_front_ops.peek(f, w));
+            EXPECT_EQ_U(synth_front_ops.peek_mask(f, w), want[i].mask); /* known before it runs */
             synth_front_ops.exec(f, w, &wi);
             EXPECT_EQ_U(wi.s.pc, want[i].pc);
             EXPECT_EQ_U(wi.s.op, want[i].op);

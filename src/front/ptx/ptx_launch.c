@@ -324,6 +324,14 @@ static const WinstStatic *fo_peek(void *self, uint32_t warp_id)
     return &l->m->statics[w->stack[w->depth - 1].pc];
 }
 
+/* The SIMT stack's top: the lanes the next instruction runs for, before its guard. */
+static uint32_t fo_peek_mask(void *self, uint32_t warp_id)
+{
+    const PtxLaunch *l = self;
+    const PtxWarp *w = &l->warps[warp_id];
+    return w->done || !w->cta || l->failed ? 0 : w->stack[w->depth - 1].mask;
+}
+
 static void fo_exec(void *self, uint32_t warp_id, Winst *out)
 {
     PtxLaunch *l = self;
@@ -361,6 +369,7 @@ const FrontOps ptx_front_ops = {
     .kernel_begin = fo_kernel_begin,
     .cta_start = fo_cta_start,
     .peek = fo_peek,
+    .peek_mask = fo_peek_mask,
     .exec = fo_exec,
     .cta_end = fo_cta_end,
     .kernel_end = fo_kernel_end,

@@ -179,6 +179,13 @@ static const WinstStatic *synth_peek(void *self, uint32_t warp_id)
     return w->live ? &f->k->insts[f->k->ops[w->op].inst] : NULL;
 }
 
+static uint32_t synth_peek_mask(void *self, uint32_t warp_id)
+{
+    const SynthFront *f = self;
+    CHECK(warp_id < f->n_warp_ids);
+    return f->warps[warp_id].mask;
+}
+
 static void synth_exec(void *self, uint32_t warp_id, Winst *out)
 {
     SynthFront *f = self;
@@ -214,6 +221,7 @@ const FrontOps synth_front_ops = {
     .kernel_begin = synth_kernel_begin,
     .cta_start = synth_cta_start,
     .peek = synth_peek,
+    .peek_mask = synth_peek_mask,
     .exec = synth_exec,
     .cta_end = synth_cta_end,
     .kernel_end = synth_kernel_end,

@@ -20,10 +20,11 @@
  *   `stall` and `bypass` only inside the thrashing region, and when none is replaceable there
  *   the miss waits (REPL_STALL) or bypasses the L1D (REPL_BYPASS; the L1D then fetches only the
  *   access's 32-byte segments and fills nothing).
- * - Dynamic partitioning (4.2.4, Fig. 4.3): on every divergent load serviced, CNT counts fully
- *   cached loads up (FCW + 1 at Cmax, CNT back to Cmax / 2) and partially cached ones down (by
- *   FCW - g for a locality warp, g = rank * N_sched its place in SM-wide priority order, else
- *   by 1; FCW - 1 at 0, CNT back to Cmax / 2), FCW staying within [N_sched, W_max].
+ * - Dynamic partitioning (4.2.4, Fig. 4.3; the flow is policy/fcw.h, shared with OAWS): on
+ *   every divergent load serviced, CNT counts fully cached loads up (FCW + 1 at Cmax, CNT back
+ *   to Cmax / 2) and partially cached ones down (by FCW - g for a locality warp, g = rank *
+ *   N_sched its place in SM-wide priority order, else by 1; FCW - 1 at 0, CNT back to
+ *   Cmax / 2), FCW staying within [N_sched, W_max].
  *
  * Choices the thesis leaves open, made here:
  * - p + 1 (the locality ways) is capped at assoc - 1 so the LRU position is always in the
@@ -37,6 +38,7 @@
  *   on it after it was evicted and is still in the 16-entry victim cache, the pc has locality;
  *   if it leaves the victim cache unreferenced, the pc has none. The first verdict is kept in
  *   the 32-entry CLP (oldest entry replaced first) and that pc is no longer sampled. */
+#include "policy/fcw.h"
 #include "policy/policy.h"
 #include "policy/repl/stack.h"
 
@@ -88,9 +90,9 @@ typedef struct Dac {
     DacLine *line;                   /* n_sets * assoc */
     DacVictim *vc; uint32_t vc_n, vc_next; /* FIFO */
     DacClp *clp; uint32_t clp_n, clp_next; /* oldest replaced first */
-    uint32_t fcw, cnt, fcw_min;
+    FcwTrain ft; /* FCW, the locality warps per SM */
     uint64_t ins_mru, ins_gauged, ins_lru, ins_coh_lru, bypass, stall;
-    uint64_t fcw_up, fcw_down, div_loads, fcw_sum, clp_locality, clp_none, vc_hit;
+    uint64_t div_loads, fcw_sum, clp_locality, clp_none, vc_hit;
     uint64_t *ins_pos; /* insertions by position */
 } Dac;
 
@@ -144,7 +146,7 @@ static bool is_coherent(const ReplAccess *a) { return a->n_lines <= 2; }
 /* Ways the locality region holds: FCW warps at W / N_set ways each, at most assoc - 1. */
 static uint32_t locality_ways(const Dac *d)
 {
-    uint64_t ways = ((uint64_t)d->fcw * WARP_SIZE + d->n_sets - 1) / d->n_sets;
+    uint64_t ways = ((uint64_t)d->ft.fcw * WARP_SIZE + d->n_sets - 1) / d->n_sets;
     return (uint32_t)MIN(ways, (uint64_t)d->assoc - 1);
 }
 
@@ -164,7 +166,7 @@ static uint32_t insert_pos(Dac *d, const ReplAccess *a)
         d->ins_mru++;
         return 0;
     }
-    if ((uint64_t)a->sched_rank * d->n_sched >= d->fcw) { /* a thrashing warp */
+    if ((uint64_t)a->sched_rank * d->n_sched >= d->ft.fcw) { /* a thrashing warp */
         d->ins_lru++;
         return d->assoc - 1;
     }
@@ -184,9 +186,8 @@ static void *dac_create(const PolicyCtx *ctx, uint32_t n_sets, uint32_t assoc)
     d->line = xcalloc((size_t)n_sets * assoc, sizeof *d->line);
     d->vc = xcalloc(d->o.vc_entries, sizeof *d->vc);
     d->clp = xcalloc(d->o.clp_entries, sizeof *d->clp);
-    d->fcw_min = d->o.dynamic ? MIN(d->n_sched, d->o.wmax) : 0; /* at least one warp per scheduler */
-    d->fcw = MAX(d->fcw_min, MIN(d->o.fcw, d->o.wmax));
-    d->cnt = d->o.cmax / 2;
+    uint32_t fcw_min = d->o.dynamic ? MIN(d->n_sched, d->o.wmax) : 0; /* at least one warp per scheduler */
+    fcw_train_init(&d->ft, d->o.fcw, d->o.cmax, fcw_min, d->o.wmax);
     d->ins_pos = xcalloc(assoc, sizeof *d->ins_pos);
 #define C(f, n, h) policy_stat_counter(ctx, &d->f, n, h)
     C(ins_mru, "insert_mru", "lines inserted at MRU: coherent loads with locality, divergent loads of few accesses");
@@ -195,8 +196,8 @@ static void *dac_create(const PolicyCtx *ctx, uint32_t n_sets, uint32_t assoc)
     C(ins_coh_lru, "insert_coherent_lru", "lines of coherent loads without locality (CLP) inserted at LRU");
     C(bypass, "bypass", "misses that bypassed the L1D: no replaceable line in the thrashing region");
     C(stall, "stall", "misses that waited: no replaceable line in the thrashing region");
-    C(fcw_up, "fcw_up", "times dynamic partitioning grew FCW");
-    C(fcw_down, "fcw_down", "times dynamic partitioning shrank FCW");
+    C(ft.up, "fcw_up", "times dynamic partitioning grew FCW");
+    C(ft.down, "fcw_down", "times dynamic partitioning shrank FCW");
     C(div_loads, "divergent_loads", "divergent loads serviced (what dynamic partitioning counts)");
     C(fcw_sum, "fcw_sum", "sum of FCW over divergent loads serviced (mean FCW = fcw_sum / divergent_loads)");
     C(clp_locality, "clp_locality", "coherent-load pcs found to have locality");
@@ -279,28 +280,9 @@ static void dac_load_serviced(void *self, const ReplLoad *l)
     if (l->accesses <= 2)
         return;
     d->div_loads++;
-    d->fcw_sum += d->fcw;
-    if (!d->o.dynamic)
-        return;
-    uint32_t half = d->o.cmax / 2;
-    if (l->misses == 0) {
-        if (d->cnt < d->o.cmax)
-            d->cnt++;
-        if (d->cnt == d->o.cmax && d->fcw < d->o.wmax) {
-            d->fcw++;
-            d->fcw_up++;
-            d->cnt = half;
-        }
-        return;
-    }
-    uint64_t g = (uint64_t)l->sched_rank * d->n_sched;
-    uint32_t dec = g < d->fcw ? d->fcw - (uint32_t)g : 1;
-    d->cnt = d->cnt > dec ? d->cnt - dec : 0;
-    if (d->cnt == 0 && d->fcw > d->fcw_min) {
-        d->fcw--;
-        d->fcw_down++;
-        d->cnt = half;
-    }
+    d->fcw_sum += d->ft.fcw;
+    if (d->o.dynamic)
+        fcw_train_load(&d->ft, l->misses == 0, (uint64_t)l->sched_rank * d->n_sched);
 }
 
 const ReplOps repl_dacache_ops = {
