@@ -338,6 +338,28 @@ TEST(sm_scheduler_hooks_and_held)
     rig_free(r);
 }
 
+/* swl with a limit of 1 and a barrier: the older warp waits at the barrier, gives up its place,
+ * and the younger one runs to the barrier (without that, neither would ever go on). */
+TEST(sm_swl_barrier_frees_its_place)
+{
+    Rig *r = rig_new();
+    char err[256];
+    ASSERT(config_set(&r->c, "sm.sched", "swl", err, sizeof err));
+    ASSERT(config_set(&r->c, "sm.sched.swl.limit", "1", err, sizeof err));
+    ASSERT(rig_start(r, 64, 1));
+    MockInst p[] = {alu(1, 0), bar(), alu(2, 0), ex()};
+    script(&r->f, 0, p, 4);
+    script(&r->f, 1, p, 4);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    EXPECT_EQ_U(r->f.n_log, 8);
+    EXPECT(issued_at(&r->f, 1, 0) > issued_at(&r->f, 0, 8)); /* warp 1 starts once warp 0 waits */
+    EXPECT(issued_at(&r->f, 0, 16) > issued_at(&r->f, 1, 8)); /* both leave the barrier */
+    EXPECT_EQ_U(r->sm.ctas_done, 1);
+    rig_free(r);
+}
+
 /* A full scoreboard: the third instruction waits until an entry is released, and the entries
  * already released are dropped before it adds its own. With one warp slot the scoreboard
  * storage ends where the warp's does, so an overflow is a heap overflow (caught by the

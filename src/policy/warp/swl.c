@@ -4,7 +4,9 @@
  * order among them; the others are held back (may_issue), and counted as such. A warp gains
  * a place when an older one exits. The limit is per scheduler: the papers' per-SM limit N
  * with two schedulers is limit N/2. Choice left open by the paper: "oldest" is launch order
- * on the SM, the order GTO uses. */
+ * on the SM, the order GTO uses. Warps waiting at a barrier do not take a place (GPGPU-Sim's
+ * swl orders them last, sort_warps_by_oldest_dynamic_id): otherwise a limit below a CTA's
+ * warps per scheduler would hold back the warps the barrier waits for, for ever. */
 #include "policy/policy.h"
 
 #include "base/base.h"
@@ -24,7 +26,7 @@ static const OptDesc swl_opts[] = {
 typedef struct Swl {
     uint32_t limit;
     int last;            /* greedy warp */
-    uint64_t valid_seen; /* the live warps `allowed` was computed for */
+    uint64_t valid_seen; /* the live warps not at a barrier `allowed` was computed for */
     uint64_t allowed;    /* the limit oldest of them */
 } Swl;
 
@@ -53,9 +55,10 @@ static uint64_t oldest_n(uint64_t valid, const uint64_t *age, uint32_t limit)
 static bool swl_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, const WarpSchedView *v)
 {
     Swl *s = self;
-    if (v->valid != s->valid_seen) {
-        s->valid_seen = v->valid;
-        s->allowed = oldest_n(v->valid, v->age, s->limit);
+    uint64_t cand = v->valid & ~v->sm->barrier_mask;
+    if (cand != s->valid_seen) {
+        s->valid_seen = cand;
+        s->allowed = oldest_n(cand, v->age, s->limit);
     }
     return s->allowed >> slot & 1;
 }
