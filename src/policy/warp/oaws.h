@@ -109,4 +109,11 @@ void oaws_on_warp_exit(void *self, uint32_t slot);
 void oaws_on_load_serviced(void *self, const WarpLoadDone *e);
 void oaws_on_kernel_start(void *self, const FrontKernel *k);
 
+/* The hooks every OAWS scheduler shares, for its WarpSchedOps after .meta and .create_shared. */
+#define OAWS_SHARED_HOOKS                                                                              \
+    .destroy_shared = oaws_shared_destroy, .create = oaws_create, .destroy = oaws_destroy,            \
+    .may_issue = oaws_may_issue, .pick = oaws_pick, .on_issue = oaws_on_issue,                         \
+    .on_warp_exit = oaws_on_warp_exit, .on_load_serviced = oaws_on_load_serviced,                      \
+    .on_kernel_start = oaws_on_kernel_start
+
 #endif
