@@ -271,6 +271,32 @@ TEST(ptx_runtime_fault_reports_line)
     ptx_module_free(m);
 }
 
+/* WARP_SZ, PTX's predefined warp size (nvcc's warpSize), reads as the immediate 32. */
+TEST(ptx_warp_sz)
+{
+    static const char *const text = HDR ".visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<3>;\n"
+                                    "  .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [out];\n"
+                                    "  mov.u32 %r1, WARP_SZ;\n  add.s32 %r2, %r1, WARP_SZ;\n"
+                                    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+    char err[256];
+    PtxModule *m = ptx_module_parse(text, "warpsz.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t dout = pt_upload(mem, NULL, 4);
+    uint64_t args[] = {dout};
+    PtxRunStats st;
+    ASSERT(pt_run(m, mem, "k", 1, 1, 1, 32, 1, 1, 0, args, 1, &st));
+    uint32_t v = 0;
+    ptx_memory_read(mem, dout, &v, sizeof v);
+    EXPECT_EQ_U(v, 64);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+    /* any other unknown word is still an error naming it */
+    static const char *const bad = HDR ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  mov.u32 %r1, WARP_SIZE;\n}\n";
+    EXPECT(!ptx_module_parse(bad, "bad.ptx", err, sizeof err));
+    EXPECT_CONTAINS(err, "bad.ptx:7: unknown identifier 'WARP_SIZE'");
+}
+
 /* The compute-heavy kernel of the speed benchmark gives exactly the CPU reference's results. */
 TEST(ptx_speed_compute_heavy)
 {

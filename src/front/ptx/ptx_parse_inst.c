@@ -140,6 +140,11 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
         o->sym = s;
         return;
     }
+    if (ptx_is_word(t, "WARP_SZ")) { /* PTX's predefined warp size, what nvcc makes of warpSize */
+        o->kind = OK_IMM;
+        o->imm = ptx_lit_bits((Lit){LIT_INT, WARP_SIZE, 0}, ptx_decode_operand_type(in, idx));
+        return;
+    }
     if (t->s[0] == '%')
         ptx_parse_fail(P, t, "unknown register '%.*s'", (int)t->len, t->s);
     ptx_parse_fail(P, t, "unknown identifier '%.*s'", (int)t->len, t->s);
