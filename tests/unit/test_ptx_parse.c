@@ -297,6 +297,47 @@ TEST(ptx_warp_sz)
     EXPECT_CONTAINS(err, "bad.ptx:7: unknown identifier 'WARP_SIZE'");
 }
 
+/* bmsk (PTX ISA 7.6): a mask of b bits from bit a, in both modes, at the edges of the ISA's
+ * semantics: a width of 0, a field past bit 31, a or b of 32 and more. */
+TEST(ptx_bmsk)
+{
+    static const char *const text = HDR ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+                                    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<6>;\n"
+                                    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+                                    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 8;\n"
+                                    "  add.s64 %rd4, %rd1, %rd3;\n  ld.global.v2.u32 {%r2, %r3}, [%rd4];\n"
+                                    "  bmsk.clamp.b32 %r4, %r2, %r3;\n  bmsk.wrap.b32 %r5, %r2, %r3;\n"
+                                    "  add.s64 %rd5, %rd2, %rd3;\n  st.global.v2.u32 [%rd5], {%r4, %r5};\n"
+                                    "  ret;\n}\n";
+    /* a, b, then the clamp and wrap results the ISA's pseudocode gives */
+    static const uint32_t cases[][4] = {
+        {1, 2, 0x6, 0x6},         {0, 0, 0, 0},          {0, 32, 0xFFFFFFFF, 0},   {4, 8, 0xFF0, 0xFF0},
+        {28, 8, 0xF0000000, 0xF0000000}, {31, 1, 0x80000000, 0x80000000}, {32, 4, 0, 0xF}, {33, 1, 0, 0x2},
+        {0, 31, 0x7FFFFFFF, 0x7FFFFFFF}, {5, 40, 0xFFFFFFE0, 0x1FE0},
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    uint32_t in[2 * N], out[2 * N];
+    for (int i = 0; i < N; i++) {
+        in[2 * i] = cases[i][0];
+        in[2 * i + 1] = cases[i][1];
+    }
+    char err[256];
+    PtxModule *m = ptx_module_parse(text, "bmsk.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t din = pt_upload(mem, in, sizeof in), dout = pt_upload(mem, NULL, sizeof out);
+    uint64_t args[] = {din, dout};
+    PtxRunStats st;
+    ASSERT(pt_run(m, mem, "k", 1, 1, 1, N, 1, 1, 0, args, 2, &st));
+    ptx_memory_read(mem, dout, out, sizeof out);
+    for (int i = 0; i < N; i++) {
+        EXPECT_EQ_U(out[2 * i], cases[i][2]);
+        EXPECT_EQ_U(out[2 * i + 1], cases[i][3]);
+    }
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
 /* The compute-heavy kernel of the speed benchmark gives exactly the CPU reference's results. */
 TEST(ptx_speed_compute_heavy)
 {

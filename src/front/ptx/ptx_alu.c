@@ -594,6 +594,20 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
             d[i] = in->mode == SHF_L ? (uint32_t)((pair << n) >> 32) : (uint32_t)(pair >> n);
         }
         return;
+    case OP_BMSK: /* b bits set from bit a; .clamp: a or b of 32 or more saturate, .wrap: both mod 32 */
+        FOR_LANES(active, i) {
+            uint32_t a = (uint32_t)A(1, i), b = (uint32_t)A(2, i), a1 = a & 31, b1 = b & 31;
+            uint64_t lo = 0xFFFFFFFFull << a1, hi = 0xFFFFFFFFull << (a1 + b1);
+            bool wrap = in->flags & PF_WRAP;
+            if (!wrap && a >= 32)
+                lo = 0;
+            if (a1 + b1 >= 32 || (!wrap && b >= 32))
+                hi = 0;
+            else if (b1 == 0)
+                hi = 0xFFFFFFFFull;
+            d[i] = (uint32_t)(lo & ~hi);
+        }
+        return;
     default:
         return;
     }

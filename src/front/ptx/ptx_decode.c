@@ -23,6 +23,7 @@ static const NameVal opcode_names[] = {
     {"mad24", OP_MAD24}, {"div", OP_DIV}, {"rem", OP_REM}, {"neg", OP_NEG}, {"min", OP_MIN},
     {"max", OP_MAX}, {"sad", OP_SAD}, {"clz", OP_CLZ}, {"popc", OP_POPC}, {"brev", OP_BREV},
     {"bfind", OP_BFIND}, {"bfe", OP_BFE}, {"bfi", OP_BFI}, {"prmt", OP_PRMT}, {"shf", OP_SHF},
+    {"bmsk", OP_BMSK},
     {"and", OP_AND}, {"or", OP_OR}, {"xor", OP_XOR}, {"not", OP_NOT}, {"cnot", OP_CNOT},
     {"shl", OP_SHL}, {"shr", OP_SHR}, {"setp", OP_SETP}, {"set", OP_SET}, {"selp", OP_SELP},
     {"slct", OP_SLCT}, {"mov", OP_MOV}, {"cvt", OP_CVT}, {"cvta", OP_CVTA}, {"fma", OP_FMA},
@@ -177,6 +178,10 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
             if (eq(w, wl, "wrap")) { in->flags |= PF_WRAP; continue; }
             if (eq(w, wl, "clamp")) continue;
             break;
+        case OP_BMSK:
+            if (eq(w, wl, "wrap")) { in->flags |= PF_WRAP; continue; }
+            if (eq(w, wl, "clamp")) continue;
+            break;
         case OP_TESTP:
             if ((v = LOOKUP(testp_names, w, wl)) >= 0) { in->mode = (uint8_t)v; continue; }
             break;
@@ -295,7 +300,7 @@ uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i)
         return i >= 2 ? PT_U32 : in->type;
     case OP_BFI:
         return i >= 3 ? PT_U32 : in->type;
-    case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BAR:
+    case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BAR: case OP_BMSK:
         return PT_B32;
     default:
         return in->type;
