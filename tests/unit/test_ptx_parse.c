@@ -338,6 +338,56 @@ TEST(ptx_bmsk)
     ptx_module_free(m);
 }
 
+/* match.any.sync / match.all.sync: each lane gets the lanes of its member mask holding the same
+ * value; match.all gives the whole mask and a true predicate only when all of them agree. */
+TEST(ptx_match_sync)
+{
+    static const char *const text = HDR ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+                                    "  .reg .pred %p<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n"
+                                    "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n"
+                                    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+                                    "  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u32 %r2, [%rd4];\n"
+                                    "  match.any.sync.b32 %r3, %r2, -1;\n"
+                                    "  match.all.sync.b32 %r4|%p1, %r2, 0x0000000F;\n"
+                                    "  selp.u32 %r5, 1, 0, %p1;\n  match.all.sync.b32 %r6, %r2, -1;\n"
+                                    "  mul.wide.u32 %rd3, %r1, 16;\n  add.s64 %rd5, %rd2, %rd3;\n"
+                                    "  st.global.v4.u32 [%rd5], {%r3, %r4, %r5, %r6};\n"
+                                    "  ret;\n}\n";
+    uint32_t in[32], out[32 * 4];
+    for (int i = 0; i < 32; i++)
+        in[i] = i < 4 ? 7 : (uint32_t)(i % 3); /* lanes 0-3 agree; the rest fall in three classes */
+    char err[256];
+    PtxModule *m = ptx_module_parse(text, "match.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t din = pt_upload(mem, in, sizeof in), dout = pt_upload(mem, NULL, sizeof out);
+    uint64_t args[] = {din, dout};
+    PtxRunStats st;
+    ASSERT(pt_run(m, mem, "k", 1, 1, 1, 32, 1, 1, 0, args, 2, &st));
+    ptx_memory_read(mem, dout, out, sizeof out);
+    for (int i = 0; i < 32; i++) {
+        uint32_t want = 0;
+        for (int j = 0; j < 32; j++)
+            want |= (uint32_t)(in[j] == in[i]) << j;
+        EXPECT_EQ_U(out[4 * i], want);
+        if (i < 4) { /* the member mask 0xF: lanes 0-3, which all hold 7 (others are not members) */
+            EXPECT_EQ_U(out[4 * i + 1], 0xF);
+            EXPECT_EQ_U(out[4 * i + 2], 1);
+        }
+        EXPECT_EQ_U(out[4 * i + 3], 0); /* the whole warp does not agree */
+    }
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+    static const char *const bad = HDR ".visible .entry k()\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<3>;\n"
+                                   "  match.any.sync.b32 %r1|%p1, %r2, -1;\n}\n";
+    EXPECT(!ptx_module_parse(bad, "bad.ptx", err, sizeof err));
+    EXPECT_CONTAINS(err, "match.any has no predicate destination");
+    static const char *const nomode = HDR ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+                                      "  match.sync.b32 %r1, %r2, -1;\n}\n";
+    EXPECT(!ptx_module_parse(nomode, "bad.ptx", err, sizeof err));
+    EXPECT_CONTAINS(err, "expected .any or .all");
+}
+
 /* The compute-heavy kernel of the speed benchmark gives exactly the CPU reference's results. */
 TEST(ptx_speed_compute_heavy)
 {

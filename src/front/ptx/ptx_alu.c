@@ -743,6 +743,25 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
         }
         return;
     }
+    case OP_MATCH: { /* each lane's group: the lanes of its member mask that run it */
+        uint64_t zm = ptx_zmask(nb);
+        uint64_t *p = in->o[1].kind == OK_REG && in->o[1].reg != PTX_NO_REG
+                          ? w->regs + (size_t)in->o[1].reg * WARP_SIZE : NULL;
+        FOR_LANES(active, i) {
+            uint32_t g = (uint32_t)A(3, i) & active, same = 0;
+            for (uint32_t j = 0; j < WARP_SIZE; j++)
+                if ((g >> j & 1) && (A(2, j) & zm) == (A(2, i) & zm))
+                    same |= 1u << j;
+            if (in->mode == MATCH_ANY) {
+                d[i] = same;
+            } else {
+                d[i] = same == g ? g : 0;
+                if (p)
+                    p[i] = same == g;
+            }
+        }
+        return;
+    }
     case OP_SHFL: {
         uint64_t t4[WARP_SIZE], src[WARP_SIZE];
         SRC(4);
@@ -784,7 +803,7 @@ const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t a
         exec_cvt(l, w, in, active);
         return NULL;
     case OP_MOV: case OP_SELP: case OP_SLCT: case OP_SET: case OP_CVTA: case OP_TESTP:
-    case OP_CLOCK: case OP_ACTIVEMASK: case OP_VOTE: case OP_SHFL:
+    case OP_CLOCK: case OP_ACTIVEMASK: case OP_VOTE: case OP_SHFL: case OP_MATCH:
         exec_misc(l, w, in, active, simt_mask);
         return NULL;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV: case OP_ABS:

@@ -33,6 +33,7 @@ static const NameVal opcode_names[] = {
     {"red", OP_RED}, {"prefetch", OP_PREFETCH}, {"prefetchu", OP_PREFETCH}, {"bra", OP_BRA},
     {"call", OP_CALL}, {"ret", OP_RET}, {"exit", OP_EXIT}, {"bar", OP_BAR},
     {"barrier", OP_BAR}, {"membar", OP_MEMBAR}, {"fence", OP_MEMBAR}, {"shfl", OP_SHFL},
+    {"match", OP_MATCH},
     {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP}, {"tex", OP_TEX},
     {"trap", OP_EXIT}, /* an exit that fails the launch (mode EXIT_TRAP) */
 };
@@ -166,6 +167,10 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
             if (eq(w, wl, "bfly")) { in->mode = SHFL_BFLY; continue; }
             if (eq(w, wl, "idx")) { in->mode = SHFL_IDX; continue; }
             break;
+        case OP_MATCH:
+            if (eq(w, wl, "any")) { in->mode = MATCH_ANY; continue; }
+            if (eq(w, wl, "all")) { in->mode = MATCH_ALL; continue; }
+            break;
         case OP_VOTE:
             if (eq(w, wl, "all")) { in->mode = VOTE_ALL; continue; }
             if (eq(w, wl, "any")) { in->mode = VOTE_ANY; continue; }
@@ -237,6 +242,10 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         snprintf(why, why_len, "expected a comparison (.eq, .lt, ...) in '%.*s'", (int)len, word);
         return false;
     }
+    if (op == OP_MATCH && in->mode == MATCH_NONE) {
+        snprintf(why, why_len, "expected .any or .all in '%.*s'", (int)len, word);
+        return false;
+    }
     if (op == OP_SETP)
         in->type2 = in->type;
     if (op == OP_VOTE && in->mode != VOTE_BALLOT)
@@ -267,6 +276,7 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
     case OP_SET: a = 3; b = 4; break;
     case OP_ATOM: a = 3; b = 4; break;
     case OP_SHFL: a = 5; b = 6; break;  /* d, p|none, a, b, c [, membermask] */
+    case OP_MATCH: a = b = 4; break;    /* d, p|none, a, membermask */
     case OP_VOTE: a = 2; b = 3; break;
     case OP_ACTIVEMASK: case OP_CLOCK: a = b = 1; break;
     case OP_TEX: a = b = 3; break; /* d, handle, {coordinate}: the parser splits [h, {x}] */
@@ -300,6 +310,8 @@ uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i)
         return i >= 2 ? PT_U32 : in->type;
     case OP_BFI:
         return i >= 3 ? PT_U32 : in->type;
+    case OP_MATCH:
+        return i == 1 ? PT_PRED : i == 2 ? in->type : PT_B32;
     case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BAR: case OP_BMSK:
         return PT_B32;
     default:
@@ -390,7 +402,7 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
     case OP_MEMBAR: case OP_NOP: case OP_PREFETCH:
         first_src = 0;
         break;
-    case OP_SETP: case OP_SHFL:
+    case OP_SETP: case OP_SHFL: case OP_MATCH:
         add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, in->o[0].reg);
         if (in->o[1].kind == OK_REG)
             add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, in->o[1].reg);

@@ -35,7 +35,7 @@ typedef enum PtxOpcode {
     OP_COPYSIGN, OP_TESTP,
     OP_LD, OP_ST, OP_ATOM, OP_RED, OP_PREFETCH,
     OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_BAR, OP_MEMBAR, OP_NOP,
-    OP_SHFL, OP_VOTE, OP_ACTIVEMASK, OP_CLOCK,
+    OP_SHFL, OP_MATCH, OP_VOTE, OP_ACTIVEMASK, OP_CLOCK,
     OP_TEX, /* tex.1d on a texture object: d (4 regs), the handle register, {coordinate} */
     OP_COUNT
 } PtxOpcode;
@@ -56,6 +56,7 @@ enum { AOP_ADD, AOP_MIN, AOP_MAX, AOP_EXCH, AOP_CAS, AOP_AND, AOP_OR, AOP_XOR, A
 /* mode for shfl, vote, shf, testp */
 enum { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
 enum { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
+enum { MATCH_NONE, MATCH_ANY, MATCH_ALL }; /* match.any / match.all (MATCH_NONE: not given) */
 enum { SHF_L, SHF_R };
 enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 enum { EXIT_PLAIN, EXIT_TRAP }; /* mode for exit: trap ends the thread and fails the launch */

@@ -318,7 +318,7 @@ void ptx_parse_instruction(Parser *P)
         parse_call(P, in);
         return;
     }
-    bool pipe_form = in->op == OP_SETP || in->op == OP_SHFL;
+    bool pipe_form = in->op == OP_SETP || in->op == OP_SHFL || in->op == OP_MATCH;
     unsigned n = 0;
     if (!ptx_is_punct(ptx_peek(P), ';')) {
         for (;;) {
@@ -363,5 +363,7 @@ void ptx_parse_instruction(Parser *P)
     }
     if (in->op == OP_SHFL && n == 6)
         in->n_ops = 5; /* the member mask does not change what converged code computes */
+    if (in->op == OP_MATCH && in->mode == MATCH_ANY && in->o[1].reg != PTX_NO_REG)
+        ptx_parse_fail(P, mn, "match.any has no predicate destination (only match.all has)");
     check_operands(P, mn, in);
 }
