@@ -90,6 +90,11 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
 void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m);
 WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
                                   WarpsimKernelInfo *out);
+/* CTAs of `block_threads` threads and `dynamic_smem` bytes of dynamic shared memory that one
+ * empty SM holds, by the same rule the CTA dispatcher uses (threads, warps, registers, shared
+ * memory and CTA slots); 0 when such a CTA does not fit at all. */
+WarpsimStatus warpsim_kernel_occupancy(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                       uint32_t block_threads, uint32_t dynamic_smem, uint32_t *ctas_per_sm);
 /* A kernel's register count from ptxas (e.g. from a cubin); overrides the PTX's own report. */
 void warpsim_kernel_set_regs(WarpsimModule *m, const char *kernel, uint32_t regs);
 /* Register counts from a ptxas -v report (a .ptxinfo file); overrides earlier ones. */

@@ -249,3 +249,46 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
     *driverVersion = RT_VERSION;
     return cudaSuccess;
 }
+
+/* CUDA's per-device limits (cudaLimitStackSize ... cudaLimitPersistingL2CacheSize), with CUDA's
+ * defaults, kept and reported back. None of them constrains a simulated kernel: warpsim sizes
+ * local memory (the stack) from each kernel's own needs, and device-side malloc, printf's FIFO,
+ * dynamic parallelism and L2 persistence are not modelled (docs/cuda.md). */
+enum { RT_N_LIMITS = 7 };
+static size_t rt_limits[RT_N_LIMITS] = {1024, 1048576, 8388608, 2, 2048, 64, 0};
+
+cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+    ENTER("cudaDeviceSetLimit");
+    if (limit < 0 || limit >= RT_N_LIMITS)
+        return rt_fail(cudaErrorUnsupportedLimit, "cudaDeviceSetLimit", "limit %d is not one of CUDA's", limit);
+    if (limit == 5 && (value > 128 || (value & (value - 1)))) /* cudaLimitMaxL2FetchGranularity */
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetLimit",
+                       "the L2 fetch granularity must be a power of two of at most 128 bytes, not %zu", value);
+    rt_limits[limit] = value;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    ENTER("cudaDeviceGetLimit");
+    if (!value)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetLimit", "null pointer");
+    if (limit < 0 || limit >= RT_N_LIMITS)
+        return rt_fail(cudaErrorUnsupportedLimit, "cudaDeviceGetLimit", "limit %d is not one of CUDA's", limit);
+    *value = rt_limits[limit];
+    return cudaSuccess;
+}
+
+/* The profiler's range markers: warpsim's statistics always cover the whole run. */
+cudaError_t cudaProfilerStart(void)
+{
+    ENTER("cudaProfilerStart");
+    return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void)
+{
+    ENTER("cudaProfilerStop");
+    return cudaSuccess;
+}

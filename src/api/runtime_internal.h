@@ -38,6 +38,7 @@ typedef enum cudaError {
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidKernelImage = 200,
     cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorSymbolNotFound = 500,

@@ -169,3 +169,42 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
         return rt_fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig", "%p is not a kernel", func);
     return cudaSuccess;
 }
+
+/* CTAs of func per SM at a block size: the simulated SM's own placement rule (registers, shared
+ * memory, threads, warps and CTA slots), as the CTA dispatcher applies it. */
+static cudaError_t occupancy(const char *call, int *num_blocks, const void *func, int block_size, size_t dyn_smem,
+                             unsigned flags)
+{
+    ENTER(call);
+    if (!num_blocks)
+        return rt_fail(cudaErrorInvalidValue, call, "null result pointer");
+    if (flags > 1) /* cudaOccupancyDefault, cudaOccupancyDisableCachingOverride */
+        return rt_fail(cudaErrorInvalidValue, call, "unknown flags 0x%x", flags);
+    if (block_size <= 0)
+        return rt_fail(cudaErrorInvalidValue, call, "block size %d", block_size);
+    RtKernel *k = rt_kernel_of(func);
+    if (!k)
+        return rt_fail(cudaErrorInvalidDeviceFunction, call, "%p is not a kernel", func);
+    cudaError_t e = rt_kernel_ready(k, call);
+    if (e != cudaSuccess)
+        return e;
+    uint32_t ctas = 0;
+    uint32_t dyn = dyn_smem > UINT32_MAX ? UINT32_MAX : (uint32_t)dyn_smem;
+    if (warpsim_kernel_occupancy(rt_sim, k->mod->m, k->name, (uint32_t)block_size, dyn, &ctas) != WARPSIM_OK)
+        return rt_fail(cudaErrorInvalidValue, call, "%s", warpsim_error(rt_sim));
+    *num_blocks = (int)ctas;
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                          size_t dynamicSMemSize)
+{
+    return occupancy("cudaOccupancyMaxActiveBlocksPerMultiprocessor", numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned flags)
+{
+    return occupancy("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", numBlocks, func, blockSize,
+                     dynamicSMemSize, flags);
+}

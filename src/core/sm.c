@@ -201,9 +201,9 @@ void sm_set_front(Sm *sm, const FrontOps *ops, void *self)
     sm->front_self = self;
 }
 
-static uint32_t regs_of_cta(const Sm *sm, const FrontKernel *k)
+static uint32_t regs_of_cta(const SmConfig *c, const FrontKernel *k)
 {
-    uint32_t unit = sm->cfg->sm.reg_alloc_unit;
+    uint32_t unit = c->reg_alloc_unit;
     uint32_t per_warp = (k->regs_per_thread * WARP_SIZE + unit - 1) / unit * unit;
     return per_warp * front_kernel_warps_per_cta(k);
 }
@@ -211,17 +211,29 @@ static uint32_t regs_of_cta(const Sm *sm, const FrontKernel *k)
 /* How many of `need` fit in `free_units` (need 0: no limit from this resource). */
 static uint32_t fits(uint64_t free_units, uint64_t need) { return need ? (uint32_t)MIN(free_units / need, 64) : 64; }
 
+/* CTAs of k that fit beside what is in use: the one rule for the dispatcher and the occupancy API. */
+static uint32_t cta_room(const SmConfig *c, const SmUsage *u, const FrontKernel *k)
+{
+    uint32_t room = c->max_ctas - u->ctas;
+    room = MIN(room, fits(c->max_threads - u->threads, front_kernel_threads_per_cta(k)));
+    room = MIN(room, fits(c->max_warps - u->warps, front_kernel_warps_per_cta(k)));
+    room = MIN(room, fits(c->n_regs - u->regs, regs_of_cta(c, k)));
+    room = MIN(room, fits(c->smem_bytes - u->smem, k->smem_bytes_per_cta));
+    return room;
+}
+
+uint32_t sm_ctas_per_empty_sm(const SmConfig *c, const FrontKernel *k)
+{
+    const SmUsage none = {0};
+    return cta_room(c, &none, k);
+}
+
 uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty)
 {
-    const SmConfig *c = &sm->cfg->sm;
-    uint32_t ctas = empty ? 0 : sm->n_live_ctas, threads = empty ? 0 : sm->threads_used;
-    uint32_t warps = empty ? 0 : sm->warps_used, regs = empty ? 0 : sm->regs_used, smem = empty ? 0 : sm->smem_used;
-    uint32_t room = c->max_ctas - ctas;
-    room = MIN(room, fits(c->max_threads - threads, front_kernel_threads_per_cta(k)));
-    room = MIN(room, fits(sm->max_warps - warps, front_kernel_warps_per_cta(k)));
-    room = MIN(room, fits(c->n_regs - regs, regs_of_cta(sm, k)));
-    room = MIN(room, fits(c->smem_bytes - smem, k->smem_bytes_per_cta));
-    return room;
+    SmUsage u = {sm->n_live_ctas, sm->threads_used, sm->warps_used, sm->regs_used, sm->smem_used};
+    if (empty)
+        memset(&u, 0, sizeof u);
+    return cta_room(&sm->cfg->sm, &u, k);
 }
 
 bool sm_can_take(const Sm *sm, const FrontKernel *k) { return sm_cta_room(sm, k, false) > 0; }
@@ -286,7 +298,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
     c->first_slot = first;
     c->n_warps = c->n_live_warps = nw;
     c->threads = front_kernel_threads_per_cta(k);
-    c->regs = regs_of_cta(sm, k);
+    c->regs = regs_of_cta(&sm->cfg->sm, k);
     c->smem_bytes = k->smem_bytes_per_cta;
     sm->n_live_ctas++;
     sm->threads_used += c->threads;

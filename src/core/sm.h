@@ -219,6 +219,12 @@ void sm_set_front(Sm *sm, const FrontOps *ops, void *self);
 bool sm_can_take(const Sm *sm, const FrontKernel *k);
 /* How many more CTAs of kernel k fit now (room), and on the empty SM (room_empty). */
 uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty);
+/* What one SM holds in use, as CTA placement counts it. */
+typedef struct SmUsage {
+    uint32_t ctas, threads, warps, regs, smem;
+} SmUsage;
+/* CTAs of k an empty SM of configuration c holds (the occupancy API's answer). */
+uint32_t sm_ctas_per_empty_sm(const SmConfig *c, const FrontKernel *k);
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
 /* A kernel starts / ends: the schedulers hear it; at the end the L1D is flushed if sm.l1d_flush. */
 void sm_kernel_begin(Sm *sm, const FrontKernel *k);

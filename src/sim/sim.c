@@ -377,6 +377,21 @@ WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const c
     return WARPSIM_OK;
 }
 
+WarpsimStatus warpsim_kernel_occupancy(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                       uint32_t block_threads, uint32_t dynamic_smem, uint32_t *ctas_per_sm)
+{
+    const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
+    if (!ki)
+        return fail(s, WARPSIM_E_NOT_FOUND, "no kernel '%s' in the module", kernel);
+    if (block_threads == 0)
+        return fail(s, WARPSIM_E_INPUT, "kernel %s: a block of 0 threads", kernel);
+    FrontKernel k = {.grid = {1, 1, 1}, .block = {block_threads, 1, 1}, .regs_per_thread = kernel_regs(m, ki)};
+    uint64_t smem = (uint64_t)ki->smem_static_bytes + dynamic_smem;
+    k.smem_bytes_per_cta = (uint32_t)MIN(smem, (uint64_t)UINT32_MAX);
+    *ctas_per_sm = block_threads > s->cfg.sm.max_threads ? 0 : sm_ctas_per_empty_sm(&s->cfg.sm, &k);
+    return WARPSIM_OK;
+}
+
 /* The module's variables placed in the simulated memory (on its first use): initialisers that do
  * not fit gpu.max_host_mb fail the call that needed them, and the next use tries again. */
 static WarpsimStatus place_module(WarpsimSim *s, const WarpsimModule *m, const char *what, const char *name)

@@ -1,7 +1,9 @@
 // devprops.cu: what the simulated device reports: cudaGetDeviceProperties, cudaDeviceGetAttribute,
-// the runtime and driver versions and a kernel's attributes (its register count from the cubin),
-// then one launch that uses them.
+// the runtime and driver versions, a kernel's attributes (its register count from the cubin) and
+// occupancy, the device limits and the profiler markers, then one launch that uses them.
 #include "check.h"
+
+#include <cuda_profiler_api.h>
 
 __global__ void scale(float *x, float a, int n)
 {
@@ -34,6 +36,19 @@ int main()
            p.totalGlobalMem >> 20, p.sharedMemPerBlock, p.regsPerBlock, p.l2CacheSize, p.memoryBusWidth);
     printf("scale: %d registers, %zu bytes shared, max %d threads per block\n", fa.numRegs, fa.sharedSizeBytes,
            fa.maxThreadsPerBlock);
+    int occ256 = 0, occ1024 = 0, occ_smem = 0, occ_big = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ256, scale, 256, 0));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ1024, scale, 1024, 0));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&occ_smem, scale, 64, 20000, cudaOccupancyDefault));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ_big, scale, 64, (size_t)1 << 20));
+    printf("occupancy: %d blocks of 256, %d of 1024, %d of 64 with 20000 B shared, %d with 1 MiB\n", occ256,
+           occ1024, occ_smem, occ_big);
+    size_t stack = 0, heap = 0;
+    CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+    CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, (size_t)64 << 20));
+    CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
+    printf("limits: stack %zu, heap %zu MiB\n", stack, heap >> 20);
+    CHECK(cudaProfilerStart());
     int bad = count != 1 || dev != 0 || sms != p.multiProcessorCount || warp != 32 || fa.numRegs <= 0 ||
               p.maxThreadsPerBlock <= 0;
     const int n = 1000;
@@ -47,6 +62,7 @@ int main()
     CHECK(cudaMemcpy(x, dx, sizeof x, cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; i++)
         bad += x[i] != 3.0f * i;
+    CHECK(cudaProfilerStop());
     CHECK(cudaDeviceReset());
     printf("devprops: %s\n", bad ? "FAILED" : "ok");
     return bad ? 1 : 0;

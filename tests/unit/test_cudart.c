@@ -57,6 +57,9 @@ TEST(cudart_programs_functional)
     EXPECT_CONTAINS(out, "devices: 1 (current 0), runtime 13000, driver 13000");
     EXPECT_CONTAINS(out, "SMs: 30, warp size 32, max threads per block 1024, per SM 1536"); /* gtx480 */
     EXPECT_CONTAINS(out, "scale: 8 registers"); /* ptxas's count, from the cubin */
+    /* the SM's placement rule: 1536 threads, 8 CTA slots, 48 KB of shared memory (gtx480) */
+    EXPECT_CONTAINS(out, "occupancy: 6 blocks of 256, 1 of 1024, 2 of 64 with 20000 B shared, 0 with 1 MiB");
+    EXPECT_CONTAINS(out, "limits: stack 1024, heap 64 MiB"); /* CUDA's default; the value set */
 }
 
 TEST(cudart_programs_timing)
