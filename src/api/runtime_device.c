@@ -161,6 +161,10 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->regsPerMultiprocessor = (int)di.regs_per_sm;
     prop->sharedMemPerBlockOptin = di.smem_per_sm;
     prop->maxBlocksPerMultiProcessor = (int)di.max_ctas_per_sm;
+    /* One copy engine that overlaps kernels, as on the GPUs the presets model: programs that
+     * check take the path they take on hardware. The simulator runs copies and kernels in call
+     * order either way. */
+    prop->asyncEngineCount = 1;
     return cudaSuccess;
 }
 
@@ -202,9 +206,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_CC_MINOR: v = RT_CC_MINOR; break;
     case ATTR_UNIFIED_ADDRESSING: case ATTR_GLOBAL_L1_CACHE: case ATTR_LOCAL_L1_CACHE: v = 1; break;
     case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
-    case ATTR_GPU_OVERLAP: case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_CAN_MAP_HOST_MEMORY:
+    case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */
+    case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_CAN_MAP_HOST_MEMORY:
     case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
-    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_ASYNC_ENGINE_COUNT: case ATTR_MANAGED_MEMORY:
+    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_MANAGED_MEMORY:
     case ATTR_COOPERATIVE_LAUNCH:
         v = 0; break;
     default:
