@@ -85,6 +85,7 @@ typedef struct RtModule {
     char err[512];
     WarpsimModule *m;        /* loaded on first use */
     cudaError_t load_error;  /* a failed load, given again on every use */
+    bool load_reported;      /* its message has been printed: later uses fail quietly */
     uint32_t ptx_arch;
     struct RtModule *next;
 } RtModule;

@@ -147,8 +147,12 @@ static cudaError_t module_load(RtModule *mod, const char *call)
 {
     if (mod->m)
         return cudaSuccess;
-    if (mod->load_error != cudaSuccess)
+    if (mod->load_error != cudaSuccess && mod->load_reported) /* said once; CUDA's code again */
+        return rt_quiet_fail(mod->load_error);
+    if (mod->load_error != cudaSuccess) {
+        mod->load_reported = true;
         return rt_fail(mod->load_error, call, "fat binary %u: %s", mod->index, mod->err);
+    }
     if (mod->bad) {
         mod->load_error = cudaErrorInvalidKernelImage;
         return module_load(mod, call);
@@ -172,6 +176,7 @@ static cudaError_t module_load(RtModule *mod, const char *call)
     if (st != WARPSIM_OK) { /* the simulator said why */
         mod->load_error = st == WARPSIM_E_PTX ? cudaErrorInvalidPtx : cudaErrorInvalidKernelImage;
         snprintf(mod->err, sizeof mod->err, "%s", warpsim_error(rt_sim));
+        mod->load_reported = true; /* the simulator has printed why */
         return rt_quiet_fail(mod->load_error);
     }
     /* ptxas's register counts, from the cubin beside the PTX (PTX-only fat binaries have none:

@@ -191,6 +191,9 @@ TEST(cudart_corrupt_fatbin_program)
     snprintf(cmd, sizeof cmd, "%s %s", prog, path);
     EXPECT_EQ_I(run_prog(NULL, cmd, "--functional --quiet", out, sizeof out), 1);
     EXPECT_CONTAINS(out, "warpsim: cudaLaunchKernel: fat binary 1: fatbin: PTX entry 2");
+    const char *said = strstr(out, "fat binary 1: fatbin");
+    EXPECT(said && !strstr(said + 1, "fat binary 1: fatbin")); /* once, not at every launch */
+    EXPECT_CONTAINS(out, "corrupt: relaunch: cudaErrorInvalidKernelImage");
     EXPECT_CONTAINS(out, "failed: cudaErrorInvalidKernelImage");
     /* Not a fat binary at all: the wrapper points at text. */
     snprintf(cmd, sizeof cmd, "%s tests/cudart/corrupt.c", prog);
