@@ -174,6 +174,20 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
     return cudaGetDeviceProperties(prop, device);
 }
 
+/* cudaDevAttrNAME of an attribute value, or NULL when CUDA 13 has none. */
+static const char *attr_name(int attr)
+{
+    static const struct { int value; const char *name; } names[] = {
+#define DEVICE_ATTR(v, n) {v, "cudaDevAttr" #n},
+#include "api/device_attrs.def"
+#undef DEVICE_ATTR
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].value == attr)
+            return names[i].name;
+    return NULL;
+}
+
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
 {
     cudaError_t e = device_query("cudaDeviceGetAttribute", value, device);
@@ -213,7 +227,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_COOPERATIVE_LAUNCH:
         v = 0; break;
     default:
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "attribute %d is not modelled", attr);
+        if (!attr_name(attr))
+            return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "%d is not a CUDA device attribute", attr);
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "%s (%d) is not modelled", attr_name(attr),
+                       attr);
     }
     *value = v;
     return cudaSuccess;

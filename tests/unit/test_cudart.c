@@ -261,6 +261,8 @@ int cudaMemcpy(void *dst, const void *src, size_t n, int kind);
 int cudaGetLastError(void);
 int cudaPeekAtLastError(void);
 int cudaFuncGetAttributes(void *attr, const void *func);
+int cudaDeviceGetAttribute(int *value, int attr, int device);
+int cudaDeviceSetLimit(int limit, size_t value);
 
 enum { H2D = 1, D2H = 2, DEFAULT = 4 };
 enum { E_INVALID_VALUE = 1, E_INVALID_CONFIGURATION = 9, E_INVALID_DEVICE_FUNCTION = 98, E_INVALID_IMAGE = 200 };
@@ -397,6 +399,26 @@ TEST(cudart_malloc_free_scale)
     if (secs >= 10)
         printf("  300000 cudaMalloc and cudaFree took %.1f s\n", secs);
     free(p);
+}
+
+/* Device queries that cannot be answered name what was asked: an attribute by its CUDA name. */
+TEST(cudart_device_attribute_names)
+{
+    runtime_first_use();
+    int v = -1;
+    capture_begin();
+    int e1 = cudaDeviceGetAttribute(&v, 85, 0); /* not modelled */
+    int e2 = cudaDeviceGetAttribute(&v, 9999, 0);
+    int e3 = cudaDeviceSetLimit(42, 1);
+    char *msg = capture_end();
+    EXPECT_EQ_I(e1, 1); /* cudaErrorInvalidValue */
+    EXPECT_EQ_I(e2, 1);
+    EXPECT_EQ_I(e3, 215); /* cudaErrorUnsupportedLimit */
+    EXPECT_CONTAINS(msg, "cudaDeviceGetAttribute: cudaDevAttrMultiGpuBoardGroupID (85) is not modelled");
+    EXPECT_CONTAINS(msg, "cudaDeviceGetAttribute: 9999 is not a CUDA device attribute");
+    EXPECT_CONTAINS(msg, "cudaDeviceSetLimit: limit 42 is not one of CUDA's");
+    free(msg);
+    cudaGetLastError();
 }
 
 TEST(cudart_inprocess_corrupt_fatbin)
