@@ -73,6 +73,7 @@ enum {
     ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH = 69, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
     ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81, ATTR_MAX_REGS_PER_SM = 82,
     ATTR_MANAGED_MEMORY = 83, ATTR_COOPERATIVE_LAUNCH = 95, ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+    ATTR_MEMORY_POOLS_SUPPORTED = 115,
     ATTR_MAX_BLOCKS_PER_SM = 106
 };
 
@@ -165,6 +166,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
      * check take the path they take on hardware. The simulator runs copies and kernels in call
      * order either way. */
     prop->asyncEngineCount = 1;
+    prop->memoryPoolsSupported = 1; /* cudaMallocAsync and the default pool (runtime_pool.c) */
     return cudaSuccess;
 }
 
@@ -221,6 +223,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_UNIFIED_ADDRESSING: case ATTR_GLOBAL_L1_CACHE: case ATTR_LOCAL_L1_CACHE: v = 1; break;
     case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
     case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */
+    case ATTR_MEMORY_POOLS_SUPPORTED: v = 1; break; /* as memoryPoolsSupported above */
     case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_CAN_MAP_HOST_MEMORY:
     case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
     case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_MANAGED_MEMORY:

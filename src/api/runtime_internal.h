@@ -118,6 +118,14 @@ cudaError_t rt_kernel_ready(RtKernel *k, const char *call);
 /* The variable of a host shadow, its module loaded; fails (printing why) if there is none. */
 cudaError_t rt_var_of(const void *symbol, const char *call, RtVar **out);
 
+/* ---- device memory (runtime_memory.c, runtime_pool.c) ---- */
+
+/* cudaMalloc and cudaFree under the name of the calling API function. */
+cudaError_t rt_dev_alloc(const char *call, void **devPtr, size_t size);
+cudaError_t rt_dev_free(const char *call, void *devPtr);
+/* The device memory in use after an allocation: the pool's high-water marks follow it. */
+void rt_pool_note_use(uint64_t bytes);
+
 /* ---- state and errors (runtime.c) ---- */
 
 extern WarpsimSim *rt_sim;

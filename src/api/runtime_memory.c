@@ -32,11 +32,11 @@ cudaError_t rt_check_device(const void *p, size_t n, const char *call, const cha
 
 /* ---- allocations ---- */
 
-cudaError_t cudaMalloc(void **devPtr, size_t size)
+cudaError_t rt_dev_alloc(const char *call, void **devPtr, size_t size)
 {
-    ENTER("cudaMalloc");
+    ENTER(call);
     if (!devPtr)
-        return rt_fail(cudaErrorInvalidValue, "cudaMalloc", "null pointer");
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
     *devPtr = NULL;
     if (size == 0)
         return cudaSuccess;
@@ -44,24 +44,29 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
     warpsim_device_info(rt_sim, &di);
     uint64_t used = warpsim_mem_allocated(rt_sim);
     if (size > di.global_bytes - MIN(di.global_bytes, used))
-        return rt_fail(cudaErrorMemoryAllocation, "cudaMalloc", "%zu bytes: the device has %llu of its %llu bytes "
+        return rt_fail(cudaErrorMemoryAllocation, call, "%zu bytes: the device has %llu of its %llu bytes "
                        "free", size, (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)),
                        (unsigned long long)di.global_bytes);
     *devPtr = (void *)(uintptr_t)warpsim_malloc(rt_sim, size);
+    rt_pool_note_use(warpsim_mem_allocated(rt_sim));
     return cudaSuccess;
 }
 
-cudaError_t cudaFree(void *devPtr)
+cudaError_t rt_dev_free(const char *call, void *devPtr)
 {
-    ENTER("cudaFree");
+    ENTER(call);
     if (!devPtr)
         return cudaSuccess;
     WarpsimRange r;
     uint64_t a = (uint64_t)(uintptr_t)devPtr;
     if (!warpsim_mem_find(rt_sim, a, 1, &r) || r.addr != a || r.is_variable)
-        return rt_fail(cudaErrorInvalidValue, "cudaFree", "%p is not an allocation of cudaMalloc", devPtr);
+        return rt_fail(cudaErrorInvalidValue, call, "%p is not an allocation of cudaMalloc", devPtr);
     return rt_status(warpsim_free(rt_sim, a));
 }
+
+cudaError_t cudaMalloc(void **devPtr, size_t size) { return rt_dev_alloc("cudaMalloc", devPtr, size); }
+
+cudaError_t cudaFree(void *devPtr) { return rt_dev_free("cudaFree", devPtr); }
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {

@@ -33,6 +33,7 @@ static const struct {
     {"reduce", "sum 3990000 (static), 3990000 (dynamic), expected 3990000", "_Z11sum_dynamicPKiPii"},
     {"texture", "texture: 3000 fetches per texture, 0 mismatches", "_Z5fetchyyPfi"},
     {"devprops", "devprops: ok", "_Z5scalePffi"},
+    {"pools", "pools: supported 1, threshold kept 1, used 32768 bytes at most, 0 mismatches", "_Z4fillPii"},
 };
 
 static void run_all_functional(const char *dir)
