@@ -18,7 +18,8 @@
  * issue. Among the warps the SM may issue, the order is greedy-then-oldest (warp_sched_gto).
  * Table 5.3: K_THROTTLE 8, VTA 16 entries a warp and 8-way, base score 100 (the defaults).
  *
- * From the authors' GPGPU-Sim configuration, which the paper's text does not spell out:
+ * From the authors' public GPGPU-Sim configuration and simulator, where the paper's text is
+ * silent:
  * - The raise and the cap are the same LLDS, with the same K for both and nothing added. So a
  *   VTA hit sets LLS(w) to LLDS, and no score ever exceeds the LLDS of the moment: when
  *   instructions issue without VTA hits, the cap falls and can pull scores down faster than 1
@@ -42,7 +43,7 @@
  * - Warps waiting at a barrier take no place, and their scores do not count. Otherwise a
  *   high-scored waiter could hold the place of the warps its barrier waits for. Those warps
  *   would still issue everything but loads, and the scores decay, so this would not deadlock.
- *   It would stall, though. They still count in NumActiveWarps.
+ *   It would stall, though. Waiters still count in NumActiveWarps.
  * - The VTA is set-associative, indexed by the line address modulo its sets, with LRU
  *   replacement. A tag that is already there when its line is evicted again moves to MRU. The
  *   authors' configuration gives its victim tag arrays FIFO replacement, which differs only in
