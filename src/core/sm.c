@@ -81,6 +81,7 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     sm_ldst_init(sm, st);
+    sm_connect_l1d_events(sm);
     if (cfg->sm.icache_sets)
         icache_init(&sm->ic, cfg->sm.icache_sets, cfg->sm.icache_assoc, cfg->sm.icache_line, cfg->sm.icache_mshr);
 #define C(field, name, help) stats_counter(st, &sm->field, "sm[%u]." name, help, id)

@@ -12,7 +12,8 @@
  * and for global loads how many missed. The record's index is the token the L1D hands back on
  * a fill. When its last access has been looked up the warp scheduler hears on_load_serviced;
  * when the last access's data is back the registers are released and it hears on_load_done. Timed returns (hits, shared, constant) wait in rings ordered by
- * ready cycle. */
+ * ready cycle. A scheduler that asks (on_l1d_miss, on_l1d_evict) also hears each new L1D miss
+ * of a global load, and each line the L1D replaces, told to the live warp that brought it in. */
 #include "core/sm_internal.h"
 
 #include "base/base.h"
@@ -323,6 +324,30 @@ static void tell_serviced(Sm *sm, uint32_t slot, uint32_t pc, uint32_t accesses,
     sm->sched_ops->on_load_serviced(sm->sched[slot % sm->n_sched], &e);
 }
 
+/* The L1D replaced a line (its evict_hook): the scheduler of the warp that brought it in hears
+ * it, if that warp is still live. A line records its warp's uid, the launch number, so the next
+ * warp of a slot never inherits the lines of the one before. */
+static void l1d_evicted(void *ctx, uint64_t line_addr, uint32_t inserted_by, uint64_t now)
+{
+    Sm *sm = ctx;
+    for (uint32_t k = 0; k < sm->n_sched; k++)
+        for (uint64_t m = sm->sched_mask[k]; m; m &= m - 1) {
+            uint32_t slot = (uint32_t)__builtin_ctzll(m);
+            if ((uint32_t)sm->warps[slot].age == inserted_by) {
+                WarpL1dEvent e = {.slot = slot, .line_addr = line_addr, .cycle = now};
+                sm->sched_ops->on_l1d_evict(sm->sched[k], &e);
+                return;
+            }
+        }
+}
+
+void sm_connect_l1d_events(Sm *sm)
+{
+    bool want = sm->sched_ops->on_l1d_evict != NULL;
+    sm->l1d.evict_hook = want ? l1d_evicted : NULL;
+    sm->l1d.evict_hook_ctx = want ? sm : NULL;
+}
+
 /* The LD/ST unit has presented every access of its instruction. */
 static void ldst_start(Sm *sm, const MemInst *m, uint64_t now);
 
@@ -418,6 +443,11 @@ static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
         } else if (!l1d_failed(res)) {
             r->outstanding += out;
             r->n_miss++;
+        }
+        if (res == L1D_MISS && r->global && sm->sched_ops->on_l1d_miss) {
+            WarpL1dEvent ev = {.slot = e->warp, .pc = e->pc, .line_addr = tags_line_addr(&sm->l1d.tags, e->line_addr),
+                               .cycle = now};
+            sm->sched_ops->on_l1d_miss(sm->sched[e->warp % sm->n_sched], &ev);
         }
         if (!l1d_failed(res) && ++r->n_access == r->n_lines && r->global)
             load_serviced(sm, r, now);

@@ -81,7 +81,7 @@ void l1d_free(L1d *c)
 
 /* A valid line of (set, way) leaves because of warp uid's access (or its store): the miss
  * classifier remembers who, the policy hears it, and a replaced line is offered to the
- * miss-path components. */
+ * miss-path components and told to the owner's hook. */
 static void evict_line(L1d *c, uint32_t set, uint32_t way, uint32_t uid, uint64_t now, bool by_write)
 {
     const TagLine *l = tags_line(&c->tags, set, way);
@@ -91,6 +91,8 @@ static void evict_line(L1d *c, uint32_t set, uint32_t way, uint32_t uid, uint64_
     for (uint32_t k = 0; k < c->n_mpath && !by_write; k++)
         if (c->mpath_ops[k]->on_evict)
             c->mpath_ops[k]->on_evict(c->mpath[k], &ma);
+    if (c->evict_hook && !by_write)
+        c->evict_hook(c->evict_hook_ctx, ma.line_addr, ma.inserted_by, now);
 }
 
 #define L1D_FLUSHED UINT32_MAX /* evicted_by: invalidated by a flush, by no warp */

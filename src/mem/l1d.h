@@ -27,7 +27,8 @@
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
  * and no MSHR entry tracks its line; a component hit moves the line into the L1D and returns
  * its data after l1d.hit_lat plus the component's latency. Every valid line the L1D replaces
- * is offered to them, and every store tells them to drop their copy.
+ * is offered to them, and every store tells them to drop their copy. The owner may ask to hear
+ * the same replacements (evict_hook: the SM passes them on to a warp scheduler that wants them).
  *
  * Sectored L1D (l1d.sector_bytes > 0; GPGPU-Sim 4.x sector cache, Volta and later): an access
  * needs the sectors its lanes touch. It hits when they are all valid. Otherwise each missing
@@ -105,6 +106,10 @@ typedef struct L1d {
     uint64_t *set_count; /* b_j of this kernel */
     uint64_t kernel_accesses; /* m of this kernel */
     LineMap evicted_by; /* line -> 1 + uid of the warp that evicted it; 0: cached, never evicted */
+    /* Optional, set by the owner: told every valid line replaced (as the miss-path components
+     * are: not a store's write-evict, not a flush), with the uid of the warp that inserted it. */
+    void (*evict_hook)(void *ctx, uint64_t line_addr, uint32_t inserted_by, uint64_t now);
+    void *evict_hook_ctx;
 } L1d;
 
 void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st);

@@ -213,6 +213,14 @@ typedef struct WarpLoadDone {
     uint64_t cycle;
 } WarpLoadDone;
 
+/* A line of the L1D, told to the scheduler of the warp it concerns (on_l1d_evict, on_l1d_miss). */
+typedef struct WarpL1dEvent {
+    uint32_t slot;      /* on_l1d_evict: the live warp whose miss brought the line in; on_l1d_miss: the warp that missed */
+    uint32_t pc;        /* on_l1d_miss: the load's pc (on_l1d_evict: 0) */
+    uint64_t line_addr; /* byte address >> line bits */
+    uint64_t cycle;
+} WarpL1dEvent;
+
 typedef struct WarpSchedOps {
     PolicyMeta meta;
     /* State shared by the schedulers of one SM (made before them, freed after); NULL: none. */
@@ -233,6 +241,14 @@ typedef struct WarpSchedOps {
      * for a load without a destination or without an active lane, handed on without a lookup
      * (misses 0). Exactly once per issued global/local load, before its on_load_done. */
     void (*on_load_serviced)(void *self, const WarpLoadDone *e);
+    /* The L1D replaced a valid line that a live warp's miss brought in (its inserting warp): that
+     * warp's scheduler hears it. Lines whose inserting warp has exited belong to nobody and are
+     * not told (a slot's next warp is another warp), nor are lines a store's write-evict or a
+     * flush removes. Only when the policy defines it does the SM look the owner up. */
+    void (*on_l1d_evict)(void *self, const WarpL1dEvent *e);
+    /* An access of a global/local load of the warp missed in the L1D and went on as a new miss
+     * (the L1D's `miss`: not a merge into a miss in flight, nor a miss-path component's hit). */
+    void (*on_l1d_miss)(void *self, const WarpL1dEvent *e);
     /* Every scheduler of the SM hears these. */
     void (*on_kernel_start)(void *self, const FrontKernel *k);
     void (*on_kernel_end)(void *self);

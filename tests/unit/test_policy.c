@@ -194,6 +194,15 @@ TEST(policy_warp_contract)
                                   .accesses = (uint32_t)(seed >> 33) % 33, .misses = (uint32_t)(seed >> 45) % 3};
                 t.ops->on_load_serviced(t.self, &e);
             }
+            if (t.ops->on_l1d_miss && w >= 0) { /* a few lines, so that some come back */
+                WarpL1dEvent e = {.slot = (uint32_t)w, .pc = 8, .line_addr = (seed >> 29) % 40, .cycle = (uint64_t)cycle};
+                t.ops->on_l1d_miss(t.self, &e);
+            }
+            if (t.ops->on_l1d_evict && (seed & 3) == 0) { /* any slot, live or not */
+                WarpL1dEvent e = {.slot = (uint32_t)(seed >> 35) % 48, .line_addr = (seed >> 41) % 40,
+                                  .cycle = (uint64_t)cycle};
+                t.ops->on_l1d_evict(t.self, &e);
+            }
             if (t.ops->on_warp_exit && (seed & 15) == 0)
                 t.ops->on_warp_exit(t.self, (uint32_t)(seed >> 40) % 48);
         }

@@ -892,3 +892,70 @@ TEST(sm_scheduler_sees_barrier_waiters)
     EXPECT_EQ_U(r->sm.barrier_mask, 0);
     rig_free(r);
 }
+
+/* A scheduler that issues the oldest ready warp and records the L1D misses and replacements
+ * the SM tells it. */
+typedef struct HeardL1d {
+    WarpL1dEvent miss[8], evict[8];
+    uint32_t n_miss, n_evict;
+} HeardL1d;
+static HeardL1d heard_l1d;
+static int heard_l1d_pick(void *self, const WarpSchedView *v) { return warp_sched_oldest(v->ready, v->age); }
+static void heard_l1d_miss(void *self, const WarpL1dEvent *e)
+{
+    if (heard_l1d.n_miss < 8)
+        heard_l1d.miss[heard_l1d.n_miss++] = *e;
+}
+static void heard_l1d_evict(void *self, const WarpL1dEvent *e)
+{
+    if (heard_l1d.n_evict < 8)
+        heard_l1d.evict[heard_l1d.n_evict++] = *e;
+}
+static const WarpSchedOps heard_l1d_ops = {.meta = {.name = "heard-l1d", .help = "test"}, .pick = heard_l1d_pick,
+                                           .on_l1d_miss = heard_l1d_miss, .on_l1d_evict = heard_l1d_evict};
+
+TEST(sm_scheduler_hears_l1d_misses_and_evictions)
+{
+    /* Lines A, B, C and D share a set of the 2-way L1D (allocate on miss, LRU). Warp 0 loads A
+     * and B and waits at two barriers; in between, warp 1 loads C, which evicts A (warp 0's,
+     * told to slot 0). After the second barrier warp 0 exits; warp 1 then loads D, which evicts
+     * B (its warp has exited: nobody's), and A, which evicts C (its own). Every load misses. */
+    Rig *r = rig_new();
+    ASSERT(rig_start(r, 64, 1));
+    const WarpSchedOps *own = r->sm.sched_ops;
+    r->sm.sched_ops = &heard_l1d_ops;
+    sm_connect_l1d_events(&r->sm);
+    memset(&heard_l1d, 0, sizeof heard_l1d);
+    const uint64_t A = 0x10000, B = 0x10200, C = 0x10400, D = 0x10600;
+    const Tags *t = &r->sm.l1d.tags;
+    ASSERT(tags_set_of(t, A) == tags_set_of(t, B) && tags_set_of(t, A) == tags_set_of(t, C) &&
+           tags_set_of(t, A) == tags_set_of(t, D));
+    MockInst w0[] = {ld(1, A, 0), ld(2, B, 0), alu(3, 1), alu(4, 2), bar(), bar(), ex()};
+    MockInst w1[] = {bar(), ld(1, C, 0), alu(2, 1), bar(), alu(3, 0), alu(4, 3), alu(5, 4),
+                     ld(6, D, 0), alu(7, 6), ld(8, A, 0), alu(9, 8), ex()};
+    script(&r->f, 0, w0, 7);
+    script(&r->f, 1, w1, 12);
+    rig_launch(r, 0);
+    bool idle = rig_run(r, 2000);
+    r->sm.sched_ops = own;
+    sm_connect_l1d_events(&r->sm);
+    ASSERT(idle && r->f.bad == 0 && r->n_done == 1);
+    ASSERT(heard_l1d.n_miss == 5);
+    const uint32_t miss_slot[5] = {0, 0, 1, 1, 1};
+    const uint64_t miss_line[5] = {A, B, C, D, A}, miss_pc[5] = {0, 8, 8, 56, 72};
+    for (uint32_t i = 0; i < 5; i++) {
+        EXPECT_EQ_U(heard_l1d.miss[i].slot, miss_slot[i]);
+        EXPECT_EQ_U(heard_l1d.miss[i].line_addr, tags_line_addr(t, miss_line[i]));
+        EXPECT_EQ_U(heard_l1d.miss[i].pc, miss_pc[i]);
+    }
+    EXPECT_EQ_I(heard_l1d.miss[2].cycle, issued_at(&r->f, 1, 8) + 1); /* looked up the cycle after issue */
+    ASSERT(heard_l1d.n_evict == 2);
+    EXPECT_EQ_U(heard_l1d.evict[0].slot, 0);
+    EXPECT_EQ_U(heard_l1d.evict[0].line_addr, tags_line_addr(t, A));
+    EXPECT_EQ_U(heard_l1d.evict[0].cycle, heard_l1d.miss[2].cycle); /* C's miss took A's way */
+    EXPECT_EQ_U(heard_l1d.evict[1].slot, 1);
+    EXPECT_EQ_U(heard_l1d.evict[1].line_addr, tags_line_addr(t, C));
+    EXPECT(issued_at(&r->f, 0, 48) < issued_at(&r->f, 1, 56)); /* warp 0 had exited before D */
+    EXPECT_EQ_U(r->sm.l1d.miss, 5);
+    rig_free(r);
+}
