@@ -114,6 +114,14 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     C(stall_other, "ldst.stall_other",
       "LD/ST stall cycles, other reservation failures: no replaceable line, a miss-path component's port "
       "(stall_mshr + stall_icnt + stall_other = ldst.replay)");
+    if (sm->cfg->sm.reexec_queue) {
+        C(reexec_deferred, "ldst.reexec_deferred",
+          "global-load accesses refused for want of an MSHR entry or miss-queue room that waited in the re-execution "
+          "queue (sm.reexec_queue) instead of holding the LD/ST unit");
+        C(reexec_done, "ldst.reexec_done", "re-executed accesses the L1D took");
+        C(stall_reexec, "ldst.stall_reexec",
+          "cycles the re-execution queue held accesses and its head did not get through (thesis Fig. 5.5 MASCAR_Replay)");
+    }
     C(occlusion[0], "ldst.occlusion_coherent",
       "memory occlusion time of coherent global loads: cycles from issue to the last L1D lookup beyond one per "
       "access (and the L1 latency queue's) (thesis 2.3.2)");
@@ -414,7 +422,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
 
 bool sm_busy(const Sm *sm)
 {
-    return sm->n_live_ctas || sm->ldst.active || sm->ldst.lq_n || sm->replies.head || sm->ring[SM_RING_HIT].n || sm->l1d.miss_q.n ||
+    return sm->n_live_ctas || sm->ldst.active || sm->ldst.lq_n || sm->ldst.rq_n || sm->replies.head || sm->ring[SM_RING_HIT].n || sm->l1d.miss_q.n ||
            mshr_in_use(&sm->l1d.mshr);
 }
 
@@ -422,10 +430,10 @@ void sm_dump(const Sm *sm, FILE *f, uint64_t now)
 {
     fprintf(f,
             "sm[%u]: %u CTAs, next_wake %llu, ldst %s (access %u/%u), L1 latency queue %u%s, L1D MSHRs %u/%u, "
-            "miss queue %u, replies %u\n",
+            "miss queue %u, replies %u, re-execution queue %u\n",
             sm->id, sm->n_live_ctas, (unsigned long long)sm->next_wake, sm->ldst.active ? "busy" : "idle",
             sm->ldst.pos, sm->ldst.n, sm->ldst.lq_n, sm->ldst.lq_cap && sm->ldst.blocked ? " (head blocked)" : "",
-            mshr_in_use(&sm->l1d.mshr), sm->l1d.mshr.n_entries, sm->l1d.miss_q.n, sm->replies.n);
+            mshr_in_use(&sm->l1d.mshr), sm->l1d.mshr.n_entries, sm->l1d.miss_q.n, sm->replies.n, sm->ldst.rq_n);
     for (uint32_t s = 0; s < sm->max_warps; s++) {
         const Warp *w = &sm->warps[s];
         if (!w->live)

@@ -139,6 +139,12 @@ typedef struct Ldst {
      * entries; none when 0). Non-empty only while the unit is active. */
     MemInst *mq;
     uint32_t mq_head, mq_n, mq_cap;
+    /* The cache access re-execution queue (sm.reexec_queue entries; none when 0, sm_reexec.c):
+     * refused global-load accesses, oldest first. rq_retry: a fill or a miss-queue drain has
+     * happened since its head was last refused (until then retrying cannot succeed). */
+    LqEntry *rq;
+    uint32_t rq_head, rq_n, rq_cap;
+    bool rq_retry;
 } Ldst;
 
 typedef struct Sm {
@@ -199,6 +205,7 @@ typedef struct Sm {
      * to come (coal), or refused for want of an MSHR entry or merge room (mshr), a miss-queue
      * slot (icnt), or anything else (other: line reservation, miss-path port) */
     uint64_t stall_coal, stall_mshr, stall_icnt, stall_other;
+    uint64_t reexec_deferred, reexec_done, stall_reexec; /* sm.reexec_queue */
     /* memory occlusion time and L1D access time of global loads (thesis 2.3.2, Fig. 2.6);
      * [0] coherent, [1] divergent */
     uint64_t occlusion[2], access_time[2];

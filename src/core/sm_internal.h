@@ -37,6 +37,18 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+/* One access's L1D lookup, accounted, without holding the unit on a failure. */
+L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now);
+/* One access of load record i is back (or looked up, for an access that was owed). */
+void sm_ldst_rec_return(Sm *sm, uint32_t i, uint64_t now);
+
+/* sm_reexec.c: the cache access re-execution queue (sm.reexec_queue) */
+/* Take the refused access e (res: why) into the queue: true if it is a global load's, refused
+ * for want of an MSHR entry, merge room or miss-queue room, and there is room. */
+bool sm_reexec_defer(Sm *sm, const LqEntry *e, L1dResult res);
+/* Retry the queue's head (non-empty) if something changed since it was refused: true if it
+ * took the L1D's port this cycle. */
+bool sm_reexec_step(Sm *sm, uint64_t now);
 /* The warp's priority in GTO order among its scheduler's live warps: how many are older
  * (remembered per scheduler until the warp or the live set changes). */
 uint32_t sm_gto_rank(Sm *sm, uint32_t slot);

@@ -84,6 +84,10 @@ void sm_ldst_init(Sm *sm, Stats *st)
         sm->ldst.mq_cap = sm->cfg->sm.ldst_queue;
         sm->ldst.mq = xcalloc(sm->ldst.mq_cap, sizeof *sm->ldst.mq);
     }
+    if (sm->cfg->sm.reexec_queue) {
+        sm->ldst.rq_cap = sm->cfg->sm.reexec_queue;
+        sm->ldst.rq = xcalloc(sm->ldst.rq_cap, sizeof *sm->ldst.rq);
+    }
     if (sm->cfg->sm.l1d_access == SM_L1D_QUEUED) {
         sm->ldst.lq_cap = sm->cfg->l1d.hit_lat;
         sm->ldst.lq = xcalloc(sm->ldst.lq_cap, sizeof *sm->ldst.lq);
@@ -103,6 +107,7 @@ void sm_ldst_free(Sm *sm)
     free(sm->fill_tokens);
     free(sm->ldst.lq);
     free(sm->ldst.mq);
+    free(sm->ldst.rq);
 }
 
 static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
@@ -152,12 +157,14 @@ static void rec_check_done(Sm *sm, uint32_t i, uint64_t now)
     }
 }
 
-static void rec_return(Sm *sm, uint32_t i, uint64_t now)
+void sm_ldst_rec_return(Sm *sm, uint32_t i, uint64_t now)
 {
     CHECK(sm->recs[i].outstanding > 0);
     sm->recs[i].outstanding--;
     rec_check_done(sm, i, now);
 }
+
+static void rec_return(Sm *sm, uint32_t i, uint64_t now) { sm_ldst_rec_return(sm, i, now); }
 
 /* An instruction-cache line is back: its warps go back to the fetch unit. */
 static void inst_line_back(Sm *sm, MemReq *r, uint64_t now)
@@ -205,6 +212,7 @@ void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
 
 void sm_miss_queue_drained(Sm *sm, uint64_t now)
 {
+    sm->ldst.rq_retry = true;
     if (sm->ldst.blocked) {
         sm->ldst.wake = true;
         sm->next_wake = MIN(sm->next_wake, now);
@@ -421,10 +429,10 @@ static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
     u->blocked_since = now;
 }
 
-/* Look one access up in the L1D; false after a reservation failure (the caller's access then
- * stays where it is). A hit's data is ready `waited` cycles sooner than the L1D says: the
- * latency queue has already held it that long. */
-static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
+/* Look one access up in the L1D and account what it did; on a reservation failure nothing
+ * happened. A hit's data is ready `waited` cycles sooner than the L1D says: the latency queue
+ * has already held it that long. */
+L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
 {
     ReplAccess ra = {.warp_id = e->warp, .warp_uid = e->warp_uid, .pc = e->pc, .n_lines = e->n_lines,
                      .sched_rank = e->sched_rank, .sectors = e->sectors, .cycle = now, .is_write = e->op != WOP_LOAD};
@@ -459,11 +467,19 @@ static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
         uint32_t bytes = 32u * (uint32_t)popcount_u32(e->sectors);
         res = l1d_store(&sm->l1d, e->line_addr, bytes, &ra, now);
     }
-    if (l1d_failed(res)) {
-        ldst_block(sm, res, now);
-        return false;
-    }
-    return true;
+    return res;
+}
+
+/* Present one access to the L1D; false after a reservation failure that holds the unit (the
+ * caller's access then stays where it is). A refused global load's access may instead wait in
+ * the re-execution queue: then it counts as taken. */
+static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
+{
+    L1dResult res = sm_ldst_lookup(sm, e, waited, now);
+    if (!l1d_failed(res) || sm_reexec_defer(sm, e, res))
+        return true;
+    ldst_block(sm, res, now);
+    return false;
 }
 
 /* Direct mode: present the LD/ST unit's next access to the L1D; queued mode: put it into the
@@ -635,11 +651,15 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
     bool progress = false;
     if (sm->replies.head && process_reply(sm, now)) {
         sm->ldst.wake = sm->ldst.blocked;
+        sm->ldst.rq_retry = true;
         progress = true;
     }
     if (sm->ldst.wake)
         ldst_unblock(sm, now);
-    if (sm->ldst.lq_n)
+    /* one L1D lookup a cycle: a waiting re-execution goes before the unit's next access */
+    bool port_taken = sm->ldst.rq_n && sm_reexec_step(sm, now);
+    progress |= port_taken;
+    if (sm->ldst.lq_n && !port_taken)
         progress |= lq_step(sm, now); /* before the timed returns: a hit there is ready now */
     if (sm->ring_next_ready <= now) {
         uint64_t next = UINT64_MAX;
@@ -652,7 +672,7 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
         }
         sm->ring_next_ready = next;
     }
-    if (sm->ldst.active && (sm->ldst.lq_cap || !sm->ldst.blocked))
+    if (sm->ldst.active && (sm->ldst.lq_cap || (!sm->ldst.blocked && !port_taken)))
         progress |= ldst_step(sm, now);
     return progress;
 }
@@ -667,7 +687,7 @@ uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
         next = MIN(next, MAX(now + 1, u->busy_until));
     if (u->lq_n && !u->blocked)
         next = MIN(next, MAX(now + 1, u->lq[u->lq_head].ready));
-    if (sm->replies.head)
+    if (sm->replies.head || u->rq_n) /* the re-execution queue counts its waiting cycles */
         next = now + 1;
     return MIN(next, sm->ring_next_ready);
 }
