@@ -2,6 +2,9 @@
  * Prints one line per failure and ends with "N passed, N failed"; exit status 1 on failure. */
 #include "test.h"
 
+#include "base/base.h"
+#include "exp/json.h"
+
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +73,23 @@ const char *test_tmpdir(void)
     }
     return tmpdir;
 }
+
+JsonValue *test_run_json(const char *args)
+{
+    char path[600], cmd[2400], out[4096], err[256];
+    snprintf(path, sizeof path, "%s/r.json", test_tmpdir());
+    snprintf(cmd, sizeof cmd, "%s run --quiet %s --json %s 2>&1", test_warpsim(), args, path);
+    if (test_run_cmd(cmd, out, sizeof out) != 0) {
+        printf("%s\n", out);
+        return NULL;
+    }
+    char *text = read_file(path, NULL);
+    JsonValue *j = text ? json_parse(text, err, sizeof err) : NULL;
+    free(text);
+    return j;
+}
+
+double test_total(const JsonValue *j, const char *name) { return json_number(json_get(json_get(j, "total"), name), -1); }
 
 static void remove_tmpdir(void)
 {

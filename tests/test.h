@@ -41,4 +41,11 @@ const char *test_warpsim(void);
 /* A fresh scratch directory for this test (removed at exit). */
 const char *test_tmpdir(void);
 
+struct JsonValue;
+/* `warpsim run --quiet ARGS --json FILE` (ARGS: options and the workload): the result file,
+ * parsed (free with json_free); NULL, with the run's output printed, when the run fails. */
+struct JsonValue *test_run_json(const char *args);
+/* A total of a result file ("total" object), -1 when it has none. */
+double test_total(const struct JsonValue *j, const char *name);
+
 #endif

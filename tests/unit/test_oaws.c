@@ -484,24 +484,15 @@ TEST(oaws_avoids_the_occlusion_of_fig_5_1)
 
 /* ---- whole runs --------------------------------------------------------------------------- */
 
-/* `warpsim run --preset oaws ARGS workloads/synthetic/atax-small.syn`: its total stats. */
+/* `warpsim run --preset oaws ARGS workloads/synthetic/atax-small.syn`: its result file. */
 static JsonValue *run_atax(const char *args)
 {
-    char path[600], cmd[1400], out[4096], err[256];
-    snprintf(path, sizeof path, "%s/r.json", test_tmpdir());
-    snprintf(cmd, sizeof cmd, "%s run --quiet --preset oaws %s --json %s workloads/synthetic/atax-small.syn 2>&1",
-             test_warpsim(), args, path);
-    if (test_run_cmd(cmd, out, sizeof out) != 0) {
-        printf("%s\n", out);
-        return NULL;
-    }
-    char *text = read_file(path, NULL);
-    JsonValue *j = text ? json_parse(text, err, sizeof err) : NULL;
-    free(text);
-    return j;
+    char a[1000];
+    snprintf(a, sizeof a, "--preset oaws %s workloads/synthetic/atax-small.syn", args);
+    return test_run_json(a);
 }
 
-static double total(const JsonValue *j, const char *name) { return json_number(json_get(json_get(j, "total"), name), -1); }
+#define total test_total
 
 TEST(oaws_runs_on_the_oaws_preset)
 {
