@@ -60,6 +60,13 @@ CUfunction wl_kernel(const char *name)
     return f;
 }
 
+CUdeviceptr wl_symbol(const char *name, size_t *bytes)
+{
+    CUdeviceptr d;
+    WL_CHECK(cuModuleGetGlobal(&d, bytes, wl_mod, name));
+    return d;
+}
+
 CUdeviceptr wl_alloc(size_t bytes)
 {
     CUdeviceptr d;

@@ -24,6 +24,9 @@ void wl_args(int argc, char **argv, int n_keys, const char *const keys[], long v
 /* cuInit, device 0, its primary context, and the embedded PTX module. */
 void wl_init(void);
 CUfunction wl_kernel(const char *name);
+/* The device address of the module's __constant__ or __device__ variable `name` (cuModuleGetGlobal);
+ * its size goes to *bytes unless bytes is NULL. Fill a __constant__ array with wl_copy_to. */
+CUdeviceptr wl_symbol(const char *name, size_t *bytes);
 CUdeviceptr wl_alloc(size_t bytes);
 CUdeviceptr wl_upload(const void *host, size_t bytes); /* alloc + copy */
 void wl_download(void *host, CUdeviceptr dev, size_t bytes);
