@@ -106,6 +106,12 @@ Gpu *gpu_create(const Config *cfg)
         g->cta_last_core[c] = g->sms_per_cluster - 1;
     g->eject = xcalloc(g->n_clusters, sizeof *g->eject);
     g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
+    g->cta_ops = policy_cta(cfg->gpu.cta_sched);
+    CHECK(g->cta_ops);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "gpu.cta_sched.%s", g->cta_ops->meta.name);
+    policy_ctx_init(&g->cta_ctx, &g->cta_ops->meta, "gpu.cta_sched", cfg, &g->stats, prefix, 0, 0);
+    g->cta_sched = g->cta_ops->create ? g->cta_ops->create(&g->cta_ctx, g->n_sms) : NULL;
     /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
     g->dram_delay_cycles = (uint64_t)llround(cfg->mem.dram_lat * cfg->gpu.dram_mhz / cfg->gpu.core_mhz);
     icnt_init(&g->req_net, g->n_clusters, g->n_slices, &cfg->icnt);
@@ -120,6 +126,10 @@ void gpu_destroy(Gpu *g)
 {
     if (!g)
         return;
+    if (g->cta_ops && g->cta_ops->destroy)
+        g->cta_ops->destroy(g->cta_sched);
+    if (g->cta_ops)
+        policy_ctx_free(&g->cta_ctx);
     for (uint32_t i = 0; i < g->n_sms; i++)
         sm_free(&g->sms[i]);
     for (uint32_t i = 0; i < g->n_slices; i++)
@@ -574,10 +584,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     /* the dispatch positions carry over from the last kernel, as GPGPU-Sim's do */
     g->dispatch_pending = g->n_ctas > 0;
     g->cta_room_empty = sm_cta_room(&g->sms[0], k, true);
-    g->cta_ops = policy_cta(g->cfg.gpu.cta_sched);
-    CHECK(g->cta_ops);
-    policy_ctx_init(&g->cta_ctx, &g->cta_ops->meta, "gpu.cta_sched", &g->cfg, NULL, "gpu.cta_sched", 0, 0);
-    g->cta_sched = g->cta_ops->create ? g->cta_ops->create(&g->cta_ctx, g->n_sms) : NULL;
+    if (g->cta_ops->on_kernel_begin)
+        g->cta_ops->on_kernel_begin(g->cta_sched, k);
     ops->kernel_begin(front, k, g->n_sms * g->cfg.sm.max_warps);
     for (uint32_t i = 0; i < g->n_sms; i++) {
         sm_set_front(&g->sms[i], ops, front);
@@ -671,8 +679,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     ops->kernel_end(front);
     for (uint32_t i = 0; i < g->n_sms; i++)
         sm_kernel_end(&g->sms[i], g->cycle[DOMAIN_CORE]);
-    if (g->cta_ops->destroy)
-        g->cta_ops->destroy(g->cta_sched);
-    policy_ctx_free(&g->cta_ctx);
+    if (g->cta_ops->on_kernel_end)
+        g->cta_ops->on_kernel_end(g->cta_sched);
     return status;
 }

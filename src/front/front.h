@@ -9,12 +9,34 @@
 
 #include "front/winst.h"
 
+/* Address pre-computation (the LAS thesis, ch. 3): what a front end can tell about a kernel's
+ * global-memory accesses before any thread runs, from each access's address slice. Only the
+ * accesses whose address depends on nothing but the kernel's parameters, the thread and CTA
+ * ids and constants are listed. */
+typedef struct FrontAccessInfo {
+    uint32_t pc;
+    uint32_t array; /* its data array: the kernel parameter its address is based on */
+    bool is_store;
+} FrontAccessInfo;
+
+typedef struct FrontFootprint {
+    uint32_t n_access;
+    const FrontAccessInfo *access; /* [n_access] */
+    /* The byte address of each access, addr[n_access], for thread `thread` (linear in its CTA,
+     * x fastest) of CTA cta_id (linear), whether or not that thread would take it. */
+    void (*eval)(const struct FrontFootprint *fp, uint32_t cta_id, uint32_t thread, uint64_t *addr);
+    void *self; /* the front end's */
+} FrontFootprint;
+
 typedef struct FrontKernel {
     char name[128];
     uint32_t grid[3];  /* CTAs in x, y, z */
     uint32_t block[3]; /* threads per CTA in x, y, z */
     uint32_t regs_per_thread;
     uint32_t smem_bytes_per_cta; /* static + dynamic shared memory */
+    /* The kernel's precomputable accesses (NULL: the front end cannot tell; n_access 0: none
+     * is precomputable). Valid while the kernel runs. */
+    const FrontFootprint *footprint;
 } FrontKernel;
 
 static inline uint32_t front_kernel_n_ctas(const FrontKernel *k)

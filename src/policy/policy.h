@@ -286,8 +286,11 @@ typedef struct CtaSchedView {
 
 typedef struct CtaSchedOps {
     PolicyMeta meta;
-    void *(*create)(const PolicyCtx *ctx, uint32_t n_sms); /* once per kernel */
+    void *(*create)(const PolicyCtx *ctx, uint32_t n_sms); /* once per run, with its stats */
     void (*destroy)(void *self);
+    /* A kernel starts (k stays valid until its end) and ends. */
+    void (*on_kernel_begin)(void *self, const FrontKernel *k);
+    void (*on_kernel_end)(void *self);
     /* SM `sm` has room for v->sm[sm].room (> 0) more CTAs: which to place there now, at most
      * that many, any not yet launched, written to ctas[]; returns how many (0: none now). The
      * dispatcher visits SMs round-robin, asking each at most once per round. */
