@@ -101,6 +101,16 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     C(idle_no_ready, "sched.no_ready", "scheduler-cycles with live warps but none ready");
     C(stall_ldst, "sched.ldst_stall", "scheduler-cycles whose only ready warps wanted the busy LD/ST unit");
     C(held, "sched.held", "scheduler-cycles whose ready warps the policy all held back (may_issue)");
+    C(stall_structural, "sched.stall_structural",
+      "scheduler-cycles without issue whose ready warps' unit was busy: the LD/ST unit (sched.ldst_stall) or a "
+      "pipeline (LAS thesis Fig. 5.3: structural hazard)");
+    C(stall_raw, "sched.stall_raw",
+      "scheduler-cycles with live warps, none ready and none held by a busy unit, one waiting on the scoreboard "
+      "(RAW hazard)");
+    C(stall_idle, "sched.stall_idle",
+      "scheduler-cycles with live warps, none ready, none waiting on the scoreboard: at a barrier, an empty "
+      "I-buffer, exit (idle or control hazard; stall_raw + stall_idle + the pipeline part of stall_structural = "
+      "sched.no_ready)");
     C(ldst_busy, "ldst.busy", "cycles the LD/ST unit held an instruction");
     C(ldst_replay, "ldst.replay", "cycles the LD/ST unit replayed an access after a reservation failure");
     C(stall_coal, "ldst.stall_coal",
@@ -278,7 +288,8 @@ static void account_sleep(Sm *sm, uint64_t now)
         uint64_t skipped = now - sm->accounted;
         sm->cycles_active += skipped;
         for (uint32_t k = 0; k < sm->n_sched; k++)
-            sm->idle_no_ready += sm->sched_mask[k] ? skipped : 0;
+            if (sm->sched_mask[k])
+                sm_count_no_ready(sm, k, skipped);
     }
     sm->accounted = MAX(sm->accounted, now);
 }

@@ -44,6 +44,7 @@ typedef struct Warp {
     uint64_t ibuf_ready; /* UINT64_MAX: waits for the fetch unit (sm.ibuffer) */
     uint32_t ibuf_n;     /* sm.ibuffer: instructions left in the buffer */
     uint64_t ready_at; /* earliest cycle it may issue; UINT64_MAX: waits for an event */
+    bool raw;          /* ready_at is held back by the scoreboard (a read-after-write hazard) */
     uint32_t n_sb;
     ScoreboardEntry *sb;
     uint8_t lanes;    /* active lanes of its last instruction (its threads at launch) */
@@ -165,6 +166,7 @@ typedef struct Sm {
     uint64_t rank_mask[8];
     uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
     uint64_t mem_wait_mask; /* live warps with loads outstanding */
+    uint64_t raw_mask;      /* live warps whose next instruction waits on the scoreboard (Warp.raw) */
     uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
     uint64_t barrier_mask;  /* live warps waiting at a barrier */
     uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
@@ -196,6 +198,7 @@ typedef struct Sm {
     /* stats */
     uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
     uint64_t issued, dual_issued, idle_no_ready, stall_ldst, held, ldst_busy, ldst_replay, ctas_done;
+    uint64_t stall_structural, stall_raw, stall_idle; /* non-issuing scheduler-cycles by hazard (LAS Fig. 5.3) */
     uint64_t load_lines, load_insts_divergent, conc_sum_micro;
     uint64_t conc_hist[INDEX_METRIC_CONC_BUCKETS];
     const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];

@@ -15,6 +15,17 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now);
 /* Record n destination registers written at `release` (UINT64_MAX: when a load is back). */
 void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now);
 
+/* Scheduler k issued nothing for n cycles with live warps and none ready: a RAW stall when one
+ * of them waits on the scoreboard, else an idle or control stall (barrier, empty I-buffer). */
+static inline void sm_count_no_ready(Sm *sm, uint32_t k, uint64_t n)
+{
+    sm->idle_no_ready += n;
+    if (sm->sched_mask[k] & sm->raw_mask)
+        sm->stall_raw += n;
+    else
+        sm->stall_idle += n;
+}
+
 /* sm.c */
 void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now);
 void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now);

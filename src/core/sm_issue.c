@@ -189,8 +189,9 @@ static void refresh_view(Sm *sm)
     v->warp_insts = sm->warp_insts;
 }
 
-/* Ready warps of scheduler k's candidates; the earliest future event goes to *next_ready. */
-static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_ready)
+/* Ready warps of scheduler k's candidates; the earliest future event goes to *next_ready, and
+ * *busy tells whether a candidate could issue but for its busy unit. */
+static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_ready, bool *busy)
 {
     uint64_t ready = 0;
     for (uint64_t m = cand; m; m &= m - 1) {
@@ -199,10 +200,12 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
             *next_ready = MIN(*next_ready, sm->ready_at[slot]);
             continue;
         }
-        if (unit_free(sm, sm->warps[slot].next, now))
+        if (unit_free(sm, sm->warps[slot].next, now)) {
             ready |= 1ull << slot;
-        else
+        } else {
+            *busy = true;
             *next_ready = MIN(*next_ready, now + 1);
+        }
     }
     return ready;
 }
@@ -223,10 +226,12 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             cand &= ~blocked_mem;
         }
         if (!cand && !blocked_mem) { /* every warp waits for an event: the common case */
-            sm->idle_no_ready += live != 0;
+            if (live)
+                sm_count_no_ready(sm, k, 1);
             continue;
         }
-        uint64_t ready = ready_warps(sm, cand, now, next_ready);
+        bool busy = false;
+        uint64_t ready = ready_warps(sm, cand, now, next_ready, &busy);
         for (uint64_t m = blocked_mem; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
             if (sm->ready_at[slot] <= now) {
@@ -237,10 +242,15 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             *next_ready = MIN(*next_ready, sm->ready_at[slot]);
         }
         if (!ready) {
-            if (wanted_ldst)
+            if (wanted_ldst) {
                 sm->stall_ldst++;
-            else if (live)
+                sm->stall_structural++;
+            } else if (busy) {
                 sm->idle_no_ready++;
+                sm->stall_structural++;
+            } else if (live) {
+                sm_count_no_ready(sm, k, 1);
+            }
             continue;
         }
         if (!viewed) {
@@ -263,7 +273,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         }
         int slot = ops->pick(sm->sched[k], &v);
         if (slot < 0) {
-            sm->idle_no_ready++;
+            sm_count_no_ready(sm, k, 1);
             *next_ready = MIN(*next_ready, now + 1);
             continue;
         }

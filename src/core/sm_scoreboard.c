@@ -63,6 +63,7 @@ void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t relea
 
 static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
 {
+    w->raw = false;
     if (!w->live || w->exited || w->at_barrier) {
         w->ready_at = UINT64_MAX;
         return;
@@ -81,6 +82,7 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
         t = UINT64_MAX; /* retire only when every load is back and every store acknowledged */
     if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs)
         t = MAX(t, sb_free_by(w, w->n_sb + s->n_dst - sm->cfg->sm.max_pending_regs));
+    w->raw = t > w->ibuf_ready && s->op != WOP_EXIT;
     w->ready_at = t;
 }
 
@@ -94,6 +96,7 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
     sm->mem_next_mask = mem_next ? sm->mem_next_mask | bit : sm->mem_next_mask & ~bit;
     sm->ready_at[slot] = w->ready_at;
     sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
+    sm->raw_mask = w->live && w->raw ? sm->raw_mask | bit : sm->raw_mask & ~bit;
     WarpSlotInfo *si = &sm->slot_info[slot];
     si->live = w->live;
     si->has_next = w->live && w->next;

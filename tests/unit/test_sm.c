@@ -959,3 +959,39 @@ TEST(sm_scheduler_hears_l1d_misses_and_evictions)
     EXPECT_EQ_U(r->sm.l1d.miss, 5);
     rig_free(r);
 }
+
+TEST(sm_stall_breakdown_by_hazard)
+{
+    /* LAS thesis Figs. 5.3-5.4: the cycles a scheduler issues nothing, by hazard. One warp:
+     * r1 <- r0 (int_add_lat 9), r2 <- r1 (waits: RAW), exit. Launched at 0, its first
+     * instruction is in the I-buffer at 1 (cycle 0: idle, nothing fetched yet); the dependent
+     * one waits cycles 2..9 (8 RAW cycles); no unit is ever busy. */
+    Rig *r = rig_new();
+    r->c.alu.int_add_lat = 9;
+    ASSERT(rig_start(r, 32, 1));
+    MockInst p[] = {alu(1, 0), alu(2, 1), ex()};
+    script(&r->f, 0, p, 3);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_I(issued_at(&r->f, 0, 8), 1 + 9);
+    EXPECT_EQ_U(r->sm.stall_raw, 8);
+    EXPECT_EQ_U(r->sm.stall_structural, 0);
+    EXPECT_EQ_U(r->sm.stall_raw + r->sm.stall_idle, r->sm.idle_no_ready);
+    EXPECT(r->sm.stall_idle >= 1);
+    rig_free(r);
+
+    /* Two warps, the second's memory instruction waiting for the LD/ST unit that the first's
+     * four-line load holds: structural (sched.ldst_stall), never RAW for the waiting load. */
+    r = rig_new();
+    ASSERT(rig_start(r, 64, 1));
+    const uint64_t A = 0x40000;
+    MockInst q[] = {ld(1, A, 16), ex()};
+    script(&r->f, 0, q, 2);
+    script(&r->f, 1, q, 2);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT(r->sm.stall_ldst > 0);
+    EXPECT_EQ_U(r->sm.stall_structural, r->sm.stall_ldst);
+    EXPECT_EQ_U(r->sm.stall_raw + r->sm.stall_idle, r->sm.idle_no_ready);
+    rig_free(r);
+}
