@@ -3,9 +3,11 @@
  * its address can be computed from the kernel parameters and the thread and CTA ids before the
  * kernel runs, as locality-aware CTA scheduling needs (docs/las.md).
  *
- *   kernel transpose_naive: 8 global accesses, 8 precomputable
- *        pc  line  access  bytes  data array                 pre  slice  why not
- *     0x0a8    40  ld          4  transpose_naive_param_1    yes     13
+ *   kernel loopind: 8 global accesses, 2 precomputable
+ *           pc  line  access  bytes  data array                   pre slice  why not
+ *        0x3c0   209  ld          4  loopind_param_2              yes     8
+ *        0x3d8   212  ld          4  loopind_param_1              no      -  data-dependent (value loaded
+ *                                                      from memory): line 209: value loaded from global memory
  *
  * Exit status 0, or 1 for a bad command line, an unreadable or malformed file, or no such kernel. */
 #include "cli/cli.h"
@@ -39,20 +41,31 @@ static void report_kernel(const PtxModule *m, const PtxKernelInfo *ki)
         return;
     }
     uint32_t n = ptx_slices_count(s), pre = 0;
-    for (uint32_t i = 0; i < n; i++)
+    bool generic = false;
+    for (uint32_t i = 0; i < n; i++) {
         pre += ptx_slices_info(s, i)->precomputable;
+        generic |= ptx_slices_info(s, i)->generic;
+    }
     printf("kernel %s: %u global access%s, %u precomputable\n", ki->name, n, n == 1 ? "" : "es", pre);
     if (n)
-        printf("  %8s %5s  %-6s %5s  %-28s %-3s %6s  %s\n", "pc", "line", "access", "bytes", "data array", "pre",
+        printf("  %8s %5s  %-7s %5s  %-28s %-3s %5s  %s\n", "pc", "line", "access", "bytes", "data array", "pre",
                "slice", "why not");
     for (uint32_t i = 0; i < n; i++) {
         const PtxSliceInfo *a = ptx_slices_info(s, i);
-        char access[16];
+        char access[16], slice[16];
         snprintf(access, sizeof access, "%s%s", access_name(a->kind), a->generic ? "*" : "");
-        printf("  %#8x %5u  %-6s %5u  %-28s %-3s %6u  %s%s%s\n", a->pc, a->line, access, a->width_bytes,
-               a->array_name ? a->array_name : "unknown", a->precomputable ? "yes" : "no", a->slice_insts,
-               a->precomputable ? "" : ptx_slice_reason_name(a->reason), a->why[0] ? ": " : "", a->why);
+        if (a->precomputable)
+            snprintf(slice, sizeof slice, "%u", a->slice_insts);
+        else
+            snprintf(slice, sizeof slice, "-");
+        printf("  %#8x %5u  %-7s %5u  %-28s %-3s %5s", a->pc, a->line, access, a->width_bytes,
+               a->array_name ? a->array_name : "unknown", a->precomputable ? "yes" : "no", slice);
+        if (!a->precomputable)
+            printf("  %s: %s", ptx_slice_reason_name(a->reason), a->why);
+        putchar('\n');
     }
+    if (n && generic)
+        printf("  (* generic-space access; its pointer comes from a kernel parameter or a variable)\n");
     ptx_slices_free(s);
 }
 
