@@ -339,12 +339,13 @@ TEST(ptx_slice_loop_and_indirect_not_precomputable)
     ptx_module_free(m);
 }
 
-/* Hand-written: one access per case, in this order. B holds ints; B[0..1] a pointer to A. */
+/* Hand-written: one access per case, in this order. B holds ints; B[0..1] a pointer to A; n
+ * (edge_p2) picks the selp's side; edge_p3 is -4. */
 static const char edge_ptx[] =
     ".version 7.5\n.target sm_75\n.address_size 64\n"
     ".global .align 8 .b8 gvar[64];\n"
-    ".visible .entry edge(.param .u64 edge_p0, .param .u64 edge_p1, .param .u32 edge_p2)\n{\n"
-    "  .reg .pred %p<4>;\n  .reg .b32 %r<30>;\n  .reg .b64 %rd<40>;\n  .reg .f32 %f<12>;\n"
+    ".visible .entry edge(.param .u64 edge_p0, .param .u64 edge_p1, .param .u32 edge_p2, .param .u32 edge_p3)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<30>;\n  .reg .b64 %rd<44>;\n  .reg .f32 %f<12>;\n"
     "  .shared .align 4 .b8 buf[512];\n"
     "  ld.param.u64 %rd1, [edge_p0];\n  ld.param.u64 %rd2, [edge_p1];\n  ld.param.u32 %r1, [edge_p2];\n"
     "  mov.u32 %r2, %tid.x;\n  mul.wide.u32 %rd3, %r2, 4;\n"
@@ -390,6 +391,10 @@ static const char edge_ptx[] =
     /* 14: a red; 15: a pointer read from B[0..1]; (not listed) a generic load through it */
     "  red.global.add.u32 [%rd13+768], %r2;\n"
     "  ld.global.u64 %rd34, [%rd8];\n  ld.u32 %r8, [%rd34];\n"
+    /* 16: signed: a negative parameter, an arithmetic shift and a sign extension */
+    "  ld.param.s32 %rd35, [edge_p3];\n  sub.s32 %r25, %r2, 8;\n  cvt.s64.s32 %rd36, %r25;\n"
+    "  shl.b64 %rd38, %rd36, 3;\n  shr.s64 %rd40, %rd38, 1;\n  add.s64 %rd37, %rd40, %rd35;\n"
+    "  add.s64 %rd39, %rd8, %rd37;\n  ld.global.u32 %r27, [%rd39+1024];\n"
     "  ret;\n}\n";
 
 TEST(ptx_slice_reasons_and_arrays)
@@ -418,6 +423,7 @@ TEST(ptx_slice_reasons_and_arrays)
         {PTX_SLICE_LOAD, PTX_SLICE_OK, 0, 16},
         {PTX_SLICE_ATOMIC, PTX_SLICE_OK, 1, 4},
         {PTX_SLICE_LOAD, PTX_SLICE_OK, 1, 8},
+        {PTX_SLICE_LOAD, PTX_SLICE_OK, 1, 4},
     };
     uint32_t n = ptx_slices_count(s);
     EXPECT_EQ_U(n, ARRAY_LEN(want));
@@ -443,12 +449,12 @@ TEST(ptx_slice_reasons_and_arrays)
     uint64_t A = pt_upload(mem, NULL, 4096), B = pt_upload(mem, NULL, 4096);
     ptx_memory_write(mem, B, &A, 8);
     for (int k = 0; k < 2; k++) { /* n above and below 8: selp both ways */
-        Launch L = {{2, 1, 1}, {16, 1, 1}, {A, B, k ? 3u : 20u}, 3};
+        Launch L = {{2, 1, 1}, {16, 1, 1}, {A, B, k ? 3u : 20u, (uint32_t)-4}, 4};
         Seen seen;
         ASSERT(check_against_interpreter(m, mem, "edge", &L, &seen));
         EXPECT_EQ_U(seen.unlisted, 2); /* the generic load through a loaded pointer, once per CTA */
         EXPECT_EQ_U(seen.mismatches, 0);
-        EXPECT_EQ_U(seen.compared, 32 * 9); /* accesses 0, 2, 3, 9, 10, 11, 13, 14, 15 */
+        EXPECT_EQ_U(seen.compared, 32 * 10); /* accesses 0, 2, 3, 9, 10, 11, 13, 14, 15, 16 */
     }
     ptx_memory_destroy(mem);
     ptx_module_free(m);
