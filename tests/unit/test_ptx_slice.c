@@ -345,7 +345,7 @@ static const char edge_ptx[] =
     ".version 7.5\n.target sm_75\n.address_size 64\n"
     ".global .align 8 .b8 gvar[64];\n"
     ".visible .entry edge(.param .u64 edge_p0, .param .u64 edge_p1, .param .u32 edge_p2, .param .u32 edge_p3)\n{\n"
-    "  .reg .pred %p<4>;\n  .reg .b32 %r<30>;\n  .reg .b64 %rd<44>;\n  .reg .f32 %f<12>;\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<44>;\n  .reg .f32 %f<12>;\n"
     "  .shared .align 4 .b8 buf[512];\n"
     "  ld.param.u64 %rd1, [edge_p0];\n  ld.param.u64 %rd2, [edge_p1];\n  ld.param.u32 %r1, [edge_p2];\n"
     "  mov.u32 %r2, %tid.x;\n  mul.wide.u32 %rd3, %r2, 4;\n"
@@ -395,6 +395,9 @@ static const char edge_ptx[] =
     "  ld.param.s32 %rd35, [edge_p3];\n  sub.s32 %r25, %r2, 8;\n  cvt.s64.s32 %rd36, %r25;\n"
     "  shl.b64 %rd38, %rd36, 3;\n  shr.s64 %rd40, %rd38, 1;\n  add.s64 %rd37, %rd40, %rd35;\n"
     "  add.s64 %rd39, %rd8, %rd37;\n  ld.global.u32 %r27, [%rd39+1024];\n"
+    /* 17: %r30 read (at the first add) before its only definition, which precedes its other reader */
+    "  add.s32 %r31, %r30, 1;\n  mov.u32 %r30, %tid.x;\n  add.s32 %r32, %r30, %r31;\n"
+    "  mul.wide.u32 %rd41, %r32, 4;\n  add.s64 %rd42, %rd8, %rd41;\n  ld.global.u32 %r33, [%rd42+1280];\n"
     "  ret;\n}\n";
 
 TEST(ptx_slice_reasons_and_arrays)
@@ -424,6 +427,7 @@ TEST(ptx_slice_reasons_and_arrays)
         {PTX_SLICE_ATOMIC, PTX_SLICE_OK, 1, 4},
         {PTX_SLICE_LOAD, PTX_SLICE_OK, 1, 8},
         {PTX_SLICE_LOAD, PTX_SLICE_OK, 1, 4},
+        {PTX_SLICE_LOAD, PTX_SLICE_NOT_DOMINATING, 1, 4},
     };
     uint32_t n = ptx_slices_count(s);
     EXPECT_EQ_U(n, ARRAY_LEN(want));

@@ -352,10 +352,17 @@ static int slice_def(Builder *b, uint32_t d, uint16_t reg)
 static int slice_reg(Builder *b, uint16_t reg, uint32_t user)
 {
     const PtxModule *m = b->m;
-    for (uint32_t k = 0; k < b->n_memo; k++)
-        if (b->memo_reg[k] == reg)
-            return b->memo_step[k];
     uint32_t uline = m->insts[user].line;
+    for (uint32_t k = 0; k < b->n_memo; k++) {
+        if (b->memo_reg[k] != reg)
+            continue;
+        /* computed already, for another reader: its definition must come before this one too */
+        uint32_t d = is_special(m, reg) ? user : b->def_pc[b->def_start[reg]];
+        if (d != user && !dominates(b, d, user))
+            return fail(b, PTX_SLICE_NOT_DOMINATING, "line %u: definition does not precede line %u on every path",
+                        m->insts[d].line, uline);
+        return b->memo_step[k];
+    }
     int r;
     if (is_special(m, reg)) {
         uint32_t sr = reg - m->special_base;
@@ -501,9 +508,11 @@ static void add_access(PtxSlices *s, Builder *b, uint32_t pc, uint32_t *cap, uin
     info->width_bytes = (uint8_t)(ptx_type_bytes(in->type) * in->vec);
     info->array_param = -1;
     int n_params = __builtin_popcountll(roots.params);
+    const PtxFunc *fn = &m->funcs[m->kernel_func[b->ki - m->kernels]];
     if (n_params == 1 && roots.n_syms == 0) {
         info->array_param = __builtin_ctzll(roots.params);
-        info->array_name = m->syms[m->funcs[m->kernel_func[b->ki - m->kernels]].params[info->array_param]].name;
+        if ((uint32_t)info->array_param < fn->n_params)
+            info->array_name = m->syms[fn->params[info->array_param]].name;
     } else if (n_params == 0 && roots.n_syms == 1) {
         info->array_name = m->syms[roots.sym].name;
     }
@@ -602,6 +611,36 @@ int32_t ptx_slices_find_pc(const PtxSlices *s, uint32_t pc)
 
 /* ---- evaluation: each operation as ptx_alu.c computes it for one lane ---- */
 
+/* mul, mad, mul24, mad24 (.lo, .hi, .wide), as exec_int computes them. */
+static uint64_t eval_mul(const SliceStep *st, uint64_t a, uint64_t b, uint64_t c)
+{
+    unsigned nb = ptx_type_bytes(st->type), bits = 8 * nb;
+    bool sg = ptx_type_signed(st->type);
+    a = ptx_ext(a, nb, sg);
+    b = ptx_ext(b, nb, sg);
+    if (st->op == OP_MUL24 || st->op == OP_MAD24) {
+        a = ptx_ext(a, 3, sg);
+        b = ptx_ext(b, 3, sg);
+    }
+    unsigned rbits = bits;
+    uint64_t r;
+    if (st->mode == MUL_HI) {
+        if (nb >= 8)
+            r = sg ? (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64)
+                   : (uint64_t)(((unsigned __int128)a * b) >> 64);
+        else
+            r = sg ? (uint64_t)(((int64_t)a * (int64_t)b) >> bits) : (a * b) >> bits;
+    } else {
+        r = a * b;
+        if (st->mode == MUL_WIDE)
+            rbits = 2 * bits;
+    }
+    uint64_t rmask = rbits >= 64 ? ~0ull : (1ull << rbits) - 1;
+    if (st->op == OP_MUL || st->op == OP_MUL24)
+        return r & rmask;
+    return ((r & rmask) + (c & rmask)) & rmask;
+}
+
 static uint64_t eval_int(const SliceStep *st, uint64_t a, uint64_t b, uint64_t c)
 {
     unsigned nb = ptx_type_bytes(st->type), bits = 8 * nb;
@@ -619,31 +658,8 @@ static uint64_t eval_int(const SliceStep *st, uint64_t a, uint64_t b, uint64_t c
         }
         return r & mask;
     }
-    case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: {
-        a = ptx_ext(a, nb, sg);
-        b = ptx_ext(b, nb, sg);
-        if (st->op == OP_MUL24 || st->op == OP_MAD24) {
-            a = ptx_ext(a, 3, sg);
-            b = ptx_ext(b, 3, sg);
-        }
-        unsigned rbits = bits;
-        uint64_t r;
-        if (st->mode == MUL_HI) {
-            if (nb >= 8)
-                r = sg ? (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64)
-                       : (uint64_t)(((unsigned __int128)a * b) >> 64);
-            else
-                r = sg ? (uint64_t)(((int64_t)a * (int64_t)b) >> bits) : (a * b) >> bits;
-        } else {
-            r = a * b;
-            if (st->mode == MUL_WIDE)
-                rbits = 2 * bits;
-        }
-        uint64_t rmask = rbits >= 64 ? ~0ull : (1ull << rbits) - 1;
-        if (st->op == OP_MUL || st->op == OP_MUL24)
-            return r & rmask;
-        return ((r & rmask) + (c & rmask)) & rmask;
-    }
+    case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24:
+        return eval_mul(st, a, b, c);
     case OP_DIV: case OP_REM: {
         a = ptx_ext(a, nb, sg);
         b = ptx_ext(b, nb, sg);
@@ -726,7 +742,7 @@ bool ptx_slices_eval(const PtxSlices *s, uint32_t i, const PtxSliceEnv *env, con
             break;
         case STEP_PARAM: {
             unsigned nb = ptx_type_bytes(st->type);
-            if (st->imm + nb > env->param_bytes)
+            if (!env->params || st->imm + nb > env->param_bytes)
                 return false;
             uint64_t raw = 0;
             memcpy(&raw, env->params + st->imm, nb);
