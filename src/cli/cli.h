@@ -18,6 +18,7 @@ int cli_run_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
 int cli_exec_main(int argc, char **argv);
 int cli_list_main(int argc, char **argv);
+int cli_slices_main(int argc, char **argv);
 /* `warpsim run NAME`: run a suite workload (workloads/manifest); argv as given to run. */
 int cli_run_workload(int argc, char **argv, const char *name);
 /* The exit status of a run that ended with this result status (stats.h): 0 complete,

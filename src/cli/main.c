@@ -27,6 +27,9 @@ static void usage(FILE *f)
           "  sweep SPEC [-j N] [--results DIR] [--emit slurm|parallel]\n"
           "                        run an experiment: every workload x variant, in parallel\n"
           "  report RESULTS_DIR    tables, SVG figures and an HTML page from a sweep's results\n"
+          "  slices FILE.ptx [--kernel NAME]\n"
+          "                        global accesses whose address can be pre-computed (locality-aware\n"
+          "                        scheduling), their data arrays, and why not where not\n"
           "  --help-config         every configuration option\n"
           "  --list-policies       every policy and miss-path component, by kind, with its options\n"
           "  --version\n"
@@ -68,6 +71,7 @@ int main(int argc, char **argv)
         {"index", index_study_main},
         {"sweep", sweep_main},
         {"report", report_main},
+        {"slices", cli_slices_main},
     };
     for (size_t i = 0; i < ARRAY_LEN(commands); i++)
         if (!strcmp(cmd, commands[i].name))

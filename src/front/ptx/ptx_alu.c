@@ -104,23 +104,6 @@ const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const P
     unsigned s##i##_; const uint64_t *p##i = ptx_operand_values(l, w, &in->o[i], t##i, &s##i##_)
 #define A(i, lane) (p##i[(lane) * s##i##_])
 
-static bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, bool sgn)
-{
-    switch (cmp) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return sgn ? (int64_t)a < (int64_t)b : a < b;
-    case CMP_LE: return sgn ? (int64_t)a <= (int64_t)b : a <= b;
-    case CMP_GT: return sgn ? (int64_t)a > (int64_t)b : a > b;
-    case CMP_GE: return sgn ? (int64_t)a >= (int64_t)b : a >= b;
-    case CMP_LO: return a < b;
-    case CMP_LS: return a <= b;
-    case CMP_HI: return a > b;
-    case CMP_HS: return a >= b;
-    default: return false;
-    }
-}
-
 static bool compare_float(uint8_t cmp, double a, double b)
 {
     bool un = isnan(a) || isnan(b);
@@ -166,7 +149,7 @@ static bool cmp_typed(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b, bool ftz)
     }
     unsigned nb = ptx_type_bytes(t);
     bool sg = ptx_type_signed(t);
-    return compare_int(cmp, ptx_ext(a, nb, sg), ptx_ext(b, nb, sg), sg);
+    return ptx_int_compare(cmp, ptx_ext(a, nb, sg), ptx_ext(b, nb, sg), sg);
 }
 
 /* Round a double to an integer value per rnd (RNI..RPI; plain RN..RP map to the same). */
@@ -202,32 +185,6 @@ static uint64_t f2i(double x, uint8_t t)
     return (uint64_t)x;
 }
 
-/* Integer value (extended) to integer type d with optional saturation. */
-static uint64_t i2i(uint64_t v, uint8_t s, uint8_t d, bool sat)
-{
-    unsigned sb = ptx_type_bytes(s), db = ptx_type_bytes(d);
-    bool ss = ptx_type_signed(s), ds = ptx_type_signed(d);
-    uint64_t x = ptx_ext(v, sb, ss);
-    if (sat) {
-        if (ss) {
-            int64_t y = (int64_t)x;
-            int64_t lo = ds ? (db >= 8 ? INT64_MIN : -(int64_t)(1ull << (8 * db - 1))) : 0;
-            int64_t hi = ds ? (db >= 8 ? INT64_MAX : (int64_t)((1ull << (8 * db - 1)) - 1))
-                            : (db >= 8 ? INT64_MAX : (int64_t)ptx_zmask(db));
-            if (y < lo)
-                y = lo;
-            if (y > hi)
-                y = hi;
-            x = (uint64_t)y;
-        } else {
-            uint64_t hi = ds ? ((1ull << (8 * db - 1)) - 1) : ptx_zmask(db);
-            if (x > hi)
-                x = hi;
-        }
-    }
-    return ds ? ptx_ext(x, db, true) : x & ptx_zmask(db);
-}
-
 static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE];
@@ -239,7 +196,7 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
     int mode = host_mode(in->rnd);
     bool integral = in->rnd >= RND_RNI;
     if (!dflt && !sflt) {
-        FOR_LANES(active, i) d[i] = i2i(A(1, i), st, dt, sat);
+        FOR_LANES(active, i) d[i] = ptx_int_convert(A(1, i), st, dt, sat);
         return;
     }
     if (!dflt) { /* float -> int */

@@ -65,6 +65,14 @@ static const struct { const char *name; uint8_t sr; } special_regs[] = {
     {"%lanemask_ge", SR_LANEMASK_GE},
 };
 
+const char *ptx_special_reg_name(unsigned sr)
+{
+    for (size_t i = 0; i < ARRAY_LEN(special_regs); i++)
+        if (special_regs[i].sr == sr)
+            return special_regs[i].name;
+    return sr == SR_CARRY ? "the carry flag" : "?";
+}
+
 uint16_t ptx_find_reg(Parser *P, const Tok *t)
 {
     for (uint32_t i = P->n_regdecl; i-- > 0;) {

@@ -89,6 +89,18 @@ static int lookup(const NameVal *t, size_t n, const char *w, size_t len)
 #define LOOKUP(t, w, len) lookup(t, ARRAY_LEN_(t), w, len)
 #define ARRAY_LEN_(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The first name a table gives a value ("ld" for OP_LD), or "?" if none does. */
+static const char *name_of(const NameVal *t, size_t n, unsigned val)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].val == val)
+            return t[i].name;
+    return "?";
+}
+
+const char *ptx_opcode_name(uint8_t op) { return name_of(opcode_names, ARRAY_LEN_(opcode_names), op); }
+const char *ptx_type_name(uint8_t t) { return name_of(type_names, ARRAY_LEN_(type_names), t); }
+
 static bool is_ignored(const char *w, size_t len)
 {
     /* Cache-policy qualifiers come as "L1::evict_last", "L2::128B" and the like. */

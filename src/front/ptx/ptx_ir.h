@@ -194,6 +194,11 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
 void ptx_decode_arity(const PtxInst *in, unsigned *min_ops, unsigned *max_ops);
 /* The type an immediate at operand position i is read as (for float literal conversion). */
 uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i);
+/* Names for messages: "mad" for OP_MAD, "s32" for PT_S32 ("?" for an unknown value). */
+const char *ptx_opcode_name(uint8_t op);
+const char *ptx_type_name(uint8_t t);
+/* ptx_decl.c: "%tid.x" for SR_TID_X, and so on. */
+const char *ptx_special_reg_name(unsigned sr);
 /* Fill the timing model's static view of instruction pc. */
 void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *out);
 

@@ -16,6 +16,8 @@
  * 32-bit). A launch's printf and assert text is written when it ends. */
 #include "front/ptx/ptx_exec.h"
 
+#include "front/ptx/ptx_slice.h"
+
 #include "base/base.h"
 
 #include <stdarg.h>
@@ -144,6 +146,7 @@ void ptx_launch_destroy(PtxLaunch *l)
     free(l->ctas);
     free(l->sym_addr);
     free(l->params);
+    ptx_slices_free(l->slices);
     ptx_output_free(l);
     free(l);
 }
@@ -156,6 +159,23 @@ void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out)
     memcpy(out->block, l->block, sizeof out->block);
     out->regs_per_thread = l->ki->regs_estimate;
     out->smem_bytes_per_cta = l->smem_bytes;
+}
+
+const PtxSlices *ptx_launch_slices(PtxLaunch *l, PtxSliceEnv *env)
+{
+    if (!l->slices) {
+        char err[160];
+        l->slices = ptx_slices_build(l->m, l->ki, err, sizeof err);
+        CHECK(l->slices); /* l->ki is one of the module's kernels */
+    }
+    if (env) {
+        env->params = l->params;
+        env->param_bytes = l->param_bytes;
+        memcpy(env->grid, l->grid, sizeof env->grid);
+        memcpy(env->block, l->block, sizeof env->block);
+        env->sym_addr = l->sym_addr;
+    }
+    return l->slices;
 }
 
 void ptx_launch_set_inst_limit(PtxLaunch *l, uint64_t max_warp_insts) { l->inst_limit = max_warp_insts; }

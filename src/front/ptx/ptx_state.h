@@ -48,6 +48,7 @@ typedef struct PtxWarp {
 } PtxWarp;
 
 typedef struct PtxOutput PtxOutput; /* printf and assert text of a launch (ptx_builtin.c) */
+typedef struct PtxSlices PtxSlices; /* its global accesses' address slices (ptx_slice.c) */
 
 struct PtxLaunch {
     const PtxModule *m;
@@ -72,6 +73,7 @@ struct PtxLaunch {
     uint64_t *fault_counter;
     uint32_t fn_vprintf, fn_assertfail; /* the functions ptx_builtin_call runs, or UINT32_MAX */
     PtxOutput *output;
+    PtxSlices *slices; /* built by the first ptx_launch_slices */
     char error[640];
     /* front-ops state */
     PtxWarp *warps;
