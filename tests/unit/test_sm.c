@@ -340,12 +340,14 @@ TEST(sm_scheduler_hooks_and_held)
 
 /* swl with a limit of 1 and a barrier: the older warp waits at the barrier, gives up its place,
  * and the younger one runs to the barrier (without that, neither would ever go on). */
-TEST(sm_swl_barrier_frees_its_place)
+/* A policy that lets one warp of two issue at a time: a CTA with a barrier still finishes
+ * (the waiter gives its place to the warp the barrier waits for). */
+static void barrier_frees_a_place(const char *sched, const char *key)
 {
     Rig *r = rig_new();
     char err[256];
-    ASSERT(config_set(&r->c, "sm.sched", "swl", err, sizeof err));
-    ASSERT(config_set(&r->c, "sm.sched.swl.limit", "1", err, sizeof err));
+    ASSERT(config_set(&r->c, "sm.sched", sched, err, sizeof err));
+    ASSERT(config_set(&r->c, key, "1", err, sizeof err));
     ASSERT(rig_start(r, 64, 1));
     MockInst p[] = {alu(1, 0), bar(), alu(2, 0), ex()};
     script(&r->f, 0, p, 4);
@@ -359,6 +361,10 @@ TEST(sm_swl_barrier_frees_its_place)
     EXPECT_EQ_U(r->sm.ctas_done, 1);
     rig_free(r);
 }
+
+TEST(sm_swl_barrier_frees_its_place) { barrier_frees_a_place("swl", "sm.sched.swl.limit"); }
+TEST(sm_twolevel_barrier_frees_its_place) { barrier_frees_a_place("twolevel", "sm.sched.twolevel.active"); }
+TEST(sm_las_barrier_frees_its_place) { barrier_frees_a_place("las", "sm.sched.las.active"); }
 
 /* A full scoreboard: the third instruction waits until an entry is released, and the entries
  * already released are dropped before it adds its own. With one warp slot the scoreboard

@@ -3,8 +3,10 @@
  * warps and issues among them in loose round-robin order. A warp that is waiting on a
  * global/local load leaves the active pool for the back of the pending queue; free places in
  * the pool are refilled from the front of the pending queue with warps that are not waiting
- * on memory. Choice left open by the papers: refill happens every cycle before the pick, and
- * a warp new to the scheduler joins the pending queue in launch order. */
+ * on memory. Choices left open by the papers: refill happens every cycle before the pick; a
+ * warp new to the scheduler joins the pending queue in launch order; a warp waiting at a
+ * barrier is demoted like one waiting on memory (otherwise a CTA whose warps outnumber the pool
+ * deadlocks at its barrier). */
 #include "policy/policy.h"
 
 #include "base/base.h"
@@ -56,8 +58,10 @@ static void tl_sync(TwoLevel *t, const WarpSchedView *v)
         t->known |= 1ull << best;
         fresh &= ~(1ull << best);
     }
-    /* Warps waiting on memory are demoted. */
-    for (uint64_t m = t->active & v->mem_wait; m; m &= m - 1) {
+    /* Warps waiting on memory are demoted, and so are warps waiting at a barrier: a pool full
+     * of barrier waiters would never admit the warps their barrier waits for. */
+    uint64_t waiting = v->mem_wait | v->sm->barrier_mask;
+    for (uint64_t m = t->active & waiting; m; m &= m - 1) {
         int s = __builtin_ctzll(m);
         t->active &= ~(1ull << s);
         t->pending[t->n_pending++] = (uint8_t)s;
@@ -65,7 +69,7 @@ static void tl_sync(TwoLevel *t, const WarpSchedView *v)
     /* Refill from the front of the pending queue. */
     for (uint32_t i = 0; i < t->n_pending && (uint32_t)__builtin_popcountll(t->active) < t->max_active;) {
         uint32_t s = t->pending[i];
-        if (!(v->mem_wait >> s & 1)) {
+        if (!(waiting >> s & 1)) {
             t->active |= 1ull << s;
             pending_remove(t, i);
         } else {
