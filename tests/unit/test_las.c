@@ -7,6 +7,7 @@
 
 #include "base/base.h"
 #include "conf/config.h"
+#include "front/ptx/ptx.h"
 #include "policy/las_map.h"
 #include "policy/policy.h"
 #include "stats/stats.h"
@@ -338,4 +339,67 @@ TEST(las_warp_locality_promotion_and_starvation)
     t.ops->on_warp_exit(t.self, 9);
     EXPECT_EQ_I(warp_pick(&t, valid & ~(1ull << 9), 1ull << 1, waiting), 1);
     warp_free(&t);
+}
+
+/* ---- the PTX front end's footprint ---------------------------------------------------------- */
+
+TEST(las_ptx_footprint_of_transpose)
+{
+    /* workloads/sdk/transpose's naive kernel: odata[x * h + y + r] = idata[(y + r) * w + x] for
+     * r = 0, 8, 16, 24, x = 32 bx + tx, y = 32 by + ty, on 2 x 2 CTAs of 32 x 8 and w = h = 64. */
+    char err[512];
+    PtxModule *m = ptx_module_load("workloads/sdk/transpose/kernel.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    const uint64_t out = ptx_memory_alloc(mem, 64 * 64 * 4), in = ptx_memory_alloc(mem, 64 * 64 * 4);
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "transpose_naive");
+    ASSERT(ki && ki->n_params == 4);
+    uint8_t params[64] = {0};
+    const int32_t w = 64, h = 64;
+    memcpy(params + ki->param_offset[0], &out, 8);
+    memcpy(params + ki->param_offset[1], &in, 8);
+    memcpy(params + ki->param_offset[2], &w, 4);
+    memcpy(params + ki->param_offset[3], &h, 4);
+    const uint32_t grid[3] = {2, 2, 1}, block[3] = {32, 8, 1};
+    PtxLaunch *l = ptx_launch_create(m, "transpose_naive", grid, block, 0, params, ki->param_bytes, mem, err, sizeof err);
+    ASSERT(l);
+    const FrontFootprint *fp = ptx_launch_footprint(l);
+    ASSERT(fp == ptx_launch_footprint(l)); /* built once */
+    ASSERT(fp->n_access == 8);
+    uint64_t addr[8];
+    fp->eval(fp, 3, 37, addr); /* CTA (1, 1), thread (5, 1): x = 37, y = 33 */
+    uint32_t loads = 0, stores = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t r = (fp->access[i].is_store ? stores++ : loads++) * 8;
+        if (fp->access[i].is_store) {
+            EXPECT_EQ_U(fp->access[i].array, 0);
+            EXPECT_EQ_U(addr[i], out + 4 * (37 * 64 + 33 + r));
+        } else {
+            EXPECT_EQ_U(fp->access[i].array, 1);
+            EXPECT_EQ_U(addr[i], in + 4 * ((33 + r) * 64 + 37));
+        }
+    }
+    EXPECT_EQ_U(loads, 4);
+    /* The map: both arrays 256 B a row (idata's y step, odata's x step); CTA (1, 1) reads line
+     * column 1 of rows 32-63 of idata and writes line column 1 (floats 32-63) of rows 32-63. */
+    FrontKernel fk;
+    ptx_launch_describe(l, &fk);
+    fk.footprint = fp;
+    LasMap map;
+    ASSERT(las_map_init(&map, &fk, 128));
+    ASSERT(map.n_arrays == 2);
+    EXPECT_EQ_U(map.arr[0].pitch, 256);
+    EXPECT_EQ_U(map.arr[1].pitch, 256);
+    LasRect r[2];
+    las_map_cta_rects(&map, 3, r);
+    for (uint32_t a = 0; a < 2; a++) {
+        EXPECT_EQ_I(r[a].x, 1);
+        EXPECT_EQ_I(r[a].y, 32);
+        EXPECT_EQ_U(r[a].w, 1);
+        EXPECT_EQ_U(r[a].h, 32);
+    }
+    las_map_free(&map);
+    ptx_launch_destroy(l);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
 }

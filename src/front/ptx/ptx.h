@@ -129,6 +129,9 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
 void ptx_launch_destroy(PtxLaunch *l);
 /* The kernel as the timing model sees it (name, geometry, registers, shared memory). */
 void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out);
+/* The launch's precomputable global accesses, for FrontKernel.footprint (built on the first
+ * call, valid until the launch is destroyed). */
+const FrontFootprint *ptx_launch_footprint(PtxLaunch *l);
 /* Add 1 to *counter (a stats counter) when the launch faults, at the fault, so that the stats
  * of the kernel count it. */
 void ptx_launch_count_faults(PtxLaunch *l, uint64_t *counter);

@@ -146,6 +146,7 @@ void ptx_launch_destroy(PtxLaunch *l)
     free(l->ctas);
     free(l->sym_addr);
     free(l->params);
+    ptx_footprint_free(l->footprint);
     ptx_slices_free(l->slices);
     ptx_output_free(l);
     free(l);

@@ -49,6 +49,8 @@ typedef struct PtxWarp {
 
 typedef struct PtxOutput PtxOutput; /* printf and assert text of a launch (ptx_builtin.c) */
 typedef struct PtxSlices PtxSlices; /* its global accesses' address slices (ptx_slice.c) */
+typedef struct PtxFootprint PtxFootprint; /* its FrontFootprint (ptx_footprint.c) */
+void ptx_footprint_free(PtxFootprint *f);
 
 struct PtxLaunch {
     const PtxModule *m;
@@ -74,6 +76,7 @@ struct PtxLaunch {
     uint32_t fn_vprintf, fn_assertfail; /* the functions ptx_builtin_call runs, or UINT32_MAX */
     PtxOutput *output;
     PtxSlices *slices; /* built by the first ptx_launch_slices */
+    PtxFootprint *footprint; /* built by the first ptx_launch_footprint */
     char error[640];
     /* front-ops state */
     PtxWarp *warps;

@@ -15,7 +15,9 @@
  * ready active warp with the highest locality with the last issued one. A warp waiting on a
  * global or local load (a long-latency stall) is demoted to the pending group; a free place is
  * given to the pending warp, not waiting on memory, with the highest locality with the active
- * group. Starvation: each CTA gets an age (its dispatch number on the SM); a warp whose CTA's age
+ * group. A warp waiting at a barrier is demoted too (a choice: the thesis names only long
+ * memory stalls, but a group full of barrier waiters would never admit the warps the barrier
+ * waits for). Starvation: each CTA gets an age (its dispatch number on the SM); a warp whose CTA's age
  * is more than 2 x sm.max_ctas below the newest CTA's is starved and issues first.
  *
  * Choices the thesis leaves open, made here:
@@ -213,7 +215,9 @@ static void las_sync(LasSched *l, const WarpSchedView *v)
         l->known |= 1ull << w;
         fresh &= ~(1ull << w);
     }
-    for (uint64_t m = l->active & v->mem_wait; m; m &= m - 1) {
+    /* a warp waiting at a barrier waits as long: it leaves too, or the group could fill with
+     * waiters while the warps their barrier needs stay pending */
+    for (uint64_t m = l->active & (v->mem_wait | v->sm->barrier_mask); m; m &= m - 1) {
         int w = __builtin_ctzll(m);
         l->active &= ~(1ull << w);
         l->pending[l->n_pending++] = (uint8_t)w;
@@ -223,7 +227,7 @@ static void las_sync(LasSched *l, const WarpSchedView *v)
         uint32_t best_loc = 0;
         for (uint32_t i = 0; i < l->n_pending; i++) {
             uint32_t w = l->pending[i];
-            if (v->mem_wait >> w & 1)
+            if ((v->mem_wait | v->sm->barrier_mask) >> w & 1)
                 continue;
             uint32_t loc = group_locality(l, w, l->active);
             if (best < 0 || loc > best_loc ||
