@@ -34,9 +34,11 @@ typedef struct FrontKernel {
     uint32_t block[3]; /* threads per CTA in x, y, z */
     uint32_t regs_per_thread;
     uint32_t smem_bytes_per_cta; /* static + dynamic shared memory */
-    /* The kernel's precomputable accesses (NULL: the front end cannot tell; n_access 0: none
-     * is precomputable). Valid while the kernel runs. */
-    const FrontFootprint *footprint;
+    /* The kernel's precomputable accesses (n_access 0: none is precomputable), built on the
+     * first call, for the policies that use them; valid while the kernel runs. NULL: the front
+     * end cannot tell. */
+    const FrontFootprint *(*footprint)(const struct FrontKernel *k);
+    void *footprint_ctx; /* the front end's, for footprint() */
 } FrontKernel;
 
 static inline uint32_t front_kernel_n_ctas(const FrontKernel *k)

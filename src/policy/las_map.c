@@ -39,7 +39,7 @@ static void extend(LasMap *m, uint32_t cta, uint32_t t)
 bool las_map_init(LasMap *m, const FrontKernel *k, uint32_t line_bytes)
 {
     memset(m, 0, sizeof *m);
-    const FrontFootprint *fp = k->footprint;
+    const FrontFootprint *fp = k->footprint ? k->footprint(k) : NULL;
     if (!fp || !fp->n_access)
         return false;
     m->fp = fp;

@@ -694,7 +694,8 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
     fk.regs_per_thread = regs;
-    fk.footprint = ptx_launch_footprint(l);
+    fk.footprint = ptx_kernel_footprint;
+    fk.footprint_ctx = l;
     GpuRunStatus gs = gpu_run_kernel(s->gpu, &ptx_front_ops, l, &fk, stderr);
     const char *fault = ptx_launch_error(l);
     if (fault) {

@@ -39,6 +39,8 @@ static void mock_eval(const FrontFootprint *fp, uint32_t cta, uint32_t t, uint64
     addr[0] = m->base + 4 * (row * pitch + col);
 }
 
+static const FrontFootprint *mock_footprint(const FrontKernel *k) { return &((Mock *)k->footprint_ctx)->fp; }
+
 static void mock_init(Mock *m, int major, uint32_t gx, uint32_t gy)
 {
     memset(m, 0, sizeof *m);
@@ -46,7 +48,7 @@ static void mock_init(Mock *m, int major, uint32_t gx, uint32_t gy)
     m->base = 0x100000;
     m->acc[0] = (FrontAccessInfo){.pc = 8, .array = 0};
     m->fp = (FrontFootprint){.n_access = 1, .access = m->acc, .eval = mock_eval, .self = m};
-    m->k = (FrontKernel){.grid = {gx, gy, 1}, .block = {16, 16, 1}, .footprint = &m->fp};
+    m->k = (FrontKernel){.grid = {gx, gy, 1}, .block = {16, 16, 1}, .footprint = mock_footprint, .footprint_ctx = m};
 }
 
 TEST(las_overlap_formula)
@@ -384,7 +386,8 @@ TEST(las_ptx_footprint_of_transpose)
      * column 1 of rows 32-63 of idata and writes line column 1 (floats 32-63) of rows 32-63. */
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
-    fk.footprint = fp;
+    fk.footprint = ptx_kernel_footprint;
+    fk.footprint_ctx = l;
     LasMap map;
     ASSERT(las_map_init(&map, &fk, 128));
     ASSERT(map.n_arrays == 2);

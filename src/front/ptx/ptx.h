@@ -132,6 +132,8 @@ void ptx_launch_describe(const PtxLaunch *l, FrontKernel *out);
 /* The launch's precomputable global accesses, for FrontKernel.footprint (built on the first
  * call, valid until the launch is destroyed). */
 const FrontFootprint *ptx_launch_footprint(PtxLaunch *l);
+/* The same as FrontKernel.footprint, for a kernel whose footprint_ctx is its launch. */
+const FrontFootprint *ptx_kernel_footprint(const FrontKernel *k);
 /* Add 1 to *counter (a stats counter) when the launch faults, at the fault, so that the stats
  * of the kernel count it. */
 void ptx_launch_count_faults(PtxLaunch *l, uint64_t *counter);

@@ -55,6 +55,8 @@ const FrontFootprint *ptx_launch_footprint(PtxLaunch *l)
     return &f->fp;
 }
 
+const FrontFootprint *ptx_kernel_footprint(const FrontKernel *k) { return ptx_launch_footprint(k->footprint_ctx); }
+
 void ptx_footprint_free(PtxFootprint *f)
 {
     if (!f)
