@@ -40,7 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Leaves of an address program, numbered after the PTX opcodes that are its operations. */
+/* Steps that are not a PTX instruction, numbered after the opcodes: the leaves (an immediate, a
+ * kernel parameter, a special register, a variable's address) and a negated predicate operand. */
 enum { STEP_CONST = OP_COUNT, STEP_PARAM, STEP_SREG, STEP_SYM, STEP_NOTPRED };
 
 typedef struct SliceStep {
