@@ -3,6 +3,7 @@
  * decay and the cap, the cutoff's admission order and which warps' loads wait, the victim tag
  * arrays; then on one SM (tests/sm_rig.h), where the L1D feeds the VTAs and a CTA with barriers
  * finishes under heavy throttling; then whole runs on the oaws preset. */
+#include "../policy_rig.h"
 #include "../sm_rig.h"
 #include "../test.h"
 
@@ -18,54 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One scheduler of a one-scheduler SM, made the way the SM makes it, with its stats kept. */
-typedef struct Cs {
-    Config c;
-    Stats st;
-    const WarpSchedOps *ops;
-    PolicyCtx ctx;
-    void *shared, *self;
-} Cs;
+typedef PolicyRig Cs;
 
 /* ccws with overrides ("k_throttle=0", ...). */
-static void cs_make(Cs *t, const char *const *kv, uint32_t n)
-{
-    char err[256], key[96];
-    config_init(&t->c);
-    CHECK(config_set(&t->c, "sm.sched", "ccws", err, sizeof err));
-    for (uint32_t i = 0; i < n; i++) {
-        const char *eq = strchr(kv[i], '=');
-        snprintf(key, sizeof key, "sm.sched.ccws.%.*s", (int)(eq - kv[i]), kv[i]);
-        CHECK(config_set(&t->c, key, eq + 1, err, sizeof err));
-    }
-    CHECK(policy_check_config(&t->c, err, sizeof err));
-    stats_init(&t->st);
-    t->ops = policy_warp("ccws");
-    CHECK(t->ops);
-    policy_ctx_init(&t->ctx, &t->ops->meta, "sm.sched", &t->c, &t->st, "t", 0, 0);
-    t->ctx.count = 1;
-    t->shared = t->ops->create_shared(&t->ctx);
-    t->ctx.shared = t->shared;
-    t->self = t->ops->create(&t->ctx);
-}
-
-static void cs_free(Cs *t)
-{
-    t->ops->destroy(t->self);
-    t->ops->destroy_shared(t->shared);
-    policy_ctx_free(&t->ctx);
-    stats_free(&t->st);
-}
-
-static uint64_t stat(const Cs *t, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "t.%s", name);
-    uint64_t v = stats_get(&t->st, key, &found);
-    CHECK(found);
-    return v;
-}
+static void cs_make(Cs *t, const char *const *kv, uint32_t n) { prig_warp(t, "ccws", kv, n); }
 
 static WarpSlotInfo slots[64];
 static uint64_t ages[64];
@@ -82,7 +39,7 @@ static void launch(Cs *t, uint32_t n)
         view.live_mask |= 1ull << i;
     }
     view.live_warps = n;
-    t->ops->on_cta_launch(t->self, 0, 0, n);
+    t->warp->on_cta_launch(t->self, 0, 0, n);
 }
 
 static WarpSchedView at(uint64_t cycle)
@@ -97,19 +54,19 @@ static void issue_n(Cs *t, uint32_t s, uint32_t n, uint64_t cycle)
     slots[s].next_op = WOP_INT_ADD;
     slots[s].next_global_load = false;
     for (uint32_t i = 0; i < n; i++)
-        t->ops->on_issue(t->self, s, &v);
+        t->warp->on_issue(t->self, s, &v);
 }
 
 static void evict(Cs *t, uint32_t s, uint64_t line, uint64_t cycle)
 {
     WarpL1dEvent e = {.slot = s, .line_addr = line, .cycle = cycle};
-    t->ops->on_l1d_evict(t->self, &e);
+    t->warp->on_l1d_evict(t->self, &e);
 }
 
 static void miss(Cs *t, uint32_t s, uint64_t line, uint64_t cycle)
 {
     WarpL1dEvent e = {.slot = s, .pc = 8, .line_addr = line, .cycle = cycle};
-    t->ops->on_l1d_miss(t->self, &e);
+    t->warp->on_l1d_miss(t->self, &e);
 }
 
 /* Whether slot s may issue at `cycle` with a global load (or an add) next. */
@@ -119,7 +76,7 @@ static bool may(Cs *t, uint32_t s, bool load, uint64_t cycle)
     slots[s].next_space = load ? WSPACE_GLOBAL : WSPACE_NONE;
     slots[s].next_global_load = load;
     WarpSchedView v = at(cycle);
-    return t->ops->may_issue(t->self, s, &slots[s], &v);
+    return t->warp->may_issue(t->self, s, &slots[s], &v);
 }
 
 /* The slots of 0..n-1 that may issue a load at `cycle`. */
@@ -148,12 +105,12 @@ TEST(ccws_score_eq_1_decay_and_cap)
     issue_n(&t, 0, 10, 50);
     evict(&t, 0, 6, 60);
     miss(&t, 1, 6, 70);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 0);
     EXPECT_EQ_U(lls(&t, 1, 70), 100);
     miss(&t, 0, 6, 100);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
     EXPECT_EQ_U(ccws_llds(t.shared), 320);
-    EXPECT_EQ_U(stat(&t, "llds_sum"), 320);
+    EXPECT_EQ_U(prig_stat(&t, "llds_sum"), 320);
     /* one point a cycle, down to the base */
     EXPECT_EQ_U(lls(&t, 0, 100), 320);
     EXPECT_EQ_U(lls(&t, 0, 150), 270);
@@ -166,10 +123,10 @@ TEST(ccws_score_eq_1_decay_and_cap)
      * Warp 0 has decayed to 290 meanwhile. */
     evict(&t, 1, 9, 126);
     miss(&t, 1, 9, 130);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 2);
     EXPECT_EQ_U(lls(&t, 1, 130), 640);
     EXPECT_EQ_U(lls(&t, 0, 130), 290);
-    EXPECT_EQ_U(stat(&t, "llds_sum"), 960);
+    EXPECT_EQ_U(prig_stat(&t, "llds_sum"), 960);
 
     /* No score exceeds the LLDS of the moment. 10 instructions without a VTA hit: LLDS = 2 / 20
      * * 8 * 400 = 320 caps warp 1; 60 more: 2 / 80 * 8 * 400 = 80, below the base, and both
@@ -193,22 +150,22 @@ TEST(ccws_score_eq_1_decay_and_cap)
 
     /* Warp 3 exits: its hit and its instructions leave the totals, and the cutoff is 3 x 100:
      * LLDS = 2 / 80 * 8 * 300 = 60. */
-    t.ops->on_warp_exit(t.self, 3);
+    t.warp->on_warp_exit(t.self, 3);
     EXPECT_EQ_U(ccws_llds(t.shared), 60);
     EXPECT_EQ_U(lls(&t, 3, 160), 100);
 
     /* K_THROTTLE 0: VTA hits are found, but no score ever rises. */
-    cs_free(&t);
+    prig_free(&t);
     const char *k0[] = {"k_throttle=0"};
     cs_make(&t, k0, 1);
     launch(&t, 4);
     issue_n(&t, 0, 1, 10);
     evict(&t, 0, 6, 10);
     miss(&t, 0, 6, 20);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
     EXPECT_EQ_U(lls(&t, 0, 20), 100);
     EXPECT_EQ_U(loaders(&t, 4, 20), 0xF);
-    cs_free(&t);
+    prig_free(&t);
 }
 
 TEST(ccws_cutoff_admission_and_held_loads)
@@ -219,9 +176,9 @@ TEST(ccws_cutoff_admission_and_held_loads)
 
     /* All at the base: every warp may load (4 x 100 reaches the cutoff only with the last). */
     EXPECT_EQ_U(loaders(&t, 4, 10), 0xF);
-    EXPECT_EQ_U(stat(&t, "decisions"), 1); /* one decision a cycle */
-    EXPECT_EQ_U(stat(&t, "admitted_sum"), 4);
-    EXPECT_EQ_U(stat(&t, "throttled"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "decisions"), 1); /* one decision a cycle */
+    EXPECT_EQ_U(prig_stat(&t, "admitted_sum"), 4);
+    EXPECT_EQ_U(prig_stat(&t, "throttled"), 0);
 
     /* Warp 0 at 320 (as in the test above, from cycle 100): 320, then 420 with warp 1, the
      * warp that reaches the cutoff, admitted; warps 2 and 3 may not load, but issue adds. */
@@ -230,10 +187,10 @@ TEST(ccws_cutoff_admission_and_held_loads)
     miss(&t, 0, 6, 100);
     EXPECT_EQ_U(loaders(&t, 4, 100), 0x3);
     EXPECT(may(&t, 2, false, 100) && may(&t, 3, false, 100));
-    EXPECT_EQ_U(stat(&t, "held_loads"), 2);
-    EXPECT_EQ_U(stat(&t, "decisions"), 2);
-    EXPECT_EQ_U(stat(&t, "admitted_sum"), 6);
-    EXPECT_EQ_U(stat(&t, "throttled"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "held_loads"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "decisions"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "admitted_sum"), 6);
+    EXPECT_EQ_U(prig_stat(&t, "throttled"), 1);
     /* As warp 0's score decays: 300 + 100 still reaches 400 at 120; 299 + 100 does not, warp 2
      * joins at 121; at 220, 200 + 100 + 100 reaches it; at 221 all four. */
     EXPECT_EQ_U(loaders(&t, 4, 120), 0x3);
@@ -242,7 +199,7 @@ TEST(ccws_cutoff_admission_and_held_loads)
     EXPECT_EQ_U(loaders(&t, 4, 221), 0xF);
 
     /* Ties go to the older warp: with slot 3 the oldest at the base, it is the one admitted. */
-    cs_free(&t);
+    prig_free(&t);
     cs_make(&t, NULL, 0);
     launch(&t, 4);
     ages[1] = 3, ages[2] = 2, ages[3] = 1;
@@ -253,7 +210,7 @@ TEST(ccws_cutoff_admission_and_held_loads)
 
     /* A warp above the cutoff on its own is the only one admitted (a VTA hit after one
      * instruction: 1 / 1 * 8 * 400 = 3200). */
-    cs_free(&t);
+    prig_free(&t);
     cs_make(&t, NULL, 0);
     launch(&t, 4);
     issue_n(&t, 0, 1, 10);
@@ -267,7 +224,7 @@ TEST(ccws_cutoff_admission_and_held_loads)
     EXPECT_EQ_U(loaders(&t, 4, 21) & 0xE, 0xE);
     view.barrier_mask = 0;
     EXPECT_EQ_U(loaders(&t, 4, 22), 0x1);
-    cs_free(&t);
+    prig_free(&t);
 }
 
 TEST(ccws_victim_tag_arrays)
@@ -281,14 +238,14 @@ TEST(ccws_victim_tag_arrays)
     /* Eviction enters the owner's VTA: a later miss by that warp hits it (once: the hit takes
      * the entry), a miss by another warp does not. */
     evict(&t, 0, 100, 10);
-    EXPECT_EQ_U(stat(&t, "vta_inserts"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_inserts"), 1);
     miss(&t, 1, 100, 11);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 0);
     miss(&t, 0, 100, 12);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
     miss(&t, 0, 100, 13);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
-    EXPECT_EQ_U(stat(&t, "vta_probes"), 3);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_probes"), 3);
 
     /* LRU within a set: line 1 in the odd set, then lines 0, 2, ..., 14 fill the even set; 0
      * again moves to MRU (no replacement); 16 then pushes out the LRU entry, 2. */
@@ -296,30 +253,30 @@ TEST(ccws_victim_tag_arrays)
     for (uint64_t line = 0; line <= 14; line += 2)
         evict(&t, 1, line, 20);
     evict(&t, 1, 0, 21);
-    EXPECT_EQ_U(stat(&t, "vta_replaced"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_replaced"), 0);
     evict(&t, 1, 16, 22);
-    EXPECT_EQ_U(stat(&t, "vta_replaced"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_replaced"), 1);
     const uint64_t hit[] = {0, 4, 16, 1, 14}, gone[] = {2};
-    uint64_t before = stat(&t, "vta_hits");
+    uint64_t before = prig_stat(&t, "vta_hits");
     for (uint32_t i = 0; i < ARRAY_LEN(hit); i++)
         miss(&t, 1, hit[i], 30);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), before + ARRAY_LEN(hit));
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), before + ARRAY_LEN(hit));
     miss(&t, 1, gone[0], 31);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), before + ARRAY_LEN(hit));
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), before + ARRAY_LEN(hit));
 
     /* An exited warp's VTA is emptied, and lines told for a slot with no live warp are
      * dropped: the slot's next warp starts with nothing lost. */
     evict(&t, 0, 40, 40);
-    t.ops->on_warp_exit(t.self, 0);
-    uint64_t inserts = stat(&t, "vta_inserts");
+    t.warp->on_warp_exit(t.self, 0);
+    uint64_t inserts = prig_stat(&t, "vta_inserts");
     evict(&t, 0, 42, 41);
-    EXPECT_EQ_U(stat(&t, "vta_inserts"), inserts);
-    t.ops->on_cta_launch(t.self, 1, 0, 1);
-    before = stat(&t, "vta_hits");
+    EXPECT_EQ_U(prig_stat(&t, "vta_inserts"), inserts);
+    t.warp->on_cta_launch(t.self, 1, 0, 1);
+    before = prig_stat(&t, "vta_hits");
     miss(&t, 0, 40, 42);
     miss(&t, 0, 42, 42);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), before);
-    cs_free(&t);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), before);
+    prig_free(&t);
 
     /* Another geometry: 4 entries, 2-way (2 sets). */
     const char *small[] = {"vta_entries=4", "vta_ways=2"};
@@ -331,26 +288,18 @@ TEST(ccws_victim_tag_arrays)
     evict(&t, 0, 4, 2); /* pushes out 0 */
     evict(&t, 0, 3, 2); /* the other set */
     miss(&t, 0, 0, 3);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 0);
     miss(&t, 0, 2, 3);
     miss(&t, 0, 4, 3);
     miss(&t, 0, 3, 3);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 3);
-    EXPECT_EQ_U(stat(&t, "vta_replaced"), 1);
-    cs_free(&t);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 3);
+    EXPECT_EQ_U(prig_stat(&t, "vta_replaced"), 1);
+    prig_free(&t);
 }
 
 /* ---- on one SM --------------------------------------------------------------------------- */
 
-static uint64_t sm_stat(const Rig *r, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "sm[0].sched.ccws.%s", name);
-    uint64_t v = stats_get(&r->st, key, &found);
-    CHECK(found);
-    return v;
-}
+static uint64_t sm_stat(const Rig *r, const char *name) { return test_stat(&r->st, "sm[0].sched.ccws.%s", name); }
 
 TEST(ccws_vta_fed_by_the_l1d)
 {

@@ -3,6 +3,7 @@
  * `las` CTA scheduler's choices on row-major and column-major kernels, and the `las` warp
  * scheduler's vectors, inter-warp locality, promotion and starvation release. The footprints
  * here are mock front ends whose addresses are the kernels' formulas. */
+#include "../policy_rig.h"
 #include "../test.h"
 
 #include "base/base.h"
@@ -123,32 +124,19 @@ TEST(las_map_rectangles_row_and_column_major)
 /* ---- the CTA scheduler ---------------------------------------------------------------------- */
 
 typedef struct CtaT {
-    Config c;
-    Stats st;
-    const CtaSchedOps *ops;
-    PolicyCtx ctx;
-    void *self;
+    PolicyRig p;
     uint8_t launched[64];
     CtaSmInfo sm[4];
     CtaSchedView v;
 } CtaT;
 
-/* `las` with `window` candidates ("" for the default) for m's kernel on n_sms SMs. */
+/* `las` with `window` candidates (NULL for the default) for m's kernel on n_sms SMs. */
 static void cta_make(CtaT *t, Mock *m, uint32_t n_sms, const char *window)
 {
-    char err[256];
     memset(t, 0, sizeof *t);
-    config_init(&t->c);
-    CHECK(config_set(&t->c, "gpu.cta_sched", "las", err, sizeof err));
-    if (*window)
-        CHECK(config_set(&t->c, "gpu.cta_sched.las.window", window, err, sizeof err));
-    CHECK(policy_check_config(&t->c, err, sizeof err));
-    stats_init(&t->st);
-    t->ops = policy_cta("las");
-    CHECK(t->ops);
-    policy_ctx_init(&t->ctx, &t->ops->meta, "gpu.cta_sched", &t->c, &t->st, "t", 0, 0);
-    t->self = t->ops->create(&t->ctx, n_sms);
-    t->ops->on_kernel_begin(t->self, &m->k);
+    const char *kv[] = {window};
+    prig_cta(&t->p, "las", n_sms, kv, window ? 1 : 0);
+    t->p.cta->on_kernel_begin(t->p.self, &m->k);
     uint32_t n = front_kernel_n_ctas(&m->k);
     for (uint32_t s = 0; s < n_sms; s++)
         t->sm[s] = (CtaSmInfo){.room = 8, .room_empty = 8};
@@ -158,33 +146,21 @@ static void cta_make(CtaT *t, Mock *m, uint32_t n_sms, const char *window)
 
 static void cta_free(CtaT *t)
 {
-    t->ops->on_kernel_end(t->self);
-    t->ops->destroy(t->self);
-    policy_ctx_free(&t->ctx);
-    stats_free(&t->st);
+    t->p.cta->on_kernel_end(t->p.self);
+    prig_free(&t->p);
 }
 
 /* SM s takes the CTA the policy picks; returns it. */
 static uint32_t dispatch(CtaT *t, uint32_t s)
 {
     uint32_t ctas[8];
-    CHECK(t->ops->pick(t->self, s, &t->v, ctas) == 1);
+    CHECK(t->p.cta->pick(t->p.self, s, &t->v, ctas) == 1);
     CHECK(!t->launched[ctas[0]]);
     t->launched[ctas[0]] = 1;
     t->v.n_unlaunched--;
     while (t->v.next_unlaunched < t->v.n_ctas && t->launched[t->v.next_unlaunched])
         t->v.next_unlaunched++;
     return ctas[0];
-}
-
-static uint64_t cta_stat(const CtaT *t, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "t.%s", name);
-    uint64_t v = stats_get(&t->st, key, &found);
-    CHECK(found);
-    return v;
 }
 
 TEST(las_cta_row_major_keeps_neighbours_together)
@@ -195,18 +171,18 @@ TEST(las_cta_row_major_keeps_neighbours_together)
     Mock m;
     mock_init(&m, MAJOR_ROW, 8, 4);
     CtaT t;
-    cta_make(&t, &m, 2, "");
+    cta_make(&t, &m, 2, NULL);
     EXPECT_EQ_U(dispatch(&t, 0), 0);
     EXPECT_EQ_U(dispatch(&t, 1), 2);
     EXPECT_EQ_U(dispatch(&t, 0), 1);
     EXPECT_EQ_U(dispatch(&t, 1), 3);
-    EXPECT_EQ_U(cta_stat(&t, "picks_local"), 2);
-    EXPECT_EQ_U(cta_stat(&t, "picks_far"), 2);
-    EXPECT_EQ_U(cta_stat(&t, "shared_lines"), 32); /* 16 rows x 1 line, twice */
+    EXPECT_EQ_U(prig_stat(&t.p, "picks_local"), 2);
+    EXPECT_EQ_U(prig_stat(&t.p, "picks_far"), 2);
+    EXPECT_EQ_U(prig_stat(&t.p, "shared_lines"), 32); /* 16 rows x 1 line, twice */
     /* SM 0 (CTAs 0 and 1, rows 0-15 of line column 0) shares nothing with the rest: the
      * lowest CTA sharing nothing with SM 1 either is CTA 4; once 0 and 1 are done, too. */
-    t.ops->on_cta_done(t.self, 0, 0, &t.v);
-    t.ops->on_cta_done(t.self, 0, 1, &t.v);
+    t.p.cta->on_cta_done(t.p.self, 0, 0, &t.v);
+    t.p.cta->on_cta_done(t.p.self, 0, 1, &t.v);
     EXPECT_EQ_U(dispatch(&t, 0), 4);
     EXPECT_EQ_U(dispatch(&t, 0), 5);
     cta_free(&t);
@@ -219,7 +195,7 @@ TEST(las_cta_column_major_finds_strided_neighbours)
     Mock m;
     mock_init(&m, MAJOR_COL, 4, 8);
     CtaT t;
-    cta_make(&t, &m, 2, "");
+    cta_make(&t, &m, 2, NULL);
     EXPECT_EQ_U(dispatch(&t, 0), 0);
     EXPECT_EQ_U(dispatch(&t, 1), 1);
     EXPECT_EQ_U(dispatch(&t, 0), 4);
@@ -228,7 +204,7 @@ TEST(las_cta_column_major_finds_strided_neighbours)
     cta_free(&t);
     /* With a window of 2 candidates CTA 4 is out of sight: SM 0 falls back to CTA 1, which
      * shares nothing with anything. */
-    cta_make(&t, &m, 2, "2");
+    cta_make(&t, &m, 2, "window=2");
     EXPECT_EQ_U(dispatch(&t, 0), 0);
     EXPECT_EQ_U(dispatch(&t, 0), 1);
     cta_free(&t);
@@ -237,11 +213,7 @@ TEST(las_cta_column_major_finds_strided_neighbours)
 /* ---- the warp scheduler --------------------------------------------------------------------- */
 
 typedef struct WarpT {
-    Config c;
-    Stats st;
-    const WarpSchedOps *ops;
-    PolicyCtx ctx;
-    void *shared, *self;
+    PolicyRig p;
     uint64_t age[64];
     SmView sm;
     WarpSlotInfo slot[64];
@@ -250,52 +222,22 @@ typedef struct WarpT {
 /* `las` with M = 2 and N = 16 and an active group of 2, one scheduler, for m's kernel. */
 static void warp_make(WarpT *t, Mock *m)
 {
-    char err[256];
     memset(t, 0, sizeof *t);
-    config_init(&t->c);
-    CHECK(config_set(&t->c, "sm.sched", "las", err, sizeof err));
-    CHECK(config_set(&t->c, "sm.sched.las.region_bits", "2", err, sizeof err));
-    CHECK(config_set(&t->c, "sm.sched.las.active", "2", err, sizeof err));
-    CHECK(policy_check_config(&t->c, err, sizeof err));
-    stats_init(&t->st);
-    t->ops = policy_warp("las");
-    CHECK(t->ops);
-    policy_ctx_init(&t->ctx, &t->ops->meta, "sm.sched", &t->c, &t->st, "t", 0, 0);
-    t->ctx.count = 1;
-    t->shared = t->ops->create_shared(&t->ctx);
-    t->ctx.shared = t->shared;
-    t->self = t->ops->create(&t->ctx);
-    t->ops->on_kernel_start(t->self, &m->k);
+    const char *kv[] = {"region_bits=2", "active=2"};
+    prig_warp(&t->p, "las", kv, 2);
+    t->p.warp->on_kernel_start(t->p.self, &m->k);
     for (uint32_t i = 0; i < 64; i++)
         t->age[i] = i;
     t->sm = (SmView){.max_warps = 64, .n_sched = 1, .slot = t->slot};
 }
 
-static void warp_free(WarpT *t)
-{
-    t->ops->destroy(t->self);
-    t->ops->destroy_shared(t->shared);
-    policy_ctx_free(&t->ctx);
-    stats_free(&t->st);
-}
-
 static int warp_pick(WarpT *t, uint64_t valid, uint64_t ready, uint64_t mem_wait)
 {
     WarpSchedView v = {.ready = ready, .valid = valid, .mem_wait = mem_wait, .age = t->age, .sm = &t->sm};
-    int w = t->ops->pick(t->self, &v);
+    int w = t->p.warp->pick(t->p.self, &v);
     if (w >= 0)
-        t->ops->on_issue(t->self, (uint32_t)w, &v);
+        t->p.warp->on_issue(t->p.self, (uint32_t)w, &v);
     return w;
-}
-
-static uint64_t warp_stat(const WarpT *t, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "t.%s", name);
-    uint64_t v = stats_get(&t->st, key, &found);
-    CHECK(found);
-    return v;
 }
 
 TEST(las_warp_locality_promotion_and_starvation)
@@ -308,39 +250,39 @@ TEST(las_warp_locality_promotion_and_starvation)
     mock_init(&m, MAJOR_ROW, 8, 4);
     WarpT t;
     warp_make(&t, &m);
-    t.ops->on_cta_launch(t.self, 0, 0, 8);
-    t.ops->on_cta_launch(t.self, 1, 8, 8);
-    t.ops->on_cta_launch(t.self, 8, 16, 8);
+    t.p.warp->on_cta_launch(t.p.self, 0, 0, 8);
+    t.p.warp->on_cta_launch(t.p.self, 1, 8, 8);
+    t.p.warp->on_cta_launch(t.p.self, 8, 16, 8);
     const uint64_t valid = 0xFFFFFF;
     /* The active group fills: the oldest warp, 0, then the warp with the most locality with
      * it, 8 (not 1, the next oldest). Greedy on 0 while it is ready, then 8. */
     EXPECT_EQ_I(warp_pick(&t, valid, valid, 0), 0);
     EXPECT_EQ_I(warp_pick(&t, valid, valid, 0), 0);
     EXPECT_EQ_I(warp_pick(&t, valid, valid & ~1ull, 0), 8);
-    EXPECT_EQ_U(warp_stat(&t, "promotions"), 2);
+    EXPECT_EQ_U(prig_stat(&t.p, "promotions"), 2);
     /* 0 and 8 wait on loads: both leave the group; 1 (the oldest) comes in, and then 9. The
      * ready warps outside the group do not issue. */
     uint64_t waiting = 1ull | 1ull << 8;
     EXPECT_EQ_I(warp_pick(&t, valid, valid & ~waiting, waiting), 1);
     EXPECT_EQ_I(warp_pick(&t, valid, 1ull << 9 | 1ull << 2, waiting), 9);
     EXPECT_EQ_I(warp_pick(&t, valid, 1ull << 2, waiting), -1);
-    EXPECT_EQ_U(warp_stat(&t, "promotions"), 4);
+    EXPECT_EQ_U(prig_stat(&t.p, "promotions"), 4);
     /* Greedy-then-locality: with 1 not ready and the last warp 9, the active group is {1, 9}:
      * 9 again. */
     EXPECT_EQ_I(warp_pick(&t, valid, valid & ~waiting & ~2ull, waiting), 9);
-    EXPECT_EQ_U(warp_stat(&t, "starved_picks"), 0);
+    EXPECT_EQ_U(prig_stat(&t.p, "starved_picks"), 0);
     /* Starvation: 17 more CTAs (of one warp, slots 24-40) make CTA 0 more than 2 x 8 dispatches
      * old: its ready warps issue first, the oldest of them, though it is pending. */
     for (uint32_t c = 0; c < 17; c++)
-        t.ops->on_cta_launch(t.self, 9 + c, 24 + c, 1);
+        t.p.warp->on_cta_launch(t.p.self, 9 + c, 24 + c, 1);
     EXPECT_EQ_I(warp_pick(&t, valid, 1ull << 9 | 1ull << 5 | 1ull << 3, waiting), 3);
-    EXPECT_EQ_U(warp_stat(&t, "starved_picks"), 1);
+    EXPECT_EQ_U(prig_stat(&t.p, "starved_picks"), 1);
     /* CTA 1 (age 1) is 18 dispatches old too; CTA 8 (age 2) 17: all starved. */
     EXPECT_EQ_I(warp_pick(&t, valid, 1ull << 20, waiting), 20);
     /* A warp that exits leaves both groups. */
-    t.ops->on_warp_exit(t.self, 9);
+    t.p.warp->on_warp_exit(t.p.self, 9);
     EXPECT_EQ_I(warp_pick(&t, valid & ~(1ull << 9), 1ull << 1, waiting), 1);
-    warp_free(&t);
+    prig_free(&t.p);
 }
 
 /* ---- the PTX front end's footprint ---------------------------------------------------------- */

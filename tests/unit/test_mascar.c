@@ -3,6 +3,7 @@
  * with a hand-made SmView: the mode switches and the owner warp; the re-execution queue on one
  * SM (tests/sm_rig.h), where a hit goes under a divergent load's refused misses; then whole runs
  * on the oaws preset. */
+#include "../policy_rig.h"
 #include "../sm_rig.h"
 #include "../test.h"
 
@@ -16,58 +17,25 @@
 
 /* ---- the scheduler on its own ------------------------------------------------------------- */
 
+/* One scheduler of a one-scheduler SM with n warps, slot i the i-th oldest, every next
+ * instruction an add; 32 MSHR entries free and an empty 8-entry miss queue. */
 typedef struct Ms {
-    Config c;
-    Stats st;
-    const WarpSchedOps *ops;
-    PolicyCtx ctx;
-    void *shared, *self;
+    PolicyRig p;
     WarpSlotInfo slot[64];
     uint64_t age[64];
     SmView view;
 } Ms;
 
-/* One scheduler of a one-scheduler SM with n warps, slot i the i-th oldest, every next
- * instruction an add; 32 MSHR entries free and an empty 8-entry miss queue. */
 static void ms_make(Ms *t, uint32_t n)
 {
-    char err[256];
     memset(t, 0, sizeof *t);
-    config_init(&t->c);
-    CHECK(config_set(&t->c, "sm.sched", "mascar", err, sizeof err));
-    CHECK(policy_check_config(&t->c, err, sizeof err));
-    stats_init(&t->st);
-    t->ops = policy_warp("mascar");
-    CHECK(t->ops);
-    policy_ctx_init(&t->ctx, &t->ops->meta, "sm.sched", &t->c, &t->st, "t", 0, 0);
-    t->ctx.count = 1;
-    t->shared = t->ops->create_shared(&t->ctx);
-    t->ctx.shared = t->shared;
-    t->self = t->ops->create(&t->ctx);
+    prig_warp(&t->p, "mascar", NULL, 0);
     t->view = (SmView){.max_warps = 48, .n_sched = 1, .mshr_free = 32, .miss_queue_cap = 8, .slot = t->slot};
     for (uint32_t i = 0; i < n; i++) {
         t->slot[i] = (WarpSlotInfo){.live = true, .has_next = true, .age = i, .next_op = WOP_INT_ADD};
         t->age[i] = i;
         t->view.live_mask |= 1ull << i;
     }
-}
-
-static void ms_free(Ms *t)
-{
-    t->ops->destroy(t->self);
-    t->ops->destroy_shared(t->shared);
-    policy_ctx_free(&t->ctx);
-    stats_free(&t->st);
-}
-
-static uint64_t ms_stat(const Ms *t, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "t.%s", name);
-    uint64_t v = stats_get(&t->st, key, &found);
-    CHECK(found);
-    return v;
 }
 
 static void set_memory(Ms *t, uint32_t s, bool mem)
@@ -82,17 +50,17 @@ static int ms_pick(Ms *t, uint64_t ready, uint64_t cycle, uint64_t *allowed)
     WarpSchedView v = {.ready = ready, .valid = t->view.live_mask, .age = t->age, .cycle = cycle, .sm = &t->view};
     for (uint64_t m = ready; m; m &= m - 1) {
         uint32_t s = (uint32_t)__builtin_ctzll(m);
-        if (!t->ops->may_issue(t->self, s, &t->slot[s], &v))
+        if (!t->p.warp->may_issue(t->p.self, s, &t->slot[s], &v))
             v.ready &= ~(1ull << s);
     }
     *allowed = v.ready;
-    return v.ready ? t->ops->pick(t->self, &v) : -1;
+    return v.ready ? t->p.warp->pick(t->p.self, &v) : -1;
 }
 
 static void ms_issue(Ms *t, uint32_t s, uint64_t cycle)
 {
     WarpSchedView v = {.ready = 1ull << s, .valid = t->view.live_mask, .age = t->age, .cycle = cycle, .sm = &t->view};
-    t->ops->on_issue(t->self, s, &v);
+    t->p.warp->on_issue(t->p.self, s, &v);
 }
 
 TEST(mascar_mode_switches_and_owner)
@@ -110,7 +78,7 @@ TEST(mascar_mode_switches_and_owner)
     EXPECT_EQ_I(ms_pick(&t, 0xF, 2, &allowed), 1);
     ms_issue(&t, 2, 2); /* 2 issued the SM's last memory instruction */
     EXPECT_EQ_I(ms_pick(&t, 0xF, 3, &allowed), 2);
-    EXPECT_EQ_U(ms_stat(&t, "saturated_cycles"), 0);
+    EXPECT_EQ_U(prig_stat(&t.p, "saturated_cycles"), 0);
 
     /* One free MSHR entry: saturated, execution priority. The owner is the warp that issued the
      * last memory instruction (2, though 1 is older); 1's load is held; compute goes first, in
@@ -118,8 +86,8 @@ TEST(mascar_mode_switches_and_owner)
     t.view.mshr_free = 1;
     EXPECT_EQ_I(ms_pick(&t, 0xF, 4, &allowed), 0);
     EXPECT_EQ_U(allowed, 0xD);
-    EXPECT_EQ_U(ms_stat(&t, "saturated_cycles"), 1);
-    EXPECT_EQ_U(ms_stat(&t, "owner_changes"), 0);
+    EXPECT_EQ_U(prig_stat(&t.p, "saturated_cycles"), 1);
+    EXPECT_EQ_U(prig_stat(&t.p, "owner_changes"), 0);
     /* only memory warps ready: the owner's load goes */
     EXPECT_EQ_I(ms_pick(&t, 0x6, 5, &allowed), 2);
     EXPECT_EQ_U(allowed, 0x4);
@@ -128,21 +96,21 @@ TEST(mascar_mode_switches_and_owner)
     set_memory(&t, 2, false);
     EXPECT_EQ_I(ms_pick(&t, 0x6, 6, &allowed), 2);
     EXPECT_EQ_U(allowed, 0x6);
-    EXPECT_EQ_U(ms_stat(&t, "owner_changes"), 1);
+    EXPECT_EQ_U(prig_stat(&t.p, "owner_changes"), 1);
     set_memory(&t, 3, true);
     EXPECT_EQ_I(ms_pick(&t, 0x8, 7, &allowed), -1); /* 3 is not the owner */
     EXPECT_EQ_U(allowed, 0);
     /* The owner exits: the next to ask chooses again (3, the only memory warp left). */
-    t.ops->on_warp_exit(t.self, 1);
+    t.p.warp->on_warp_exit(t.p.self, 1);
     t.slot[1].live = false;
     t.view.live_mask &= ~2ull;
     EXPECT_EQ_I(ms_pick(&t, 0x8, 7, &allowed), 3);
-    EXPECT_EQ_U(ms_stat(&t, "owner_changes"), 2);
+    EXPECT_EQ_U(prig_stat(&t.p, "owner_changes"), 2);
     /* A warp at a barrier cannot be the owner. */
     t.view.barrier_mask = 0x8;
     set_memory(&t, 0, true);
     EXPECT_EQ_I(ms_pick(&t, 0x1, 8, &allowed), 0);
-    EXPECT_EQ_U(ms_stat(&t, "owner_changes"), 3);
+    EXPECT_EQ_U(prig_stat(&t.p, "owner_changes"), 3);
     t.view.barrier_mask = 0;
 
     /* A miss queue with one free slot saturates too; two free slots and two free entries do
@@ -151,13 +119,13 @@ TEST(mascar_mode_switches_and_owner)
     t.view.miss_queue_used = 7;
     EXPECT_EQ_I(ms_pick(&t, 0x9, 9, &allowed), 0);
     EXPECT_EQ_U(allowed, 0x1);
-    EXPECT_EQ_U(ms_stat(&t, "saturated_cycles"), 6);
+    EXPECT_EQ_U(prig_stat(&t.p, "saturated_cycles"), 6);
     t.view.miss_queue_used = 6;
     t.view.mshr_free = 2;
     EXPECT_EQ_I(ms_pick(&t, 0xD, 10, &allowed), 0);
     EXPECT_EQ_U(allowed, 0xD);
-    EXPECT_EQ_U(ms_stat(&t, "saturated_cycles"), 6);
-    ms_free(&t);
+    EXPECT_EQ_U(prig_stat(&t.p, "saturated_cycles"), 6);
+    prig_free(&t.p);
 }
 
 /* ---- the re-execution queue on one SM ------------------------------------------------------ */
