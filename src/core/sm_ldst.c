@@ -434,7 +434,8 @@ static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
  * has already held it that long. */
 L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
 {
-    ReplAccess ra = {.warp_id = e->warp, .warp_uid = e->warp_uid, .pc = e->pc, .n_lines = e->n_lines,
+    ReplAccess ra = {.warp_id = e->warp, .warp_uid = e->warp_uid,
+                     .cta = sm->ctas[sm->warps[e->warp].cta_slot].cta_id, .pc = e->pc, .n_lines = e->n_lines,
                      .sched_rank = e->sched_rank, .sectors = e->sectors, .cycle = now, .is_write = e->op != WOP_LOAD};
     L1dResult res;
     if (e->op == WOP_LOAD && e->rec == SM_NO_REC) {

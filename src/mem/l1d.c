@@ -22,6 +22,8 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
 #define C(field, name, help) stats_counter(st, &c->field, "sm[%u].l1d." name, help, sm)
     C(access, "access", "L1D load accesses (coalesced lines) accepted");
     C(hit, "hit", "L1D load hits");
+    C(hit_other_cta, "hit_other_cta",
+      "L1D load hits on a line another CTA's miss brought in: inter-CTA locality (LAS thesis ch. 2)");
     C(miss, "miss", "L1D load misses sent to L2 (merged ones not included)");
     C(merge, "merge", "L1D loads merged into a miss in flight (hit-reserved)");
     C(fail_mshr, "resfail_mshr", "reservation failures: no free MSHR entry");
@@ -222,6 +224,13 @@ static uint64_t sector_base(const Tags *t, uint64_t addr)
 
 /* A load in a sectored L1D (l1d.h): hit, merge into the entries of the sectors in flight,
  * and one request for the rest, with an MSHR entry per sector; all or nothing. */
+/* A load hit the line in (set, way). */
+static void count_hit(L1d *c, uint32_t set, uint32_t way, const ReplAccess *ra)
+{
+    c->hit++;
+    c->hit_other_cta += tags_line(&c->tags, set, way)->inserted_cta != ra->cta;
+}
+
 static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess *ra, uint64_t now, uint32_t *out)
 {
     Tags *t = &c->tags;
@@ -235,7 +244,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
         ra->hit = true;
         tags_hit(t, ra);
         count_access(c, set);
-        c->hit++;
+        count_hit(c, set, way, ra);
         c->sector_hit += popcount_u32(need);
         *out = c->hit_lat;
         return L1D_HIT;
@@ -330,7 +339,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         ra.hit = true;
         tags_hit(&c->tags, &ra);
         count_access(c, set);
-        c->hit++;
+        count_hit(c, set, way, &ra);
         *out = c->hit_lat;
         return L1D_HIT;
     }

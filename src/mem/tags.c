@@ -124,6 +124,7 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;
     l->inserted_by = a->warp_uid; /* an invalid way's sectors are all clear (tags_evict) */
+    l->inserted_cta = a->cta;
     if (t->repl->on_insert) {
         ReplAccess ia = *a;
         ia.set = set;

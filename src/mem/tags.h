@@ -27,6 +27,7 @@ typedef struct TagLine {
     uint8_t dirty;
     uint16_t warp;      /* warp (SM slot) that allocated it */
     uint32_t inserted_by; /* uid of that warp (ReplAccess.warp_uid) */
+    uint32_t inserted_cta; /* its CTA (ReplAccess.cta) */
 } TagLine;
 
 /* A sectored line's sectors (bit i: sector i). */

@@ -89,6 +89,7 @@ typedef struct ReplAccess {
     uint32_t way;        /* the line hit or filled; for victim(): unused */
     uint32_t warp_id;    /* issuing warp (SM-local slot) */
     uint32_t warp_uid;   /* that warp's launch number on its SM: unique, unlike slots, which are reused */
+    uint32_t cta;        /* that warp's CTA (the kernel's linear CTA id) */
     uint32_t pc;
     uint32_t n_lines;    /* lines the issuing warp instruction touches (its divergence) */
     uint32_t sched_rank; /* the warp's priority in GTO order among its scheduler's warps (0: oldest) */

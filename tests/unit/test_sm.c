@@ -1001,3 +1001,24 @@ TEST(sm_stall_breakdown_by_hazard)
     EXPECT_EQ_U(r->sm.stall_raw + r->sm.stall_idle, r->sm.idle_no_ready);
     rig_free(r);
 }
+
+TEST(sm_l1d_hits_on_other_ctas_lines)
+{
+    /* Each CTA (one warp) loads line A twice. CTA 0 runs first: a miss, then a hit on its own
+     * line. CTA 1 then finds A in the L1D twice: two hits on a line CTA 0 brought in. */
+    Rig *r = rig_new();
+    ASSERT(rig_start(r, 32, 2));
+    const uint64_t A = 0x40000;
+    MockInst p[] = {ld(1, A, 0), alu(2, 1), ld(3, A, 0), alu(4, 3), ex()};
+    script(&r->f, 0, p, 5);
+    rig_launch(r, 0);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->sm.l1d.hit, 1);
+    EXPECT_EQ_U(r->sm.l1d.hit_other_cta, 0);
+    rig_launch(r, 1);
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->sm.l1d.miss, 1);
+    EXPECT_EQ_U(r->sm.l1d.hit, 3);
+    EXPECT_EQ_U(r->sm.l1d.hit_other_cta, 2);
+    rig_free(r);
+}
