@@ -332,21 +332,32 @@ static void tell_serviced(Sm *sm, uint32_t slot, uint32_t pc, uint32_t accesses,
     sm->sched_ops->on_load_serviced(sm->sched[slot % sm->n_sched], &e);
 }
 
-/* The L1D replaced a line (its evict_hook): the scheduler of the warp that brought it in hears
- * it, if that warp is still live. A line records its warp's uid, the launch number, so the next
- * warp of a slot never inherits the lines of the one before. */
-static void l1d_evicted(void *ctx, uint64_t line_addr, uint32_t inserted_by, uint64_t now)
+/* The live slot of the SM's scheduled warps whose uid (launch number) is `uid`, or
+ * WARP_L1D_NOBODY. */
+static uint32_t live_slot_of_uid(const Sm *sm, uint32_t uid)
 {
-    Sm *sm = ctx;
     for (uint32_t k = 0; k < sm->n_sched; k++)
         for (uint64_t m = sm->sched_mask[k]; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
-            if ((uint32_t)sm->warps[slot].age == inserted_by) {
-                WarpL1dEvent e = {.slot = slot, .line_addr = line_addr, .cycle = now};
-                sm->sched_ops->on_l1d_evict(sm->sched[k], &e);
-                return;
-            }
+            if ((uint32_t)sm->warps[slot].age == uid)
+                return slot;
         }
+    return WARP_L1D_NOBODY;
+}
+
+/* The L1D replaced a line (its evict_hook): the scheduler of the warp that brought it in hears
+ * it, if that warp is still live, with the live warp whose access replaced it. A line records
+ * its warp's uid, the launch number, so the next warp of a slot never inherits the lines of the
+ * one before. */
+static void l1d_evicted(void *ctx, uint64_t line_addr, uint32_t inserted_by, uint32_t evicted_by, uint64_t now)
+{
+    Sm *sm = ctx;
+    uint32_t slot = live_slot_of_uid(sm, inserted_by);
+    if (slot == WARP_L1D_NOBODY)
+        return;
+    uint32_t evictor = evicted_by == inserted_by ? slot : live_slot_of_uid(sm, evicted_by);
+    WarpL1dEvent e = {.slot = slot, .evictor = evictor, .line_addr = line_addr, .cycle = now};
+    sm->sched_ops->on_l1d_evict(sm->sched[slot % sm->n_sched], &e);
 }
 
 void sm_connect_l1d_events(Sm *sm)
@@ -454,7 +465,7 @@ L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now
             r->n_miss++;
         }
         if (res == L1D_MISS && r->global && sm->sched_ops->on_l1d_miss) {
-            WarpL1dEvent ev = {.slot = e->warp, .pc = e->pc, .line_addr = tags_line_addr(&sm->l1d.tags, e->line_addr),
+            WarpL1dEvent ev = {.slot = e->warp, .evictor = WARP_L1D_NOBODY, .pc = e->pc, .line_addr = tags_line_addr(&sm->l1d.tags, e->line_addr),
                                .cycle = now};
             sm->sched_ops->on_l1d_miss(sm->sched[e->warp % sm->n_sched], &ev);
         }

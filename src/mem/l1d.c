@@ -94,7 +94,7 @@ static void evict_line(L1d *c, uint32_t set, uint32_t way, uint32_t uid, uint64_
         if (c->mpath_ops[k]->on_evict)
             c->mpath_ops[k]->on_evict(c->mpath[k], &ma);
     if (c->evict_hook && !by_write)
-        c->evict_hook(c->evict_hook_ctx, ma.line_addr, ma.inserted_by, now);
+        c->evict_hook(c->evict_hook_ctx, ma.line_addr, ma.inserted_by, uid, now);
 }
 
 #define L1D_FLUSHED UINT32_MAX /* evicted_by: invalidated by a flush, by no warp */

@@ -108,8 +108,9 @@ typedef struct L1d {
     uint64_t kernel_accesses; /* m of this kernel */
     LineMap evicted_by; /* line -> 1 + uid of the warp that evicted it; 0: cached, never evicted */
     /* Optional, set by the owner: told every valid line replaced (as the miss-path components
-     * are: not a store's write-evict, not a flush), with the uid of the warp that inserted it. */
-    void (*evict_hook)(void *ctx, uint64_t line_addr, uint32_t inserted_by, uint64_t now);
+     * are: not a store's write-evict, not a flush), with the uids of the warp that inserted it
+     * and of the warp whose access replaced it. */
+    void (*evict_hook)(void *ctx, uint64_t line_addr, uint32_t inserted_by, uint32_t evicted_by, uint64_t now);
     void *evict_hook_ctx;
 } L1d;
 

@@ -215,8 +215,12 @@ typedef struct WarpLoadDone {
 } WarpLoadDone;
 
 /* A line of the L1D, told to the scheduler of the warp it concerns (on_l1d_evict, on_l1d_miss). */
+#define WARP_L1D_NOBODY UINT32_MAX /* WarpL1dEvent.evictor: no live warp */
 typedef struct WarpL1dEvent {
     uint32_t slot;      /* on_l1d_evict: the live warp whose miss brought the line in; on_l1d_miss: the warp that missed */
+    uint32_t evictor;   /* on_l1d_evict: the live warp whose access replaced the line (may be `slot` itself),
+                         * WARP_L1D_NOBODY when that warp has exited (e.g. a fill after its warp left);
+                         * on_l1d_miss: WARP_L1D_NOBODY */
     uint32_t pc;        /* on_l1d_miss: the load's pc (on_l1d_evict: 0) */
     uint64_t line_addr; /* byte address >> line bits */
     uint64_t cycle;
@@ -245,7 +249,8 @@ typedef struct WarpSchedOps {
     /* The L1D replaced a valid line that a live warp's miss brought in (its inserting warp): that
      * warp's scheduler hears it. Lines whose inserting warp has exited belong to nobody and are
      * not told (a slot's next warp is another warp), nor are lines a store's write-evict or a
-     * flush removes. Only when the policy defines it does the SM look the owner up. */
+     * flush removes. e->evictor names the live warp whose access replaced the line (interference
+     * detection: CIAO). Only when the policy defines it does the SM look the warps up. */
     void (*on_l1d_evict)(void *self, const WarpL1dEvent *e);
     /* An access of a global/local load of the warp missed in the L1D and went on as a new miss
      * (the L1D's `miss`: not a merge into a miss in flight, nor a miss-path component's hit). */

@@ -925,7 +925,8 @@ TEST(sm_scheduler_hears_l1d_misses_and_evictions)
     /* Lines A, B, C and D share a set of the 2-way L1D (allocate on miss, LRU). Warp 0 loads A
      * and B and waits at two barriers; in between, warp 1 loads C, which evicts A (warp 0's,
      * told to slot 0). After the second barrier warp 0 exits; warp 1 then loads D, which evicts
-     * B (its warp has exited: nobody's), and A, which evicts C (its own). Every load misses. */
+     * B (its warp has exited: nobody's), and A, which evicts C (its own). Every load misses. The
+     * evictions name the evicting warp too: warp 1 both times. */
     Rig *r = rig_new();
     ASSERT(rig_start(r, 64, 1));
     const WarpSchedOps *own = r->sm.sched_ops;
@@ -957,9 +958,13 @@ TEST(sm_scheduler_hears_l1d_misses_and_evictions)
     EXPECT_EQ_I(heard_l1d.miss[2].cycle, issued_at(&r->f, 1, 8) + 1); /* looked up the cycle after issue */
     ASSERT(heard_l1d.n_evict == 2);
     EXPECT_EQ_U(heard_l1d.evict[0].slot, 0);
+    EXPECT_EQ_U(heard_l1d.evict[0].evictor, 1); /* warp 1's load of C replaced warp 0's A */
     EXPECT_EQ_U(heard_l1d.evict[0].line_addr, tags_line_addr(t, A));
     EXPECT_EQ_U(heard_l1d.evict[0].cycle, heard_l1d.miss[2].cycle); /* C's miss took A's way */
     EXPECT_EQ_U(heard_l1d.evict[1].slot, 1);
+    EXPECT_EQ_U(heard_l1d.evict[1].evictor, 1); /* its own load of A */
+    for (uint32_t i = 0; i < 5; i++)
+        EXPECT_EQ_U(heard_l1d.miss[i].evictor, WARP_L1D_NOBODY);
     EXPECT_EQ_U(heard_l1d.evict[1].line_addr, tags_line_addr(t, C));
     EXPECT(issued_at(&r->f, 0, 48) < issued_at(&r->f, 1, 56)); /* warp 0 had exited before D */
     EXPECT_EQ_U(r->sm.l1d.miss, 5);
