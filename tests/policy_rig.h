@@ -24,6 +24,10 @@ void prig_warp(PolicyRig *r, const char *name, const char *const *kv, uint32_t n
 /* CTA scheduler `name` (gpu.cta_sched) for n_sms SMs, with options as above. */
 void prig_cta(PolicyRig *r, const char *name, uint32_t n_sms, const char *const *kv, uint32_t n);
 void prig_free(PolicyRig *r);
+/* A hand-made one-scheduler SM of 48 slots with 32 free MSHR entries: n warps of one CTA in
+ * slots 0..n-1 (slot i the i-th oldest, an instruction of 32 lanes next), told to the warp
+ * scheduler (on_cta_launch). */
+void prig_launch(PolicyRig *r, WarpSlotInfo *slots, uint64_t *ages, SmView *view, uint32_t n);
 
 /* A counter of st by its formatted key; the test fails hard when there is none. */
 uint64_t test_stat(const Stats *st, const char *fmt, ...);

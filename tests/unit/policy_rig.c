@@ -58,6 +58,19 @@ void prig_free(PolicyRig *r)
     stats_free(&r->st);
 }
 
+void prig_launch(PolicyRig *r, WarpSlotInfo *slots, uint64_t *ages, SmView *view, uint32_t n)
+{
+    memset(slots, 0, 64 * sizeof *slots);
+    *view = (SmView){.max_warps = 48, .n_sched = 1, .mshr_free = 32, .slot = slots};
+    for (uint32_t i = 0; i < n; i++) {
+        slots[i] = (WarpSlotInfo){.live = true, .has_next = true, .age = i, .next_lanes = 32};
+        ages[i] = i;
+        view->live_mask |= 1ull << i;
+    }
+    view->live_warps = n;
+    r->warp->on_cta_launch(r->self, 0, 0, n);
+}
+
 uint64_t test_stat(const Stats *st, const char *fmt, ...)
 {
     char key[160];

@@ -29,18 +29,7 @@ static uint64_t ages[64];
 static SmView view;
 
 /* n warps launched in slots 0..n-1, slot i the i-th oldest. */
-static void launch(Cs *t, uint32_t n)
-{
-    memset(slots, 0, sizeof slots);
-    view = (SmView){.max_warps = 48, .n_sched = 1, .mshr_free = 32, .slot = slots};
-    for (uint32_t i = 0; i < n; i++) {
-        slots[i] = (WarpSlotInfo){.live = true, .has_next = true, .age = i, .next_lanes = 32};
-        ages[i] = i;
-        view.live_mask |= 1ull << i;
-    }
-    view.live_warps = n;
-    t->warp->on_cta_launch(t->self, 0, 0, n);
-}
+static void launch(Cs *t, uint32_t n) { prig_launch(t, slots, ages, &view, n); }
 
 static WarpSchedView at(uint64_t cycle)
 {

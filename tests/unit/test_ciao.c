@@ -4,6 +4,7 @@
  * stalls and reactivation in reverse order, driven through the hooks with a hand-made SmView;
  * then on one SM (tests/sm_rig.h), where the L1D feeds the VTA with the evicting warp; then
  * whole runs on the gtx480-16k preset. */
+#include "../policy_rig.h"
 #include "../sm_rig.h"
 #include "../test.h"
 
@@ -19,72 +20,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One scheduler of a one-scheduler SM, made the way the SM makes it, with its stats kept. */
-typedef struct Ct {
-    Config c;
-    Stats st;
-    const WarpSchedOps *ops;
-    PolicyCtx ctx;
-    void *shared, *self;
-} Ct;
+typedef PolicyRig Ct;
 
 /* ciao-t with overrides ("high_epoch=100", ...). */
-static void ct_make(Ct *t, const char *const *kv, uint32_t n)
-{
-    char err[256], key[96];
-    config_init(&t->c);
-    CHECK(config_set(&t->c, "sm.sched", "ciao-t", err, sizeof err));
-    for (uint32_t i = 0; i < n; i++) {
-        const char *eq = strchr(kv[i], '=');
-        snprintf(key, sizeof key, "sm.sched.ciao-t.%.*s", (int)(eq - kv[i]), kv[i]);
-        CHECK(config_set(&t->c, key, eq + 1, err, sizeof err));
-    }
-    CHECK(policy_check_config(&t->c, err, sizeof err));
-    stats_init(&t->st);
-    t->ops = policy_warp("ciao-t");
-    CHECK(t->ops);
-    policy_ctx_init(&t->ctx, &t->ops->meta, "sm.sched", &t->c, &t->st, "t", 0, 0);
-    t->ctx.count = 1;
-    t->shared = t->ops->create_shared(&t->ctx);
-    t->ctx.shared = t->shared;
-    t->self = t->ops->create(&t->ctx);
-}
-
-static void ct_free(Ct *t)
-{
-    t->ops->destroy(t->self);
-    t->ops->destroy_shared(t->shared);
-    policy_ctx_free(&t->ctx);
-    stats_free(&t->st);
-}
-
-static uint64_t stat(const Ct *t, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "t.%s", name);
-    uint64_t v = stats_get(&t->st, key, &found);
-    CHECK(found);
-    return v;
-}
+static void ct_make(Ct *t, const char *const *kv, uint32_t n) { prig_warp(t, "ciao-t", kv, n); }
 
 static WarpSlotInfo slots[64];
 static uint64_t ages[64];
 static SmView view;
 
 /* n warps of one CTA launched in slots 0..n-1, slot i the i-th oldest. */
-static void launch(Ct *t, uint32_t n)
-{
-    memset(slots, 0, sizeof slots);
-    view = (SmView){.max_warps = 48, .n_sched = 1, .mshr_free = 32, .slot = slots};
-    for (uint32_t i = 0; i < n; i++) {
-        slots[i] = (WarpSlotInfo){.live = true, .has_next = true, .age = i, .next_lanes = 32};
-        ages[i] = i;
-        view.live_mask |= 1ull << i;
-    }
-    view.live_warps = n;
-    t->ops->on_cta_launch(t->self, 0, 0, n);
-}
+static void launch(Ct *t, uint32_t n) { prig_launch(t, slots, ages, &view, n); }
 
 static WarpSchedView at(void)
 {
@@ -96,20 +42,20 @@ static void issue_n(Ct *t, uint32_t s, uint32_t n)
 {
     WarpSchedView v = at();
     for (uint32_t i = 0; i < n; i++)
-        t->ops->on_issue(t->self, s, &v);
+        t->warp->on_issue(t->self, s, &v);
 }
 
 /* The L1D replaced `line` that warp `owner` had brought in, by an access of `evictor`. */
 static void evict(Ct *t, uint32_t owner, uint32_t evictor, uint64_t line)
 {
     WarpL1dEvent e = {.slot = owner, .evictor = evictor, .line_addr = line, .cycle = 1};
-    t->ops->on_l1d_evict(t->self, &e);
+    t->warp->on_l1d_evict(t->self, &e);
 }
 
 static void miss(Ct *t, uint32_t s, uint64_t line)
 {
     WarpL1dEvent e = {.slot = s, .evictor = WARP_L1D_NOBODY, .pc = 8, .line_addr = line, .cycle = 1};
-    t->ops->on_l1d_miss(t->self, &e);
+    t->warp->on_l1d_miss(t->self, &e);
 }
 
 /* `n` VTA hits of warp `victim`, each on a line `evictor` had evicted. */
@@ -124,14 +70,14 @@ static void interfere(Ct *t, uint32_t victim, uint32_t evictor, uint32_t n)
 static bool may(Ct *t, uint32_t s)
 {
     WarpSchedView v = at();
-    return t->ops->may_issue(t->self, s, &slots[s], &v);
+    return t->warp->may_issue(t->self, s, &slots[s], &v);
 }
 
 static const Ciao *det(const Ct *t) { return ciao_t_state(t->shared); }
 
 static void exit_warp(Ct *t, uint32_t s)
 {
-    t->ops->on_warp_exit(t->self, s);
+    t->warp->on_warp_exit(t->self, s);
     view.live_mask &= ~(1ull << s);
     slots[s].live = false;
 }
@@ -180,10 +126,10 @@ TEST(ciao_vta_records_who_evicted_whose_line)
      * missing on 6 finds nothing; warp 0 does: a VTA hit, and warp 2 interfered with warp 0. */
     evict(&t, 0, 2, 6);
     miss(&t, 1, 6);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 0);
     miss(&t, 0, 6);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
-    EXPECT_EQ_U(stat(&t, "interference"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "interference"), 1);
     EXPECT_EQ_U(det(&t)->hits[0], 1);
     EXPECT_EQ_U(det(&t)->hits[1], 0);
     EXPECT_EQ_U(det(&t)->hits[2], 0); /* the evictor's count is not raised */
@@ -191,22 +137,22 @@ TEST(ciao_vta_records_who_evicted_whose_line)
     EXPECT_EQ_I(ciao_interferer(det(&t), 2), -1);
     /* the hit took the entry */
     miss(&t, 0, 6);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
-    EXPECT_EQ_U(stat(&t, "vta_probes"), 3);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_probes"), 3);
 
     /* A line the warp evicted itself: a VTA hit (it counts in IRS), no interference. */
     evict(&t, 0, 0, 7);
     miss(&t, 0, 7);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 2);
-    EXPECT_EQ_U(stat(&t, "self_hits"), 1);
-    EXPECT_EQ_U(stat(&t, "interference"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "self_hits"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "interference"), 1);
     EXPECT_EQ_U(det(&t)->ilist[0].wid, 2);
     EXPECT_EQ_U(det(&t)->ilist[0].ctr, 0);
 
     /* FIFO: nine lines into warp 1's eight tags push the first out. */
     for (uint64_t line = 20; line < 29; line++)
         evict(&t, 1, 3, line);
-    EXPECT_EQ_U(stat(&t, "vta_replaced"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "vta_replaced"), 1);
     miss(&t, 1, 20);
     EXPECT_EQ_U(det(&t)->hits[1], 0);
     miss(&t, 1, 21);
@@ -221,12 +167,12 @@ TEST(ciao_vta_records_who_evicted_whose_line)
     EXPECT_EQ_I(ciao_interferer(det(&t), 1), -1);
     miss(&t, 0, 40);
     EXPECT_EQ_U(det(&t)->hits[0], 3);
-    EXPECT_EQ_U(stat(&t, "interference"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "interference"), 2);
     EXPECT_EQ_U(det(&t)->ilist[0].wid, 2);
     evict(&t, 2, 1, 50);
     exit_warp(&t, 2);
     EXPECT_EQ_U(det(&t)->vta_n[2], 0);
-    ct_free(&t);
+    prig_free(&t);
 
     /* Fewer sets than warps: warps 0 and 2 share a set but never hit each other's entries. */
     const char *two[] = {"vta_sets=2", "vta_ways=2"};
@@ -234,14 +180,14 @@ TEST(ciao_vta_records_who_evicted_whose_line)
     launch(&t, 4);
     evict(&t, 0, 1, 9);
     miss(&t, 2, 9);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 0);
     evict(&t, 2, 1, 10);
     evict(&t, 2, 1, 11); /* the set's third entry: warp 0's 9 goes */
     miss(&t, 0, 9);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 0);
     miss(&t, 2, 10);
-    EXPECT_EQ_U(stat(&t, "vta_hits"), 1);
-    ct_free(&t);
+    EXPECT_EQ_U(prig_stat(&t, "vta_hits"), 1);
+    prig_free(&t);
 }
 
 TEST(ciao_irs_and_the_cutoffs_at_epoch_boundaries)
@@ -257,11 +203,11 @@ TEST(ciao_irs_and_the_cutoffs_at_epoch_boundaries)
     EXPECT(ciao_irs(det(&t), 0) == 12.0 * 4 / 4000);
     EXPECT(ciao_irs(det(&t), 1) == 0);
     issue_n(&t, 3, 1000);
-    EXPECT_EQ_U(stat(&t, "high_epochs"), 1);
-    EXPECT_EQ_U(stat(&t, "low_epochs"), 50);
-    EXPECT_EQ_U(stat(&t, "irs_over_high"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "high_epochs"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "low_epochs"), 50);
+    EXPECT_EQ_U(prig_stat(&t, "irs_over_high"), 0);
     EXPECT_EQ_U(det(&t)->stalled, 0);
-    ct_free(&t);
+    prig_free(&t);
 
     /* 13 hits: 13 / (5000 / 4) = 0.0104 > 0.01. Nothing happens before the epoch ends (4,999
      * instructions); at 5,000 warp 2 is stalled for warp 0 (the pair list's second field). */
@@ -274,12 +220,12 @@ TEST(ciao_irs_and_the_cutoffs_at_epoch_boundaries)
     EXPECT_EQ_U(det(&t)->stalled, 1u << 2);
     EXPECT_EQ_U(det(&t)->pair[2].stalled_by, 0);
     EXPECT_EQ_U(det(&t)->pair[2].isolated_by, CIAO_NONE);
-    EXPECT_EQ_U(stat(&t, "stalls"), 1);
-    EXPECT_EQ_U(stat(&t, "irs_over_high"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "stalls"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "irs_over_high"), 1);
     /* a stalled warp issues nothing (not only its loads); the others issue */
     EXPECT(!may(&t, 2));
     EXPECT(may(&t, 0) && may(&t, 1) && may(&t, 3));
-    EXPECT_EQ_U(stat(&t, "held"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "held"), 1);
     /* unless a warp of its CTA waits at a barrier */
     view.barrier_mask = 1u << 3;
     EXPECT(may(&t, 2));
@@ -290,28 +236,28 @@ TEST(ciao_irs_and_the_cutoffs_at_epoch_boundaries)
     issue_n(&t, 3, 10300 - 5000);
     EXPECT(ciao_irs(det(&t), 0) > 0.005);
     EXPECT_EQ_U(det(&t)->stalled, 1u << 2);
-    EXPECT_EQ_U(stat(&t, "reactivations"), 0);
+    EXPECT_EQ_U(prig_stat(&t, "reactivations"), 0);
     issue_n(&t, 3, 99);
     EXPECT_EQ_U(det(&t)->stalled, 1u << 2);
     issue_n(&t, 3, 1);
     EXPECT_EQ_U(det(&t)->stalled, 0);
-    EXPECT_EQ_U(stat(&t, "reactivations"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "reactivations"), 1);
     EXPECT_EQ_U(det(&t)->pair[2].stalled_by, CIAO_NONE);
     EXPECT(may(&t, 2));
-    EXPECT_EQ_U(stat(&t, "low_epochs"), 104);
-    EXPECT_EQ_U(stat(&t, "high_epochs"), 2);
-    ct_free(&t);
+    EXPECT_EQ_U(prig_stat(&t, "low_epochs"), 104);
+    EXPECT_EQ_U(prig_stat(&t, "high_epochs"), 2);
+    prig_free(&t);
 
     /* A warp's IRS counts the SM's instructions since it arrived: a warp launched after 1,000
      * instructions, with 2 hits at 1,500, has 2 / (500 / 5) = 0.02. */
     ct_make(&t, NULL, 0);
     launch(&t, 4);
     issue_n(&t, 0, 1000);
-    t.ops->on_cta_launch(t.self, 1, 4, 1);
+    t.warp->on_cta_launch(t.self, 1, 4, 1);
     interfere(&t, 4, 0, 2);
     issue_n(&t, 0, 500);
     EXPECT(ciao_irs(det(&t), 4) == 2.0 * 5 / 500);
-    ct_free(&t);
+    prig_free(&t);
 }
 
 TEST(ciao_stall_then_reactivate_in_reverse_order)
@@ -331,8 +277,8 @@ TEST(ciao_stall_then_reactivate_in_reverse_order)
     ASSERT(ciao_t_stalled_list(t.shared, list) == 2);
     EXPECT_EQ_U(list[0], 3);
     EXPECT_EQ_U(list[1], 2);
-    EXPECT_EQ_U(stat(&t, "stalls"), 2);
-    EXPECT_EQ_U(stat(&t, "stalled_max"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "stalls"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "stalled_max"), 2);
     /* Both interfered warps stay above the low cutoff: nobody comes back. */
     issue_n(&t, 5, 50);
     EXPECT_EQ_U(ciao_t_stalled_list(t.shared, list), 2);
@@ -346,12 +292,12 @@ TEST(ciao_stall_then_reactivate_in_reverse_order)
     issue_n(&t, 5, 10);
     ASSERT(ciao_t_stalled_list(t.shared, list) == 1);
     EXPECT_EQ_U(list[0], 2);
-    EXPECT_EQ_U(stat(&t, "reactivations"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "reactivations"), 1);
     issue_n(&t, 5, 10);
     EXPECT_EQ_U(ciao_t_stalled_list(t.shared, list), 0);
-    EXPECT_EQ_U(stat(&t, "reactivations"), 2);
+    EXPECT_EQ_U(prig_stat(&t, "reactivations"), 2);
     EXPECT_EQ_U(det(&t)->stalled, 0);
-    ct_free(&t);
+    prig_free(&t);
 
     /* Two warps that interfere with each other: the older one's epoch turn stalls the younger,
      * which (stalled) stalls nobody; one warp always issues. When the active one finishes,
@@ -366,22 +312,14 @@ TEST(ciao_stall_then_reactivate_in_reverse_order)
     EXPECT_EQ_U(det(&t)->stalled, 1u << 1);
     exit_warp(&t, 0);
     EXPECT_EQ_U(det(&t)->stalled, 0);
-    EXPECT_EQ_U(stat(&t, "forced_reactivations"), 1);
+    EXPECT_EQ_U(prig_stat(&t, "forced_reactivations"), 1);
     EXPECT(may(&t, 1));
-    ct_free(&t);
+    prig_free(&t);
 }
 
 /* ---- one SM --------------------------------------------------------------------------------- */
 
-static uint64_t sm_stat(const Rig *r, const char *name)
-{
-    char key[96];
-    int found = 0;
-    snprintf(key, sizeof key, "sm[0].sched.ciao-t.%s", name);
-    uint64_t v = stats_get(&r->st, key, &found);
-    CHECK(found);
-    return v;
-}
+static uint64_t sm_stat(const Rig *r, const char *name) { return test_stat(&r->st, "sm[0].sched.ciao-t.%s", name); }
 
 TEST(ciao_vta_fed_by_the_l1d)
 {
