@@ -84,6 +84,8 @@ WarpsimSim *warpsim_create_from_env(char *err, size_t err_len);
 /* Write the results (summary, --json/--csv/--stats files) and free everything. */
 void warpsim_destroy(WarpsimSim *s);
 const char *warpsim_error(const WarpsimSim *s);
+/* The first results file the run writes (--json, then --csv, then --stats), or NULL. */
+const char *warpsim_results_file(const WarpsimSim *s);
 void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out);
 
 WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const char *name, WarpsimModule **out);

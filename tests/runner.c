@@ -104,6 +104,8 @@ static void remove_tmpdir(void)
 int main(int argc, char **argv)
 {
     atexit(remove_tmpdir);
+    /* what the programs under test leave in the temporary folder goes with the tests' own */
+    setenv("TMPDIR", test_tmpdir(), 1);
     int passed = 0, failed = 0;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         if (argc > 1) {

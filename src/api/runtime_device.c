@@ -73,8 +73,8 @@ enum {
     ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH = 69, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
     ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81, ATTR_MAX_REGS_PER_SM = 82,
     ATTR_MANAGED_MEMORY = 83, ATTR_COOPERATIVE_LAUNCH = 95, ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
-    ATTR_MEMORY_POOLS_SUPPORTED = 115,
-    ATTR_MAX_BLOCKS_PER_SM = 106
+    ATTR_MEMORY_POOLS_SUPPORTED = 115, ATTR_TEXTURE_PITCH_ALIGNMENT = 51, ATTR_STREAM_PRIORITIES = 78,
+    ATTR_HOST_REGISTER = 99, ATTR_MAX_BLOCKS_PER_SM = 106
 };
 
 /* What the runtime reports about the device beyond the configured machine: the PTX is
@@ -109,8 +109,95 @@ cudaError_t cudaGetDevice(int *device)
     return cudaSuccess;
 }
 
+/* The flags of cudaSetDeviceFlags, for cudaGetDeviceFlags: they choose how the host waits
+ * (spin, yield, block), which the synchronous device never does. */
+static unsigned rt_device_flags;
+
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
+    API_LOCKED;
+    if (flags & ~0x1fu) /* cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax */
+        return rt_fail(cudaErrorInvalidValue, "cudaSetDeviceFlags", "flags 0x%x: not CUDA's device flags", flags);
+    rt_device_flags = flags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned *flags)
+{
+    API_LOCKED;
+    if (!flags)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDeviceFlags", "null pointer");
+    *flags = rt_device_flags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaInitDevice(int device, unsigned deviceFlags, unsigned flags)
+{
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = rt_init("cudaInitDevice");
+    return e == cudaSuccess ? cudaSetDeviceFlags(deviceFlags) : e;
+}
+
+/* Every device matches: there is one. */
+cudaError_t cudaChooseDevice(int *device, const void *prop)
+{
+    if (!device || !prop)
+        return rt_fail(cudaErrorInvalidValue, "cudaChooseDevice", "null pointer");
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (!canAccessPeer)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceCanAccessPeer", "null pointer");
+    if (device != 0 || peerDevice != 0)
+        return rt_fail(cudaErrorInvalidDevice, "cudaDeviceCanAccessPeer", "device %d, peer %d: the simulator has one "
+                       "device, 0", device, peerDevice);
+    *canAccessPeer = 0; /* a device is not its own peer */
+    return cudaSuccess;
+}
+
+/* The L1 / shared-memory split and the bank width a program prefers: recorded and reported
+ * back, as CUDA documents them, a preference the device may ignore; the simulated machine's
+ * split is its configuration's (l1d.size, smem.size). */
+static int rt_cache_config, rt_smem_config;
+
+cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
+{
+    API_LOCKED;
+    if (cacheConfig < 0 || cacheConfig > 3)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "%d is not a cudaFuncCache value", cacheConfig);
+    rt_cache_config = cacheConfig;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(int *pCacheConfig)
+{
+    API_LOCKED;
+    if (!pCacheConfig)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig", "null pointer");
+    *pCacheConfig = rt_cache_config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(int config)
+{
+    API_LOCKED;
+    if (config < 0 || config > 2)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig", "%d is not a cudaSharedMemConfig value",
+                       config);
+    rt_smem_config = config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig)
+{
+    API_LOCKED;
+    if (!pConfig)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig", "null pointer");
+    *pConfig = rt_smem_config;
     return cudaSuccess;
 }
 
@@ -151,7 +238,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->major = RT_CC_MAJOR;
     prop->minor = RT_CC_MINOR;
     prop->textureAlignment = 512;
-    prop->texturePitchAlignment = 32;
+    prop->texturePitchAlignment = RT_PITCH_ALIGN;
     prop->multiProcessorCount = (int)di.n_sms;
     prop->unifiedAddressing = 1;
     prop->memoryBusWidth = (int)di.bus_bits;
@@ -167,6 +254,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
      * order either way. */
     prop->asyncEngineCount = 1;
     prop->memoryPoolsSupported = 1; /* cudaMallocAsync and the default pool (runtime_pool.c) */
+    prop->hostRegisterSupported = 1; /* cudaHostRegister (runtime_memory.c) */
     return cudaSuccess;
 }
 
@@ -224,10 +312,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
     case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */
     case ATTR_MEMORY_POOLS_SUPPORTED: v = 1; break; /* as memoryPoolsSupported above */
+    case ATTR_HOST_REGISTER: v = 1; break;
+    case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
     case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_CAN_MAP_HOST_MEMORY:
     case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
     case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_MANAGED_MEMORY:
-    case ATTR_COOPERATIVE_LAUNCH:
+    case ATTR_COOPERATIVE_LAUNCH: case ATTR_STREAM_PRIORITIES:
         v = 0; break;
     default:
         if (!attr_name(attr))

@@ -30,6 +30,7 @@ typedef enum cudaError {
     cudaErrorInitializationError = 3,
     cudaErrorCudartUnloading = 4,
     cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidPitchValue = 12,
     cudaErrorInvalidSymbol = 13,
     cudaErrorInvalidChannelDescriptor = 20,
     cudaErrorInvalidMemcpyDirection = 21,
@@ -67,12 +68,20 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault = 4
 };
 
+/* The row alignment a pitched 2D texture needs (cudaDevAttrTexturePitchAlignment). */
+#define RT_PITCH_ALIGN 32
+
 /* The device's limits on launches, beyond the configured machine. */
 #define RT_MAX_GRID_X 0x7fffffff
 #define RT_MAX_GRID_YZ 65535
 #define RT_MAX_BLOCK_Z 64
 
 const char *cudaGetErrorName(cudaError_t error); /* runtime_errors.c */
+
+/* The per-thread-default-stream entry points (_ptsz, _ptds) that programs built with nvcc
+ * --default-stream per-thread call: the device is synchronous and streams are ignored, so
+ * each is its base function, under a second name. */
+#define RT_PER_THREAD(name, fn) extern __typeof__(fn) name __attribute__((alias(#fn)))
 
 /* ---- registered code (runtime_module.c) ---- */
 
@@ -87,6 +96,8 @@ typedef struct RtModule {
     cudaError_t load_error;  /* a failed load, given again on every use */
     bool load_reported;      /* its message has been printed: later uses fail quietly */
     uint32_t ptx_arch;
+    char *ptx_path;          /* the name the simulator's messages give its PTX (runtime_module.c) */
+    bool ptx_kept;           /* the PTX has been written there */
     struct RtModule *next;
 } RtModule;
 
@@ -111,6 +122,9 @@ typedef struct RtVar {
     struct RtVar *next;
 } RtVar;
 
+/* Write the module's PTX where the simulator's messages say it is, once: after a message that
+ * cites it (a failed load, a kernel that faulted). */
+void rt_module_keep_ptx(RtModule *mod);
 /* The kernel of a host stub or a cudaKernel_t, or NULL. */
 RtKernel *rt_kernel_of(const void *func);
 /* Load the kernel's module if needed and fill in its info. */
@@ -162,6 +176,11 @@ cudaError_t rt_status(WarpsimStatus st);
 /* The bytes [p, p + n) must lie in one allocation or variable of the device (the simulator
  * keeps the map of both). */
 cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what);
+/* A copy of count bytes in direction kind (cudaMemcpyDefault: told by the map), checked
+ * against the map, under the name of the calling API function. */
+cudaError_t rt_copy(void *dst, const void *src, size_t count, int kind, const char *call);
+/* cudaMemset under the name of the calling API function. */
+cudaError_t rt_memset(void *devPtr, int value, size_t count, const char *call);
 
 /* ---- texture objects (runtime_texture.c) ---- */
 

@@ -98,7 +98,11 @@ static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem,
         if (args[i])
             memcpy(buf + ki->param_offset[i], args[i], ki->param_size[i]);
     const uint32_t grid[3] = {g.x, g.y, g.z}, block[3] = {b.x, b.y, b.z};
-    e = rt_status(warpsim_launch(rt_sim, k->mod->m, k->name, grid, block, (uint32_t)smem, buf, ki->param_bytes));
+    WarpsimStatus st = warpsim_launch(rt_sim, k->mod->m, k->name, grid, block, (uint32_t)smem, buf, ki->param_bytes);
+    e = rt_status(st);
+    if (st == WARPSIM_E_FAULT || st == WARPSIM_E_ILLEGAL_ADDRESS || st == WARPSIM_E_MISALIGNED ||
+        st == WARPSIM_E_ASSERT || st == WARPSIM_E_DEADLOCK) /* the message cites the PTX's lines */
+        rt_module_keep_ptx(k->mod);
     if (buf != stack_buf)
         free(buf);
     return e;
@@ -167,6 +171,17 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, int cacheConfig)
 {
     if (!rt_kernel_of(func))
         return rt_fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig", "%p is not a kernel", func);
+    return cudaSuccess;
+}
+
+/* A preference, like the cache configuration (runtime_device.c): accepted for a kernel. */
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config)
+{
+    if (!rt_kernel_of(func))
+        return rt_fail(cudaErrorInvalidDeviceFunction, "cudaFuncSetSharedMemConfig", "%p is not a kernel", func);
+    if (config < 0 || config > 2)
+        return rt_fail(cudaErrorInvalidValue, "cudaFuncSetSharedMemConfig", "%d is not a cudaSharedMemConfig value",
+                       config);
     return cudaSuccess;
 }
 

@@ -13,8 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void **rt_host_allocs;           /* cudaMallocHost / cudaHostAlloc blocks */
+/* Pinned host memory: cudaMallocHost / cudaHostAlloc blocks (owned) and cudaHostRegister
+ * ranges (the program's), for cudaFreeHost, cudaHostUnregister and cudaPointerGetAttributes. */
+typedef struct RtHostRange {
+    char *p;
+    size_t n;
+    bool owned;
+} RtHostRange;
+static RtHostRange *rt_host;
 static uint32_t rt_n_host, rt_cap_host;
+
+static void host_add(void *p, size_t n, bool owned)
+{
+    if (rt_n_host == rt_cap_host) {
+        rt_cap_host = rt_cap_host ? 2 * rt_cap_host : 16;
+        rt_host = xrealloc(rt_host, rt_cap_host * sizeof *rt_host);
+    }
+    rt_host[rt_n_host++] = (RtHostRange){p, n, owned};
+}
+
+/* The pinned range holding p, or NULL. */
+static RtHostRange *host_find(const void *p)
+{
+    for (uint32_t i = 0; i < rt_n_host; i++)
+        if ((const char *)p >= rt_host[i].p && (const char *)p < rt_host[i].p + MAX(rt_host[i].n, 1))
+            return &rt_host[i];
+    return NULL;
+}
 
 /* ---- the map of device memory ---- */
 
@@ -91,11 +116,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
     void *p = NULL;
     if (posix_memalign(&p, 4096, size ? size : 1) != 0)
         return rt_fail(cudaErrorMemoryAllocation, "cudaHostAlloc", "%zu bytes of host memory", size);
-    if (rt_n_host == rt_cap_host) {
-        rt_cap_host = rt_cap_host ? 2 * rt_cap_host : 16;
-        rt_host_allocs = xrealloc(rt_host_allocs, rt_cap_host * sizeof *rt_host_allocs);
-    }
-    rt_host_allocs[rt_n_host++] = p;
+    host_add(p, size, true);
     *pHost = p;
     return cudaSuccess;
 }
@@ -110,18 +131,82 @@ cudaError_t cudaFreeHost(void *ptr)
     API_LOCKED;
     if (!ptr)
         return cudaSuccess;
+    RtHostRange *r = host_find(ptr);
+    if (!r || r->p != ptr || !r->owned)
+        return rt_fail(cudaErrorInvalidValue, "cudaFreeHost", "%p is not from cudaMallocHost or cudaHostAlloc", ptr);
+    *r = rt_host[--rt_n_host];
+    free(ptr);
+    return cudaSuccess;
+}
+
+/* Page-locking the program's memory: host memory is host memory to the simulator, so the
+ * range is only recorded. Mapping it into the device's address space (cudaHostRegisterMapped)
+ * is not modelled: cudaDevAttrCanMapHostMemory is 0. */
+enum { cudaHostRegisterMapped = 2, cudaHostRegisterAllFlags = 0xf };
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
+{
+    API_LOCKED;
+    if (!ptr || size == 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "%s", ptr ? "size 0" : "null pointer");
+    if (flags & ~(unsigned)cudaHostRegisterAllFlags)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "flags 0x%x: not CUDA's", flags);
+    if (flags & cudaHostRegisterMapped)
+        return rt_fail(cudaErrorNotSupported, "cudaHostRegister", "cudaHostRegisterMapped: mapped host memory is not "
+                       "modelled");
     for (uint32_t i = 0; i < rt_n_host; i++)
-        if (rt_host_allocs[i] == ptr) {
-            rt_host_allocs[i] = rt_host_allocs[--rt_n_host];
-            free(ptr);
-            return cudaSuccess;
-        }
-    return rt_fail(cudaErrorInvalidValue, "cudaFreeHost", "%p is not from cudaMallocHost or cudaHostAlloc", ptr);
+        if ((char *)ptr < rt_host[i].p + rt_host[i].n && rt_host[i].p < (char *)ptr + size)
+            return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "%p (%zu bytes) overlaps pinned memory at %p",
+                           ptr, size, (void *)rt_host[i].p);
+    host_add(ptr, size, false);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+    API_LOCKED;
+    RtHostRange *r = ptr ? host_find(ptr) : NULL;
+    if (!r || r->p != ptr || r->owned)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostUnregister", "%p is not a range of cudaHostRegister", ptr);
+    *r = rt_host[--rt_n_host];
+    return cudaSuccess;
+}
+
+/* ---- what a pointer is ---- */
+
+struct cudaPointerAttributes {
+    int type; /* enum cudaMemoryType */
+    int device;
+    void *devicePointer, *hostPointer;
+    long reserved[8];
+};
+_Static_assert(sizeof(struct cudaPointerAttributes) == 88, "cudaPointerAttributes layout");
+
+enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaInvalidDeviceId = -2 };
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    ENTER("cudaPointerGetAttributes");
+    if (!attributes)
+        return rt_fail(cudaErrorInvalidValue, "cudaPointerGetAttributes", "null pointer");
+    memset(attributes, 0, sizeof *attributes);
+    if (is_device(ptr)) {
+        attributes->type = cudaMemoryTypeDevice;
+        attributes->devicePointer = (void *)(uintptr_t)ptr;
+    } else if (host_find(ptr)) { /* pinned, not mapped: no device address */
+        attributes->type = cudaMemoryTypeHost;
+        attributes->hostPointer = (void *)(uintptr_t)ptr;
+    } else { /* CUDA 11 on: unregistered host memory is no error */
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->device = cudaInvalidDeviceId;
+        attributes->hostPointer = (void *)(uintptr_t)ptr;
+    }
+    return cudaSuccess;
 }
 
 /* ---- copies ---- */
 
-static cudaError_t copy(void *dst, const void *src, size_t count, int kind, const char *call)
+cudaError_t rt_copy(void *dst, const void *src, size_t count, int kind, const char *call)
 {
     ENTER(call);
     if (count == 0)
@@ -157,26 +242,31 @@ static cudaError_t copy(void *dst, const void *src, size_t count, int kind, cons
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 {
-    return copy(dst, src, count, kind, "cudaMemcpy");
+    return rt_copy(dst, src, count, kind, "cudaMemcpy");
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
 {
-    return copy(dst, src, count, kind, "cudaMemcpyAsync");
+    return rt_copy(dst, src, count, kind, "cudaMemcpyAsync");
 }
 
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+cudaError_t rt_memset(void *devPtr, int value, size_t count, const char *call)
 {
-    ENTER("cudaMemset");
-    cudaError_t e = rt_check_device(devPtr, count, "cudaMemset", "destination");
+    ENTER(call);
+    cudaError_t e = rt_check_device(devPtr, count, call, "destination");
     if (e != cudaSuccess)
         return e;
     return rt_status(warpsim_memset(rt_sim, (uint64_t)(uintptr_t)devPtr, value, count));
 }
 
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    return rt_memset(devPtr, value, count, "cudaMemset");
+}
+
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    return cudaMemset(devPtr, value, count);
+    return rt_memset(devPtr, value, count, "cudaMemsetAsync");
 }
 
 /* ---- __device__ and __constant__ variables ---- */
@@ -198,7 +288,7 @@ static cudaError_t symbol_copy(const void *symbol, void *host, size_t count, siz
         return rt_fail(cudaErrorInvalidMemcpyDirection, call, "copy kind %d", kind);
     void *dev = (void *)(uintptr_t)(v->addr + offset);
     int k = device_side ? cudaMemcpyDeviceToDevice : to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-    return to ? copy(dev, host, count, k, call) : copy(host, dev, count, k, call);
+    return to ? rt_copy(dev, host, count, k, call) : rt_copy(host, dev, count, k, call);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, int kind)
@@ -251,3 +341,12 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
     *size = v->size;
     return cudaSuccess;
 }
+
+RT_PER_THREAD(cudaMemcpy_ptds, cudaMemcpy);
+RT_PER_THREAD(cudaMemcpyAsync_ptsz, cudaMemcpyAsync);
+RT_PER_THREAD(cudaMemset_ptds, cudaMemset);
+RT_PER_THREAD(cudaMemsetAsync_ptsz, cudaMemsetAsync);
+RT_PER_THREAD(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol);
+RT_PER_THREAD(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol);
+RT_PER_THREAD(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync);
+RT_PER_THREAD(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync);

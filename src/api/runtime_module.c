@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static RtModule *rt_modules;
 static uint32_t rt_n_modules;
@@ -125,22 +126,54 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
     if (mod->m && rt_sim) /* after exit the simulator has freed its modules */
         warpsim_module_unload(rt_sim, mod->m);
     fatbin_free(&mod->fb);
+    free(mod->ptx_path);
     free(mod);
 }
 
 /* ---- loading a fat binary's PTX on first use ---- */
 
-/* Keep a copy of the PTX where WARPSIM_PTX_DIR says: the simulator's messages cite its lines. */
-static void save_ptx(const char *name, const char *ptx)
+/* Where a module's PTX is kept: the simulator's messages cite its lines, so a file of that
+ * name must exist when they are read. With WARPSIM_PTX_DIR set, every module's PTX is written
+ * there as it loads. Otherwise a module's PTX is written only after a message cites it (a
+ * failed load, a kernel fault): beside the run's results (its first results file's folder), or
+ * in the temporary folder when the run writes none, under a name of its own. */
+static char *ptx_path(const RtModule *mod)
 {
-    const char *dir = getenv("WARPSIM_PTX_DIR");
-    if (!dir || !*dir)
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
+    char name[64], path[4096];
+    snprintf(name, sizeof name, "fatbin%u.compute_%u.ptx", mod->index, mod->ptx_arch);
+    const char *dir = getenv("WARPSIM_PTX_DIR"), *res = warpsim_results_file(rt_sim);
+    const char *slash = res && strncmp(res, "/dev/", 5) != 0 ? strrchr(res, '/') : NULL;
+    if (dir && *dir)
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    else if (res && strncmp(res, "/dev/", 5) != 0)
+        snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - res + 1) : 0, res, name);
+    else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(path, sizeof path, "%s/warpsim-%ld.%s", tmp && *tmp ? tmp : "/tmp", (long)getpid(), name);
+    }
+    return xstrdup(path);
+}
+
+static void save_ptx(RtModule *mod, const char *ptx)
+{
+    mod->ptx_kept = true;
+    FILE *f = fopen(mod->ptx_path, "w");
     if (!f || fputs(ptx, f) < 0 || fclose(f) != 0)
-        fprintf(stderr, "warpsim: %s: cannot write: %s\n", path, strerror(errno));
+        fprintf(stderr, "warpsim: %s: cannot write: %s\n", mod->ptx_path, strerror(errno));
+    else if (!getenv("WARPSIM_PTX_DIR"))
+        fprintf(stderr, "warpsim: the PTX those lines are in: %s\n", mod->ptx_path);
+}
+
+void rt_module_keep_ptx(RtModule *mod)
+{
+    if (mod->ptx_kept || !mod->ptx_path)
+        return;
+    char err[512];
+    uint32_t arch;
+    char *ptx = fatbin_extract_ptx(&mod->fb, &arch, err, sizeof err);
+    if (ptx)
+        save_ptx(mod, ptx);
+    free(ptx);
 }
 
 static cudaError_t module_load(RtModule *mod, const char *call)
@@ -168,10 +201,14 @@ static cudaError_t module_load(RtModule *mod, const char *call)
                  : " (warpsim runs PTX: build with it, e.g. -gencode arch=compute_75,code=[sm_75,compute_75])");
         return module_load(mod, call);
     }
-    char name[64];
-    snprintf(name, sizeof name, "fatbin%u.compute_%u.ptx", mod->index, mod->ptx_arch);
-    save_ptx(name, ptx);
-    WarpsimStatus st = warpsim_module_load(rt_sim, ptx, name, &mod->m);
+    free(mod->ptx_path);
+    mod->ptx_path = ptx_path(mod);
+    const char *dir = getenv("WARPSIM_PTX_DIR");
+    if (dir && *dir)
+        save_ptx(mod, ptx);
+    WarpsimStatus st = warpsim_module_load(rt_sim, ptx, mod->ptx_path, &mod->m);
+    if (st != WARPSIM_OK && !mod->ptx_kept)
+        save_ptx(mod, ptx);
     free(ptx);
     if (st != WARPSIM_OK) { /* the simulator said why */
         mod->load_error = st == WARPSIM_E_PTX ? cudaErrorInvalidPtx : cudaErrorInvalidKernelImage;

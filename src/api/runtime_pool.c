@@ -132,3 +132,7 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void *value)
     memcpy(value, &v, sizeof v);
     return cudaSuccess;
 }
+
+RT_PER_THREAD(cudaMallocAsync_ptsz, cudaMallocAsync);
+RT_PER_THREAD(cudaMallocFromPoolAsync_ptsz, cudaMallocFromPoolAsync);
+RT_PER_THREAD(cudaFreeAsync_ptsz, cudaFreeAsync);

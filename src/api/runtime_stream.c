@@ -16,21 +16,138 @@ enum { cudaEventDisableTiming = 2 };
 
 /* ---- streams ---- */
 
+/* A stream remembers what the program may ask about it; the work itself is never queued. */
 struct CUstream_st {
-    int unused;
+    unsigned flags;
+    int priority;
+    unsigned long long id;
 };
+
+enum { cudaStreamNonBlocking = 1 };
+
+static cudaError_t stream_create(const char *call, cudaStream_t *pStream, unsigned flags, int priority)
+{
+    API_LOCKED;
+    static unsigned long long next_id = 1; /* 0: the legacy default stream */
+    if (!pStream)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    if (flags & ~(unsigned)cudaStreamNonBlocking)
+        return rt_fail(cudaErrorInvalidValue, call, "flags 0x%x: only cudaStreamNonBlocking (1) is defined", flags);
+    *pStream = xcalloc(1, sizeof **pStream);
+    **pStream = (struct CUstream_st){.flags = flags, .priority = priority, .id = next_id++};
+    return cudaSuccess;
+}
 
 cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
-    if (!pStream)
-        return rt_fail(cudaErrorInvalidValue, "cudaStreamCreate", "null pointer");
-    *pStream = xcalloc(1, sizeof **pStream);
-    return cudaSuccess;
+    return stream_create("cudaStreamCreate", pStream, 0, 0);
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned flags)
 {
-    return cudaStreamCreate(pStream);
+    return stream_create("cudaStreamCreateWithFlags", pStream, flags, 0);
+}
+
+/* The device has no stream priorities (cudaDevAttrStreamPrioritiesSupported is 0, and
+ * cudaDeviceGetStreamPriorityRange gives 0 to 0): as in CUDA, a priority outside the range
+ * is clamped to it. */
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned flags, int priority)
+{
+    return stream_create("cudaStreamCreateWithPriority", pStream, flags, 0);
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    ENTER("cudaDeviceGetStreamPriorityRange");
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = 0;
+    return cudaSuccess;
+}
+
+/* What the stream queries share: the answer has somewhere to go; NULL is the default stream. */
+static cudaError_t stream_query(const char *call, const void *out)
+{
+    ENTER(call);
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+    cudaError_t e = stream_query("cudaStreamGetPriority", priority);
+    if (e == cudaSuccess)
+        *priority = stream ? stream->priority : 0;
+    return e;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
+{
+    cudaError_t e = stream_query("cudaStreamGetFlags", flags);
+    if (e == cudaSuccess)
+        *flags = stream ? stream->flags : 0;
+    return e;
+}
+
+cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *streamId)
+{
+    cudaError_t e = stream_query("cudaStreamGetId", streamId);
+    if (e == cudaSuccess)
+        *streamId = stream ? stream->id : 0;
+    return e;
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+    cudaError_t e = stream_query("cudaStreamGetDevice", device);
+    if (e == cudaSuccess)
+        *device = 0;
+    return e;
+}
+
+/* Nothing can be captured (cudaStreamBeginCapture is not supported), so no stream is capturing. */
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus)
+{
+    cudaError_t e = stream_query("cudaStreamIsCapturing", pCaptureStatus);
+    if (e == cudaSuccess)
+        *pCaptureStatus = 0; /* cudaStreamCaptureStatusNone */
+    return e;
+}
+
+/* Host work in stream order: everything before it in the stream has completed when the call
+ * is made, so it runs at once, outside the library's lock (CUDA forbids it to call the API,
+ * but a program that does must not deadlock). A stream callback hears the stream's status:
+ * the sticky error of a kernel that faulted, else success. */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void *), void *userData)
+{
+    {
+        ENTER("cudaLaunchHostFunc");
+        if (!fn)
+            return rt_fail(cudaErrorInvalidValue, "cudaLaunchHostFunc", "null function");
+    }
+    fn(userData);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, void (*callback)(cudaStream_t, cudaError_t, void *),
+                                  void *userData, unsigned flags)
+{
+    cudaError_t status;
+    {
+        API_LOCKED;
+        cudaError_t e = rt_init("cudaStreamAddCallback");
+        if (e != cudaSuccess)
+            return e;
+        if (!callback)
+            return rt_fail(cudaErrorInvalidValue, "cudaStreamAddCallback", "null callback");
+        if (flags != 0)
+            return rt_fail(cudaErrorInvalidValue, "cudaStreamAddCallback", "flags %u: must be 0", flags);
+        status = rt_sticky;
+    }
+    callback(stream, status, userData);
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
@@ -98,6 +215,15 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     return cudaSuccess;
 }
 
+/* cudaEventRecordExternal (1), the one flag, matters only inside a graph capture. */
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags)
+{
+    if (flags & ~1u)
+        return rt_fail(cudaErrorInvalidValue, "cudaEventRecordWithFlags", "flags 0x%x: only cudaEventRecordExternal (1) "
+                       "is defined", flags);
+    return cudaEventRecord(event, stream);
+}
+
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     ENTER("cudaEventSynchronize");
@@ -130,3 +256,16 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     *ms = (float)((end->ns - start->ns) / 1e6);
     return cudaSuccess;
 }
+
+RT_PER_THREAD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize);
+RT_PER_THREAD(cudaStreamQuery_ptsz, cudaStreamQuery);
+RT_PER_THREAD(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent);
+RT_PER_THREAD(cudaEventRecord_ptsz, cudaEventRecord);
+RT_PER_THREAD(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags);
+RT_PER_THREAD(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc);
+RT_PER_THREAD(cudaStreamAddCallback_ptsz, cudaStreamAddCallback);
+RT_PER_THREAD(cudaStreamGetPriority_ptsz, cudaStreamGetPriority);
+RT_PER_THREAD(cudaStreamGetFlags_ptsz, cudaStreamGetFlags);
+RT_PER_THREAD(cudaStreamGetId_ptsz, cudaStreamGetId);
+RT_PER_THREAD(cudaStreamGetDevice_ptsz, cudaStreamGetDevice);
+RT_PER_THREAD(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing);

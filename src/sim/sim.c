@@ -285,6 +285,11 @@ const char *warpsim_error(const WarpsimSim *s)
     return s->err;
 }
 
+const char *warpsim_results_file(const WarpsimSim *s)
+{
+    return s->json ? s->json : s->csv ? s->csv : s->text;
+}
+
 void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out)
 {
     const Config *c = &s->cfg;

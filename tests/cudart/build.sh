@@ -2,7 +2,8 @@
 # Build the runtime-API test programs of tests/unit/test_cudart.c with nvcc 13, as any CUDA
 # program is built (-cudart shared, nvcc's default fat-binary compression), into OUTDIR
 # (default: tests/cudart/bin, the prebuilt copies checked in for machines without nvcc).
-# vecadd_lz4 is vecadd with --compress-mode=speed (LZ4 instead of zstd).
+# vecadd_lz4 is vecadd with --compress-mode=speed (LZ4 instead of zstd); vecadd_ptsz is vecadd
+# with --default-stream per-thread (the _ptsz / _ptds entry points).
 #   sh tests/cudart/build.sh [OUTDIR]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,7 +15,8 @@ command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 mkdir -p "$out"
 # -s: no symbol table, to keep the checked-in binaries small
 flags="-cudart shared -O2 -Xlinker -s"
-for prog in vecadd symbols reduce texture devprops badlaunch pools; do
+for prog in vecadd symbols reduce texture devprops badlaunch pools runtime_api; do
     "$NVCC" $flags -o "$out/$prog" "$prog.cu"
 done
 "$NVCC" $flags --compress-mode=speed -o "$out/vecadd_lz4" "vecadd.cu"
+"$NVCC" $flags --default-stream per-thread -o "$out/vecadd_ptsz" "vecadd.cu"

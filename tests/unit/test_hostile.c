@@ -20,6 +20,7 @@
 
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* ---- the programs of tests/hostile ---- */
 
@@ -87,12 +88,35 @@ static void expect_line(const char *prog, const char *mode, const char *out, con
     test_fail(__FILE__, __LINE__, msg);
 }
 
-/* Every program of the table in dir, with the simulator arguments given. */
+/* Remove every occurrence of what from text. */
+static void strip_all(char *text, const char *what)
+{
+    size_t n = strlen(what);
+    for (char *p = strstr(text, what); p; p = strstr(p, what))
+        memmove(p, p + n, strlen(p + n) + 1);
+}
+
+/* Every program of the table in dir, with the simulator arguments given, its results written
+ * into a folder of its own: a fault's message cites the PTX's lines, and the PTX must then be
+ * there, beside the results. The folder's name is taken out of the output before it is
+ * compared with the table. */
 static void run_hostile(const char *dir, const char *mode)
 {
     static char out[1 << 16];
     for (size_t i = 0; i < ARRAY_LEN(hostile); i++) {
-        int rc = run_prog(dir, hostile[i].prog, mode, out, sizeof out);
+        char res[600], args[1400], cmd[1300], ptx[700];
+        snprintf(res, sizeof res, "%s/hostile-%s%s", test_tmpdir(), hostile[i].prog, strstr(mode, "functional") ? "-f" : "");
+        snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", res, res);
+        ASSERT(test_run_cmd(cmd, out, sizeof out) == 0);
+        snprintf(args, sizeof args, "%s --json %s/results.json", mode, res);
+        int rc = run_prog(dir, hostile[i].prog, args, out, sizeof out);
+        bool cites = strstr(out, "fatbin1.compute_75.ptx:") != NULL;
+        snprintf(ptx, sizeof ptx, "%s/fatbin1.compute_75.ptx", res);
+        EXPECT(access(ptx, R_OK) == 0 || !cites);
+        if (cites)
+            EXPECT_CONTAINS(out, "warpsim: the PTX those lines are in: ");
+        strcat(res, "/");
+        strip_all(out, res);
         if (rc != hostile[i].status) {
             char msg[1200];
             snprintf(msg, sizeof msg, "%s [%s]: exit status %d, expected %d:\n%.800s", hostile[i].prog, mode, rc,

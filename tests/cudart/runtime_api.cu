@@ -1,0 +1,123 @@
+// runtime_api.cu: the runtime calls beyond allocation, copies and launches that programs use:
+// pitched 2D memory (cudaMallocPitch, cudaMemcpy2D, cudaMemset2D) under a kernel that walks
+// its rows; streams' flags, priorities and ids; host functions and stream callbacks in stream
+// order; device flags and preferences; page-locked host memory and pointer attributes; and an
+// entry point the simulator does not implement, which must fail with cudaErrorNotSupported and
+// let the program go on.
+#include "check.h"
+
+#include <cstring>
+
+__global__ void scale_rows(float *m, size_t pitch, int w, int h)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < w && y < h) {
+        float *row = (float *)((char *)m + y * pitch);
+        row[x] = row[x] * 2.0f + (float)y;
+    }
+}
+
+static int order[4], n_order;
+static void host_fn(void *tag) { order[n_order++] = *(int *)tag; }
+static void CUDART_CB callback(cudaStream_t, cudaError_t status, void *tag)
+{
+    order[n_order++] = status == cudaSuccess ? *(int *)tag : -1;
+}
+
+int main()
+{
+    int bad = 0;
+
+    // pitched 2D memory: 37 x 20 floats, rows padded to the device's alignment
+    const int w = 37, h = 20;
+    float host[h][w], back[h][w];
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            host[y][x] = (float)(y * 100 + x);
+    float *m;
+    size_t pitch = 0;
+    CHECK(cudaMallocPitch((void **)&m, &pitch, w * sizeof(float), h));
+    bad += pitch < w * sizeof(float) || pitch % 32 != 0;
+    CHECK(cudaMemset2D(m, pitch, 0xff, pitch, h));
+    CHECK(cudaMemcpy2D(m, pitch, host, w * sizeof(float), w * sizeof(float), h, cudaMemcpyHostToDevice));
+    scale_rows<<<dim3(1, h), 64>>>(m, pitch, w, h);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemset2D((char *)m + 5 * pitch, pitch, 0, 4 * sizeof(float), 2)); // rows 5-6, x < 4
+    CHECK(cudaMemcpy2D(back, w * sizeof(float), m, pitch, w * sizeof(float), h, cudaMemcpyDeviceToHost));
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float want = (y == 5 || y == 6) && x < 4 ? 0.0f : host[y][x] * 2.0f + (float)y;
+            bad += back[y][x] != want;
+        }
+    bad += cudaMemcpy2D(back, 8, m, pitch, 16, 1, cudaMemcpyDeviceToHost) != cudaErrorInvalidPitchValue;
+    bad += cudaGetLastError() != cudaErrorInvalidPitchValue;
+    printf("runtime_api: pitch %zu bytes for rows of %zu\n", pitch, w * sizeof(float));
+
+    // streams
+    int least = -1, greatest = -1, prio = -1;
+    CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    cudaStream_t s1, s2;
+    CHECK(cudaStreamCreateWithPriority(&s1, cudaStreamNonBlocking, greatest - 1));
+    CHECK(cudaStreamCreate(&s2));
+    unsigned flags = 9;
+    unsigned long long id1 = 0, id2 = 0;
+    CHECK(cudaStreamGetPriority(s1, &prio));
+    CHECK(cudaStreamGetFlags(s1, &flags));
+    CHECK(cudaStreamGetId(s1, &id1));
+    CHECK(cudaStreamGetId(s2, &id2));
+    bad += least != 0 || greatest != 0 || prio != 0 || flags != cudaStreamNonBlocking || id1 == id2;
+
+    // host work in stream order, after a kernel
+    int tags[3] = {1, 2, 3};
+    scale_rows<<<dim3(1, h), 64, 0, s1>>>(m, pitch, w, h);
+    CHECK(cudaLaunchHostFunc(s1, host_fn, &tags[0]));
+    CHECK(cudaStreamAddCallback(s1, callback, &tags[1], 0));
+    CHECK(cudaLaunchHostFunc(s2, host_fn, &tags[2]));
+    CHECK(cudaStreamSynchronize(s1));
+    CHECK(cudaDeviceSynchronize());
+    bad += n_order != 3 || order[0] != 1 || order[1] != 2 || order[2] != 3;
+    bad += cudaStreamAddCallback(s1, callback, &tags[1], 1) != cudaErrorInvalidValue;
+    (void)cudaGetLastError();
+    CHECK(cudaStreamDestroy(s1));
+    CHECK(cudaStreamDestroy(s2));
+
+    // the device's flags and preferences
+    unsigned dflags = 0;
+    int cache = -1, chosen = -1, peer = -1;
+    cudaDeviceProp want;
+    memset(&want, 0, sizeof want);
+    CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
+    CHECK(cudaGetDeviceFlags(&dflags));
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferL1));
+    CHECK(cudaDeviceGetCacheConfig((cudaFuncCache *)&cache));
+    CHECK(cudaChooseDevice(&chosen, &want));
+    CHECK(cudaDeviceCanAccessPeer(&peer, 0, 0));
+    CHECK(cudaFuncSetCacheConfig(scale_rows, cudaFuncCachePreferShared));
+    bad += dflags != cudaDeviceScheduleBlockingSync || cache != cudaFuncCachePreferL1 || chosen != 0 || peer != 0;
+
+    // page-locked host memory and what pointers are
+    static float page[1024];
+    cudaPointerAttributes a;
+    CHECK(cudaHostRegister(page, sizeof page, cudaHostRegisterPortable));
+    CHECK(cudaPointerGetAttributes(&a, page + 10));
+    bad += a.type != cudaMemoryTypeHost || a.hostPointer != page + 10;
+    CHECK(cudaPointerGetAttributes(&a, m));
+    bad += a.type != cudaMemoryTypeDevice || a.devicePointer != m || a.device != 0;
+    CHECK(cudaHostUnregister(page));
+    CHECK(cudaPointerGetAttributes(&a, page));
+    bad += a.type != cudaMemoryTypeUnregistered;
+    CHECK(cudaMemcpy(page, m, 16, cudaMemcpyDeviceToHost)); // still usable as plain memory
+    bad += page[0] != (host[0][0] * 2.0f) * 2.0f;
+
+    // an entry point the simulator lacks: an error, not the end of the program
+    cudaGraph_t graph;
+    cudaError_t e = cudaGraphCreate(&graph, 0);
+    bad += e != cudaErrorNotSupported || cudaGetLastError() != cudaErrorNotSupported;
+    bad += cudaGetLastError() != cudaSuccess;
+    printf("runtime_api: graphs %s\n", cudaGetErrorName(e));
+
+    CHECK(cudaFree(m));
+    printf("runtime_api: %d mismatches\n", bad);
+    printf("runtime_api: %s\n", bad ? "FAILED" : "ok");
+    return bad ? 1 : 0;
+}
