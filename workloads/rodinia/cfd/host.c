@@ -62,7 +62,6 @@ static CfdVec neg(CfdVec v)
 /* The mesh in grid order: faces 0 west, 1 east, 2 south, 3 north. */
 static void make_mesh(int nel, int nelr, int width, int *nb, float *normals, float *areas)
 {
-    int rows = (nel + width - 1) / width;
     for (int e = 0; e < nel; e++)
         areas[e] = 1.0f + (wl_randf() - 0.5f) * 0.4f;
     for (int e = 0; e < nel; e++) {
@@ -86,7 +85,6 @@ static void make_mesh(int nel, int nelr, int width, int *nb, float *normals, flo
         if (y == 0)
             set_face(nb, normals, nelr, e, 2, CFD_WING, neg(tilted(1)));
     }
-    (void)rows;
 }
 
 /* Renumber the elements by perm (new id of old element e): the per-element arrays and the
