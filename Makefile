@@ -80,7 +80,7 @@ $(BUILD)/workloads/wl.o: workloads/common/wl.c workloads/common/wl.h include/cud
 	$(CC) $(WL_CFLAGS) -c $< -o $@
 
 $(BUILD)/workloads/%/host: workloads/%/host.c $(BUILD)/workloads/%/ptx.c $(BUILD)/workloads/wl.o \
-                           workloads/common/wl.h $(wildcard workloads/*/common/*.h) $(BUILD)/lib/libcuda.so.1
+                           $(wildcard workloads/common/*.h workloads/*/common/*.h) $(BUILD)/lib/libcuda.so.1
 	$(CC) $(WL_CFLAGS) -o $@ $< $(BUILD)/workloads/$*/ptx.c $(BUILD)/workloads/wl.o \
 	      -L$(BUILD)/lib -l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/../../../lib' -lm
 

@@ -13,48 +13,25 @@
  *   paper nodes=1000000 degree=5: about 5 M edges, the "5M edges" input of the thesis's
  *     tables (Rodinia's graph1MW_6 has 1 M nodes and about 6 M edges). */
 #include "wl.h"
+#include "wl_graph.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-struct node {
-    int first, count;
-};
 
 int main(int argc, char **argv)
 {
     static const char *const keys[] = {"nodes", "degree", "seed"};
     long val[] = {65536, 5, 1};
     wl_args(argc, argv, 3, keys, val);
-    if (val[0] < 1 || val[0] > 50000000 || val[1] < 1 || val[1] > 1000 || val[0] * (2 * val[1] - 1) > 1000000000) {
-        fprintf(stderr, "bfs: need 1 <= nodes <= 5e7, 1 <= degree <= 1000, nodes * (2 degree - 1) <= 1e9\n");
-        return 2;
-    }
-    int n = (int)val[0], degree = (int)val[1];
-
-    /* The graph: degrees first, then the edge list they index. */
-    wl_seed((uint64_t)val[2]);
-    struct node *nodes = malloc(n * sizeof *nodes);
-    if (!nodes) {
-        fprintf(stderr, "bfs: out of memory\n");
-        return 1;
-    }
-    long n_edges = 0;
-    for (int v = 0; v < n; v++) {
-        nodes[v].first = (int)n_edges;
-        nodes[v].count = 1 + (int)wl_rand_below(2 * degree - 1);
-        n_edges += nodes[v].count;
-    }
-    int *edges = malloc(n_edges * sizeof *edges);
-    int *cost = malloc(n * sizeof *cost), *want = malloc(n * sizeof *want), *queue = malloc(n * sizeof *queue);
+    WlGraph g = wl_graph_random("bfs", val[0], val[1], val[2]);
+    int n = g.n_nodes;
+    int *cost = malloc(n * sizeof *cost), *want = malloc(n * sizeof *want);
     bool *mask = calloc(n, 1), *visited = calloc(n, 1);
-    if (!edges || !cost || !want || !queue || !mask || !visited) {
+    if (!cost || !want || !mask || !visited) {
         fprintf(stderr, "bfs: out of memory\n");
         return 1;
     }
-    for (long e = 0; e < n_edges; e++)
-        edges[e] = (int)wl_rand_below((uint32_t)n);
     for (int v = 0; v < n; v++)
         cost[v] = -1;
     cost[0] = 0;
@@ -62,8 +39,8 @@ int main(int argc, char **argv)
 
     wl_init();
     CUfunction expand = wl_kernel("bfs_expand"), advance = wl_kernel("bfs_advance");
-    CUdeviceptr d_nodes = wl_upload(nodes, n * sizeof *nodes);
-    CUdeviceptr d_edges = wl_upload(edges, n_edges * sizeof *edges);
+    CUdeviceptr d_nodes = wl_upload(g.nodes, n * sizeof *g.nodes);
+    CUdeviceptr d_edges = wl_upload(g.edges, g.n_edges * sizeof *g.edges);
     CUdeviceptr d_mask = wl_upload(mask, n), d_visited = wl_upload(visited, n);
     CUdeviceptr d_updating = wl_alloc(n), d_cost = wl_upload(cost, n * sizeof *cost);
     CUdeviceptr d_more = wl_alloc(1);
@@ -86,23 +63,11 @@ int main(int argc, char **argv)
     wl_download(cost, d_cost, n * sizeof *cost);
 
     /* CPU reference: queue-based BFS from node 0. */
-    for (int v = 0; v < n; v++)
-        want[v] = -1;
-    int head = 0, tail = 0, reached = 1;
-    want[0] = 0;
-    queue[tail++] = 0;
-    while (head < tail) {
-        int v = queue[head++];
-        for (int e = nodes[v].first; e < nodes[v].first + nodes[v].count; e++)
-            if (want[edges[e]] < 0) {
-                want[edges[e]] = want[v] + 1;
-                queue[tail++] = edges[e];
-                reached++;
-            }
-    }
-    printf("bfs: %d nodes, %ld edges, %d reached, %d rounds\n", n, n_edges, reached, rounds);
+    int reached = wl_graph_bfs(&g, 0, want);
+    printf("bfs: %d nodes, %ld edges, %d reached, %d rounds\n", n, g.n_edges, reached, rounds);
 
     double err = wl_max_err_i(cost, want, n);
-    free(nodes), free(edges), free(cost), free(want), free(queue), free(mask), free(visited);
+    wl_graph_free(&g);
+    free(cost), free(want), free(mask), free(visited);
     return wl_finish("bfs", err, 0);
 }
