@@ -110,15 +110,18 @@ cudaError_t cudaGetDevice(int *device)
 }
 
 /* The flags of cudaSetDeviceFlags, for cudaGetDeviceFlags: they choose how the host waits
- * (spin, yield, block), which the synchronous device never does. */
-static unsigned rt_device_flags;
+ * (spin, yield, block), which the synchronous device never does. cudaDeviceMapHost (8) is
+ * always reported, as NVIDIA's runtime does (measured: 0x8 before any cudaSetDeviceFlags,
+ * 0xc after cudaDeviceScheduleBlockingSync), although mapped memory is not modelled. */
+enum { cudaDeviceMapHost = 8 };
+static unsigned rt_device_flags = cudaDeviceMapHost;
 
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
     API_LOCKED;
     if (flags & ~0x1fu) /* cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax */
         return rt_fail(cudaErrorInvalidValue, "cudaSetDeviceFlags", "flags 0x%x: not CUDA's device flags", flags);
-    rt_device_flags = flags;
+    rt_device_flags = flags | cudaDeviceMapHost;
     return cudaSuccess;
 }
 
@@ -168,7 +171,8 @@ cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
 {
     API_LOCKED;
     if (cacheConfig < 0 || cacheConfig > 3)
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "%d is not a cudaFuncCache value", cacheConfig);
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "%d is not a cudaFuncCache value",
+                       cacheConfig);
     rt_cache_config = cacheConfig;
     return cudaSuccess;
 }

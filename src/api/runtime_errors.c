@@ -50,6 +50,8 @@ static const struct {
     {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {710, "cudaErrorAssert", "device-side assert triggered"},
     {715, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {712, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
+    {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
     {716, "cudaErrorMisalignedAddress", "misaligned address"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},

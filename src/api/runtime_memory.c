@@ -156,8 +156,8 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
                        "modelled");
     for (uint32_t i = 0; i < rt_n_host; i++)
         if ((char *)ptr < rt_host[i].p + rt_host[i].n && rt_host[i].p < (char *)ptr + size)
-            return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "%p (%zu bytes) overlaps pinned memory at %p",
-                           ptr, size, (void *)rt_host[i].p);
+            return rt_fail(cudaErrorHostMemoryAlreadyRegistered, "cudaHostRegister",
+                           "%p (%zu bytes) overlaps pinned memory at %p", ptr, size, (void *)rt_host[i].p);
     host_add(ptr, size, false);
     return cudaSuccess;
 }
@@ -167,7 +167,8 @@ cudaError_t cudaHostUnregister(void *ptr)
     API_LOCKED;
     RtHostRange *r = ptr ? host_find(ptr) : NULL;
     if (!r || r->p != ptr || r->owned)
-        return rt_fail(cudaErrorInvalidValue, "cudaHostUnregister", "%p is not a range of cudaHostRegister", ptr);
+        return rt_fail(cudaErrorHostMemoryNotRegistered, "cudaHostUnregister", "%p is not a range of cudaHostRegister",
+                       ptr);
     *r = rt_host[--rt_n_host];
     return cudaSuccess;
 }

@@ -3,7 +3,9 @@
  * cudaMallocPitch gives each row of a 2D array its own aligned start; cudaMemcpy2D and
  * cudaMemset2D walk the rows of such arrays (or of any two strided regions), each row one
  * checked copy or memset of the flat calls, so a row that leaves its allocation fails as a flat
- * copy would. The Async forms are the same calls: the device is synchronous. */
+ * copy would. The Async forms are the same calls: the device is synchronous. A row wider than
+ * a pitch is cudaErrorInvalidValue, as NVIDIA's runtime 13.0 returns (measured on an H200),
+ * where its documentation names cudaErrorInvalidPitchValue. */
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
@@ -29,7 +31,7 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
                            int kind, const char *call)
 {
     if (width > dpitch || width > spitch)
-        return rt_fail(cudaErrorInvalidPitchValue, call, "rows of %zu bytes in pitches of %zu (destination) and %zu "
+        return rt_fail(cudaErrorInvalidValue, call, "rows of %zu bytes in pitches of %zu (destination) and %zu "
                        "(source)", width, dpitch, spitch);
     if (width == dpitch && width == spitch) /* contiguous: one copy */
         return rt_copy(dst, src, width * height, kind, call);
@@ -56,7 +58,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 static cudaError_t memset_2d(void *devPtr, size_t pitch, int value, size_t width, size_t height, const char *call)
 {
     if (width > pitch)
-        return rt_fail(cudaErrorInvalidPitchValue, call, "rows of %zu bytes in a pitch of %zu", width, pitch);
+        return rt_fail(cudaErrorInvalidValue, call, "rows of %zu bytes in a pitch of %zu", width, pitch);
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = rt_memset((char *)devPtr + r * pitch, value, width, call);
         if (e != cudaSuccess)

@@ -219,8 +219,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned flags)
 {
     if (flags & ~1u)
-        return rt_fail(cudaErrorInvalidValue, "cudaEventRecordWithFlags", "flags 0x%x: only cudaEventRecordExternal (1) "
-                       "is defined", flags);
+        return rt_fail(cudaErrorInvalidValue, "cudaEventRecordWithFlags",
+                       "flags 0x%x: only cudaEventRecordExternal (1) is defined", flags);
     return cudaEventRecord(event, stream);
 }
 

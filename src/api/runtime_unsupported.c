@@ -15,7 +15,8 @@
 static cudaError_t unsupported(const char *call, atomic_flag *said)
 {
     if (!atomic_flag_test_and_set(said))
-        fprintf(stderr, "warpsim: %s: not supported by the simulator (cudaErrorNotSupported); see docs/cuda.md\n", call);
+        fprintf(stderr, "warpsim: %s: not supported by the simulator (cudaErrorNotSupported); see docs/cuda.md\n",
+                call);
     return rt_quiet_fail(cudaErrorNotSupported);
 }
 

@@ -1,5 +1,5 @@
 // badlaunch.cu: a launch the device cannot run (2048 threads per block) must fail with
-// cudaErrorInvalidConfiguration, without spoiling later work (the error is not sticky); then
+// cudaErrorInvalidValue (CUDA 13.0's code for it), without spoiling later work (the error is not sticky); then
 // the usual CHECK on an invalid launch reports it and exits with status 1.
 #include "check.h"
 
@@ -15,7 +15,7 @@ int main()
     fill<<<1, 2048>>>(dx, 1);
     cudaError_t e = cudaGetLastError();
     printf("2048 threads per block: %s\n", cudaGetErrorName(e));
-    if (e != cudaErrorInvalidConfiguration)
+    if (e != cudaErrorInvalidValue)
         return 2;
     if (cudaGetLastError() != cudaSuccess) // reading the error reset it
         return 3;

@@ -49,8 +49,8 @@ int main()
             float want = (y == 5 || y == 6) && x < 4 ? 0.0f : host[y][x] * 2.0f + (float)y;
             bad += back[y][x] != want;
         }
-    bad += cudaMemcpy2D(back, 8, m, pitch, 16, 1, cudaMemcpyDeviceToHost) != cudaErrorInvalidPitchValue;
-    bad += cudaGetLastError() != cudaErrorInvalidPitchValue;
+    bad += cudaMemcpy2D(back, 8, m, pitch, 16, 1, cudaMemcpyDeviceToHost) != cudaErrorInvalidValue; // as CUDA 13.0 does
+    bad += cudaGetLastError() != cudaErrorInvalidValue;
     printf("runtime_api: pitch %zu bytes for rows of %zu\n", pitch, w * sizeof(float));
 
     // streams
@@ -93,7 +93,7 @@ int main()
     CHECK(cudaChooseDevice(&chosen, &want));
     CHECK(cudaDeviceCanAccessPeer(&peer, 0, 0));
     CHECK(cudaFuncSetCacheConfig(scale_rows, cudaFuncCachePreferShared));
-    bad += dflags != cudaDeviceScheduleBlockingSync || cache != cudaFuncCachePreferL1 || chosen != 0 || peer != 0;
+    bad += dflags != (cudaDeviceScheduleBlockingSync | cudaDeviceMapHost) || cache != cudaFuncCachePreferL1 || chosen != 0 || peer != 0;
 
     // page-locked host memory and what pointers are
     static float page[1024];
@@ -104,6 +104,8 @@ int main()
     CHECK(cudaPointerGetAttributes(&a, m));
     bad += a.type != cudaMemoryTypeDevice || a.devicePointer != m || a.device != 0;
     CHECK(cudaHostUnregister(page));
+    bad += cudaHostUnregister(page) != cudaErrorHostMemoryNotRegistered;
+    (void)cudaGetLastError();
     CHECK(cudaPointerGetAttributes(&a, page));
     bad += a.type != cudaMemoryTypeUnregistered;
     CHECK(cudaMemcpy(page, m, 16, cudaMemcpyDeviceToHost)); // still usable as plain memory

@@ -31,7 +31,7 @@ static void *work(void *arg)
         CHECK(cudaGetLastError());
         if (t == 2 && k == 5) {
             add<<<1, 4096>>>(d, 1000, N); // refused: more than 1024 threads per block
-            errors[t] = cudaGetLastError() == cudaErrorInvalidConfiguration;
+            errors[t] = cudaGetLastError() == cudaErrorInvalidValue;
         }
     }
     CHECK(cudaMemcpy(h, d, N * sizeof(int), cudaMemcpyDeviceToHost));

@@ -66,7 +66,7 @@ static const struct {
     {"threads", 0,
      {"threads: 4 threads x 10 launches, 0 mismatches, refused launch seen by its thread: yes",
       "warpsim: kernel launch: _Z3addPiii: a block of 4096x1x1 threads exceeds the device's 1024 threads per block "
-      "(and 64 in z) (cudaErrorInvalidConfiguration)"}},
+      "(cudaErrorInvalidValue)"}},
 };
 
 /* line is one whole line of text. */
@@ -105,7 +105,8 @@ static void run_hostile(const char *dir, const char *mode)
     static char out[1 << 16];
     for (size_t i = 0; i < ARRAY_LEN(hostile); i++) {
         char res[600], args[1400], cmd[1300], ptx[700];
-        snprintf(res, sizeof res, "%s/hostile-%s%s", test_tmpdir(), hostile[i].prog, strstr(mode, "functional") ? "-f" : "");
+        snprintf(res, sizeof res, "%s/hostile-%s%s", test_tmpdir(), hostile[i].prog,
+                 strstr(mode, "functional") ? "-f" : "");
         snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", res, res);
         ASSERT(test_run_cmd(cmd, out, sizeof out) == 0);
         snprintf(args, sizeof args, "%s --json %s/results.json", mode, res);
