@@ -448,7 +448,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         MpathResult mr = probe_mpath(c, la, &ra, now, out);
         if (mr == MPATH_BUSY)
             return L1D_FAIL_MPATH;
-        if (mr == MPATH_HIT) {
+        if (mr == MPATH_HIT || mr == MPATH_SERVED) {
             count_access(c, set);
             return L1D_HIT;
         }
