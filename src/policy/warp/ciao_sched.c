@@ -1,129 +1,189 @@
-/* ciao_t.c: CIAO-T, CIAO's selective warp throttling (Zhang et al., IPDPS 2018: III-C, IV-A,
- * IV-C and Algorithm 1 without its redirection branch; Table I), `sm.sched = ciao-t`.
+/* ciao_sched.c: Algorithm 1 of CIAO (Zhang et al., IPDPS 2018: III-B, III-C, IV-A..IV-C;
+ * Table I), shared by its three warp schedulers (ciao_t.c, ciao_p.c, ciao_c.c; ciao.h):
+ * `sm.sched = ciao-t` (selective warp throttling), `ciao-p` (isolation of interfering warps into
+ * unused shared memory) and `ciao-c` (both).
  *
  * The interference detector (ciao_detect.c) gives each warp i its IRS (eq. 1) and its most
  * interfering warp (the interference list). Epochs are counted in the SM's issued
- * instructions:
- * - every high-cutoff epoch (5,000 instructions), each warp i of the active list (live, V = 1)
- *   whose IRS_i exceeds the high cutoff (0.01) has its most interfering warp j stalled, if j is
- *   live and active: V_j = 0, i goes into the second field of j's pair-list entry, and j goes
- *   to the front of the stalled list;
- * - every low-cutoff epoch (100 instructions), the warp j at the front of the stalled list is
- *   examined: it is reactivated (V_j = 1, its pair field cleared, it leaves the list) unless
- *   the warp i that made it stall is still live and IRS_i is still above the low cutoff
- *   (0.005). So warps come back in the reverse order of stalling.
- * A stalled warp issues no instruction at all (V = 0 takes it out of the warp list: "stall");
- * CCWS, by contrast, holds only loads. Among the other warps the order is greedy-then-oldest
- * (V-A: CIAO leverages GTO).
+ * instructions. Every high-cutoff epoch (5,000 instructions), each warp i of the active list
+ * (live, V = 1: isolated warps are active) whose IRS_i exceeds the high cutoff (0.01) acts on
+ * its most interfering warp j, if j is live and active:
+ * - ciao-t: j is stalled (V_j = 0; i in the second field of j's pair-list entry);
+ * - ciao-p: j is isolated if it is not yet (I_j = 1; i in the first field): its global/local
+ *   loads are steered to the shared-memory cache (src/policy/mpath/smemcache.c) instead of
+ *   the L1D; an isolated j is left as it is;
+ * - ciao-c: j is isolated if it is not yet, and stalled if it already is (Algorithm 1: the
+ *   interference among isolated warps is seen through the same VTA, III-C).
+ * Each isolation or stall goes to the front of the warp list CIAO examines at low-cutoff
+ * epochs (100 instructions): the entry at the front is undone (a stalled warp is reactivated,
+ * an isolated warp's loads go back to the L1D) unless the warp i recorded in the matching
+ * pair-list field is still live and IRS_i is still above the low cutoff (0.005). So actions are
+ * undone in the reverse order (III-C). A stalled warp issues no instruction at all (V = 0
+ * takes it out of the warp list). Among the other warps the order is greedy-then-oldest (V-A).
  *
  * Choices where the paper is silent:
- * - A high-cutoff epoch visits the active warps oldest first and each may stall one warp; a
- *   warp stalled earlier in the same epoch is no longer active and stalls nobody. At an
- *   instruction count that ends both epochs, the low-cutoff check runs first.
+ * - A high-cutoff epoch visits the active warps oldest first and each acts on at most one
+ *   warp; a warp stalled earlier in the same epoch is no longer active and acts on nobody (an
+ *   isolated one still may). At an instruction count that ends both epochs, the low-cutoff
+ *   check runs first.
+ * - The warp list holds actions, not warps: a warp isolated and then stalled has two entries
+ *   (its stall above its isolation), undone one at a time.
+ * - No room: with no unused shared memory (smemcache.h: not even one data row and its tag
+ *   row), ciao-p isolates nobody (no_room) and ciao-c stalls the warp it would have isolated
+ *   (stall_fallbacks). A warp isolated while there was room keeps I = 1 when the room goes; its
+ *   loads then go to the L1D (the cache counts them as `nowhere`).
  * - Progress: a warp is never stalled when it is the last live active warp of the SM. A
- *   stalled warp whose CTA has a warp waiting at a barrier issues anyway (barrier_passes), so
- *   a barrier never waits for a stalled warp (epochs need instructions, so no reactivation
- *   would come if every active warp waited). When the last active warp leaves while warps are
- *   stalled, they are all reactivated (forced_reactivations).
- * - A stalled warp that finishes (it may, through barrier passes) leaves the stalled list.
+ *   stalled warp whose CTA has a warp waiting at a barrier issues anyway (barrier_passes).
+ *   When the last active warp leaves while warps are stalled, they are all reactivated
+ *   (forced_reactivations); isolations stay.
+ * - A warp that finishes leaves the list (all its entries).
+ * - The interference matrix (matrix = 1) counts, on SM 0, every line replacement in the L1D
+ *   or the shared-memory cache by (warp slot that brought the line in, warp slot whose access
+ *   replaced it), over the whole run: Fig. 4a's warp x warp interference counts.
  *
- * Options (sm.sched.ciao-t.*): vta_sets (48), vta_ways (8), high_cutoff (0.01), low_cutoff
- * (0.005), high_epoch (5000 instructions), low_epoch (100 instructions). Stats
- * (sm[i].sched.ciao-t.*): the detector's (ciao_detect.c), and stalls, reactivations,
- * forced_reactivations, held, barrier_passes, high_epochs, low_epochs, irs_over_high,
- * stalled_max (see ciao_t_create_shared). */
+ * Options (sm.sched.ciao-<t|p|c>.*): vta_sets (48), vta_ways (8), high_cutoff (0.01),
+ * low_cutoff (0.005), high_epoch (5000 instructions), low_epoch (100 instructions), matrix (0).
+ * Stats (sm[i].sched.ciao-<t|p|c>.*): the detector's (ciao_detect.c) and those registered in
+ * ciao_create_shared; series irs_max, active_warps (and isolated_warps for P and C). */
 #include "policy/warp/ciao.h"
 
+#include <stddef.h>
+
+#include "policy/mpath/smemcache.h"
 #include "policy/policy.h"
 
 #include "base/base.h"
 
-#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct CiaoTOpts {
-    uint32_t vta_sets, vta_ways;
-    double high_cutoff, low_cutoff;
-    uint32_t high_epoch, low_epoch;
-} CiaoTOpts;
-
-static const OptDesc ciao_t_opts[] = {
-    {"vta_sets", OPT_U32, offsetof(CiaoTOpts, vta_sets), "48", 1, 64, NULL, "sets",
+const OptDesc ciao_opts[CIAO_N_OPTS] = {
+    {"vta_sets", OPT_U32, offsetof(CiaoOpts, vta_sets), "48", 1, 64, NULL, "sets",
      "victim tag array sets, one per warp slot (a slot's set is the slot modulo the sets)"},
-    {"vta_ways", OPT_U32, offsetof(CiaoTOpts, vta_ways), "8", 1, 64, NULL, "tags",
+    {"vta_ways", OPT_U32, offsetof(CiaoOpts, vta_ways), "8", 1, 64, NULL, "tags",
      "victim tag array tags per set (FIFO)"},
-    {"high_cutoff", OPT_F64, offsetof(CiaoTOpts, high_cutoff), "0.01", 0, 1e9, NULL, "",
-     "IRS above which a warp's most interfering warp is stalled (checked every high_epoch)"},
-    {"low_cutoff", OPT_F64, offsetof(CiaoTOpts, low_cutoff), "0.005", 0, 1e9, NULL, "",
-     "IRS of the interfered warp at or below which a stalled warp is reactivated (checked every low_epoch)"},
-    {"high_epoch", OPT_U32, offsetof(CiaoTOpts, high_epoch), "5000", 1, 100000000, NULL, "instructions",
+    {"high_cutoff", OPT_F64, offsetof(CiaoOpts, high_cutoff), "0.01", 0, 1e9, NULL, "",
+     "IRS above which a warp's most interfering warp is isolated or stalled (checked every high_epoch)"},
+    {"low_cutoff", OPT_F64, offsetof(CiaoOpts, low_cutoff), "0.005", 0, 1e9, NULL, "",
+     "IRS of the interfered warp at or below which a stall or an isolation is undone (checked every low_epoch)"},
+    {"high_epoch", OPT_U32, offsetof(CiaoOpts, high_epoch), "5000", 1, 100000000, NULL, "instructions",
      "SM instructions between high-cutoff checks"},
-    {"low_epoch", OPT_U32, offsetof(CiaoTOpts, low_epoch), "100", 1, 100000000, NULL, "instructions",
+    {"low_epoch", OPT_U32, offsetof(CiaoOpts, low_epoch), "100", 1, 100000000, NULL, "instructions",
      "SM instructions between low-cutoff checks"},
+    {"matrix", OPT_BOOL, offsetof(CiaoOpts, matrix), "false", 0, 1, NULL, "",
+     "keep SM 0's warp x warp replacement counts (Fig. 4a) as histograms matrix.wNN (one per warp whose line "
+     "was replaced, a bucket per replacing warp)"},
 };
 
-typedef struct CiaoT {
+typedef struct CiaoAction {
+    uint8_t warp;
+    bool stall; /* else an isolation */
+} CiaoAction;
+
+typedef struct CiaoSched {
     Ciao d;
+    CiaoMode mode;
     double high, low;
-    uint32_t high_epoch, low_epoch;
-    uint8_t list[CIAO_SLOTS]; /* the stalled list: list[n - 1] is its front (the latest stalled) */
+    uint32_t high_epoch, low_epoch, smem_bytes;
+    CiaoAction list[2 * CIAO_SLOTS]; /* the warp list's actions: list[n - 1] is its front */
     uint32_t n;
     /* stats */
     uint64_t stalls, reactivations, forced, held, barrier_passes, high_epochs, low_epochs, irs_over_high;
-    uint64_t stalled_max;
-} CiaoT;
+    uint64_t stalled_max, isolations, redirections_back, isolated_max, no_room, stall_fallbacks;
+    /* the interference matrix (SM 0, matrix = 1): [owner * n_matrix + evictor] */
+    uint32_t n_matrix;
+    uint64_t *matrix;
+    char (*label_buf)[8];
+    const char **labels;
+    char (*name_buf)[16];
+    PolicySeries s_irs, s_active, s_isolated;
+} CiaoSched;
 
-typedef struct CiaoTSched {
-    CiaoT *t;
+typedef struct CiaoInst {
+    CiaoSched *t;
     uint32_t index;
     int last;
-} CiaoTSched;
+} CiaoInst;
 
-/* ---- the stalled list -------------------------------------------------------------------- */
+/* ---- the warp list ----------------------------------------------------------------------- */
 
-static void stall(CiaoT *t, uint32_t j, uint32_t by)
+static uint32_t n_stalled(const CiaoSched *t) { return popcount_u64(t->d.stalled); }
+
+static void push(CiaoSched *t, uint32_t j, bool stall)
+{
+    CHECK(t->n < ARRAY_LEN(t->list));
+    t->list[t->n++] = (CiaoAction){.warp = (uint8_t)j, .stall = stall};
+}
+
+static void stall(CiaoSched *t, uint32_t j, uint32_t by)
 {
     t->d.stalled |= 1ull << j;
     t->d.pair[j].stalled_by = (uint8_t)by;
     t->d.pair[j].stalled_gen = t->d.gen[by];
-    t->list[t->n++] = (uint8_t)j;
+    push(t, j, true);
     t->stalls++;
-    t->stalled_max = MAX(t->stalled_max, t->n);
+    t->stalled_max = MAX(t->stalled_max, n_stalled(t));
 }
 
-static void unlist(CiaoT *t, uint32_t j)
+static void isolate(CiaoSched *t, uint32_t j, uint32_t by)
 {
-    for (uint32_t i = 0; i < t->n; i++)
-        if (t->list[i] == j) {
-            memmove(&t->list[i], &t->list[i + 1], (t->n - i - 1) * sizeof t->list[0]);
-            t->n--;
-            break;
-        }
-    t->d.stalled &= ~(1ull << j);
-    t->d.pair[j].stalled_by = CIAO_NONE;
+    t->d.isolated |= 1ull << j;
+    t->d.pair[j].isolated_by = (uint8_t)by;
+    t->d.pair[j].isolated_gen = t->d.gen[by];
+    push(t, j, false);
+    t->isolations++;
+    t->isolated_max = MAX(t->isolated_max, popcount_u64(t->d.isolated));
 }
 
-/* Low-cutoff epoch: the front of the stalled list comes back unless the warp it interfered
- * with is still live and above the low cutoff. */
-static void low_epoch(CiaoT *t)
+/* Undo list entry k (a reactivation or a redirection back to the L1D). */
+static void undo(CiaoSched *t, uint32_t k)
+{
+    CiaoAction a = t->list[k];
+    memmove(&t->list[k], &t->list[k + 1], (t->n - k - 1) * sizeof t->list[0]);
+    t->n--;
+    if (a.stall) {
+        t->d.stalled &= ~(1ull << a.warp);
+        t->d.pair[a.warp].stalled_by = CIAO_NONE;
+    } else {
+        t->d.isolated &= ~(1ull << a.warp);
+        t->d.pair[a.warp].isolated_by = CIAO_NONE;
+    }
+}
+
+/* Every entry of warp j goes (it finished, or its slot has a new warp). */
+static void unlist(CiaoSched *t, uint32_t j)
+{
+    for (uint32_t k = t->n; k-- > 0;)
+        if (t->list[k].warp == j)
+            undo(t, k);
+}
+
+/* Low-cutoff epoch: the action at the front of the list is undone unless the warp it was taken
+ * for is still live and above the low cutoff. */
+static void low_epoch(CiaoSched *t)
 {
     t->low_epochs++;
     if (!t->n)
         return;
-    uint32_t j = t->list[t->n - 1];
-    const CiaoPair *p = &t->d.pair[j];
-    bool keep = ciao_same_warp(&t->d, p->stalled_by, p->stalled_gen) && ciao_irs(&t->d, p->stalled_by) > t->low;
-    if (!keep) {
-        unlist(t, j);
+    CiaoAction a = t->list[t->n - 1];
+    const CiaoPair *p = &t->d.pair[a.warp];
+    uint8_t by = a.stall ? p->stalled_by : p->isolated_by;
+    uint32_t gen = a.stall ? p->stalled_gen : p->isolated_gen;
+    if (ciao_same_warp(&t->d, by, gen) && ciao_irs(&t->d, by) > t->low)
+        return;
+    undo(t, t->n - 1);
+    if (a.stall)
         t->reactivations++;
-    }
+    else
+        t->redirections_back++;
 }
 
-/* High-cutoff epoch: each active warp above the high cutoff stalls its most interfering warp. */
-static void high_epoch(CiaoT *t, const uint64_t *age)
+/* High-cutoff epoch: each active warp above the high cutoff acts on its most interfering warp. */
+static void high_epoch(CiaoSched *t, const uint64_t *age, uint32_t smem_unused)
 {
     t->high_epochs++;
+    bool room = t->mode != CIAO_T && smemcache_geometry(t->smem_bytes, smem_unused).lines > 0;
     for (uint64_t m = t->d.live & ~t->d.stalled; m;) {
         int i = warp_sched_oldest(m, age);
         m &= ~(1ull << i);
@@ -132,8 +192,20 @@ static void high_epoch(CiaoT *t, const uint64_t *age)
         t->irs_over_high++;
         int j = ciao_interferer(&t->d, (uint32_t)i);
         uint64_t active = t->d.live & ~t->d.stalled;
-        if (j < 0 || !(active >> j & 1) || popcount_u64(active) < 2)
+        if (j < 0 || !(active >> j & 1))
             continue;
+        bool isolated = t->d.isolated >> j & 1;
+        if (t->mode != CIAO_T && !isolated && room) {
+            isolate(t, (uint32_t)j, (uint32_t)i);
+            continue;
+        }
+        if (t->mode == CIAO_P) {
+            t->no_room += !isolated;
+            continue;
+        }
+        if (popcount_u64(active) < 2)
+            continue;
+        t->stall_fallbacks += t->mode == CIAO_C && !isolated;
         stall(t, (uint32_t)j, (uint32_t)i);
         m &= ~(1ull << j);
     }
@@ -141,52 +213,97 @@ static void high_epoch(CiaoT *t, const uint64_t *age)
 
 /* ---- hooks ------------------------------------------------------------------------------- */
 
-static void *ciao_t_create_shared(const PolicyCtx *ctx)
+static void matrix_create(CiaoSched *t, const PolicyCtx *ctx)
 {
-    const CiaoTOpts *o = ctx->opts;
+    uint32_t n = t->n_matrix = ctx->cfg->sm.max_warps;
+    t->matrix = xcalloc((size_t)n * n, sizeof *t->matrix);
+    t->label_buf = xcalloc(n, sizeof *t->label_buf);
+    t->labels = xcalloc(n, sizeof *t->labels);
+    t->name_buf = xcalloc(n, sizeof *t->name_buf);
+    for (uint32_t j = 0; j < n; j++) {
+        snprintf(t->label_buf[j], sizeof t->label_buf[j], "w%02u", j);
+        t->labels[j] = t->label_buf[j];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(t->name_buf[i], sizeof t->name_buf[i], "matrix.w%02u", i);
+        policy_stat_histogram(ctx, &t->matrix[(size_t)i * n], n, t->labels, t->name_buf[i],
+                              "lines warp wNN brought in that each warp (bucket) replaced, L1D and shared-memory "
+                              "cache (Fig. 4a)");
+    }
+}
+
+void *ciao_sched_create_shared(const PolicyCtx *ctx, CiaoMode mode)
+{
+    const CiaoOpts *o = ctx->opts;
     if (o->low_cutoff > o->high_cutoff)
-        fatal("sm.sched.ciao-t.low_cutoff (%g) must not exceed sm.sched.ciao-t.high_cutoff (%g)", o->low_cutoff,
-              o->high_cutoff);
-    CiaoT *t = xcalloc(1, sizeof *t);
+        fatal("sm.sched.%s.low_cutoff (%g) must not exceed sm.sched.%s.high_cutoff (%g)", ctx->cfg->sm.sched,
+              o->low_cutoff, ctx->cfg->sm.sched, o->high_cutoff);
+    CiaoSched *t = xcalloc(1, sizeof *t);
     ciao_init(&t->d, o->vta_sets, o->vta_ways);
+    t->mode = mode;
     t->high = o->high_cutoff;
     t->low = o->low_cutoff;
     t->high_epoch = o->high_epoch;
     t->low_epoch = o->low_epoch;
+    t->smem_bytes = ctx->cfg->sm.smem_bytes;
     ciao_register_stats(&t->d, ctx);
 #define C(f, n, h) policy_stat_counter(ctx, &t->f, n, h)
-    C(stalls, "stalls", "warps stalled: the most interfering warp of a warp whose IRS exceeded the high cutoff");
-    C(reactivations, "reactivations", "stalled warps reactivated at a low-cutoff epoch (the warp they interfered "
-                                      "with finished or fell to the low cutoff)");
-    C(forced, "forced_reactivations", "stalled warps reactivated because no active warp was left");
-    C(held, "held", "ready warps held back because they were stalled (per warp per cycle)");
-    C(barrier_passes, "barrier_passes", "instructions of stalled warps let through because a warp of their CTA "
-                                        "waited at a barrier");
+    if (mode != CIAO_T) {
+        C(isolations, "isolations", "warps isolated: their loads were steered to the shared-memory cache");
+        C(redirections_back, "redirections_back", "isolated warps whose loads went back to the L1D at a low-cutoff "
+                                                  "epoch (the warp they interfered with finished or fell to the low "
+                                                  "cutoff)");
+        C(isolated_max, "isolated_max", "the most warps isolated at once");
+    }
+    if (mode == CIAO_P)
+        C(no_room, "no_room", "isolations not made because no shared memory was unused");
+    if (mode == CIAO_C)
+        C(stall_fallbacks, "stall_fallbacks", "warps stalled without being isolated first, because no shared memory "
+                                              "was unused");
+    if (mode != CIAO_P) {
+        C(stalls, "stalls", "warps stalled: the most interfering warp of a warp whose IRS exceeded the high cutoff");
+        C(reactivations, "reactivations", "stalled warps reactivated at a low-cutoff epoch (the warp they "
+                                          "interfered with finished or fell to the low cutoff)");
+        C(forced, "forced_reactivations", "stalled warps reactivated because no active warp was left");
+        C(held, "held", "ready warps held back because they were stalled (per warp per cycle)");
+        C(barrier_passes, "barrier_passes", "instructions of stalled warps let through because a warp of their CTA "
+                                            "waited at a barrier");
+        C(stalled_max, "stalled_max", "the most warps stalled at once");
+    }
     C(high_epochs, "high_epochs", "high-cutoff epochs ended");
     C(low_epochs, "low_epochs", "low-cutoff epochs ended");
     C(irs_over_high, "irs_over_high", "warps found above the high cutoff at a high-cutoff epoch");
-    C(stalled_max, "stalled_max", "the most warps stalled at once");
 #undef C
+    policy_stat_series(ctx, &t->s_irs, "irs_max", "the highest IRS (eq. 1) among the SM's live warps");
+    policy_stat_series(ctx, &t->s_active, "active_warps", "live warps not stalled (V = 1)");
+    if (mode != CIAO_T)
+        policy_stat_series(ctx, &t->s_isolated, "isolated_warps", "live warps isolated (I = 1)");
+    if (o->matrix && ctx->sm == 0 && ctx->stats)
+        matrix_create(t, ctx);
     return t;
 }
 
-static void ciao_t_destroy_shared(void *shared)
+void ciao_destroy_shared(void *shared)
 {
-    CiaoT *t = shared;
+    CiaoSched *t = shared;
     ciao_free(&t->d);
+    free(t->matrix);
+    free(t->label_buf);
+    free(t->labels);
+    free(t->name_buf);
     free(t);
 }
 
-static void *ciao_t_create(const PolicyCtx *ctx)
+void *ciao_create(const PolicyCtx *ctx)
 {
-    CiaoTSched *s = xcalloc(1, sizeof *s);
+    CiaoInst *s = xcalloc(1, sizeof *s);
     s->t = ctx->shared;
     s->index = ctx->index;
     s->last = -1;
     return s;
 }
 
-static void ciao_t_destroy(void *self) { free(self); }
+void ciao_destroy(void *self) { free(self); }
 
 /* Whether a warp of the CTA in cta_slot waits at a barrier. */
 static bool cta_at_barrier(const SmView *sm, uint32_t cta_slot)
@@ -197,9 +314,9 @@ static bool cta_at_barrier(const SmView *sm, uint32_t cta_slot)
     return false;
 }
 
-static bool ciao_t_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, const WarpSchedView *v)
+bool ciao_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, const WarpSchedView *v)
 {
-    CiaoT *t = ((CiaoTSched *)self)->t;
+    CiaoSched *t = ((CiaoInst *)self)->t;
     if (slot >= CIAO_SLOTS || !(t->d.stalled >> slot & 1))
         return true;
     if (v->sm->barrier_mask && cta_at_barrier(v->sm, w->cta_slot))
@@ -208,12 +325,12 @@ static bool ciao_t_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, c
     return false;
 }
 
-static int ciao_t_pick(void *self, const WarpSchedView *v) { return warp_sched_gto(((const CiaoTSched *)self)->last, v); }
+int ciao_pick(void *self, const WarpSchedView *v) { return warp_sched_gto(((const CiaoInst *)self)->last, v); }
 
-static void ciao_t_on_issue(void *self, uint32_t slot, const WarpSchedView *v)
+void ciao_on_issue_hook(void *self, uint32_t slot, const WarpSchedView *v)
 {
-    CiaoTSched *s = self;
-    CiaoT *t = s->t;
+    CiaoInst *s = self;
+    CiaoSched *t = s->t;
     s->last = (int)slot;
     if (slot < CIAO_SLOTS && (t->d.stalled >> slot & 1))
         t->barrier_passes++;
@@ -221,77 +338,90 @@ static void ciao_t_on_issue(void *self, uint32_t slot, const WarpSchedView *v)
     if (t->d.insts % t->low_epoch == 0)
         low_epoch(t);
     if (t->d.insts % t->high_epoch == 0)
-        high_epoch(t, v->age);
+        high_epoch(t, v->age, v->sm->smem_unused);
 }
 
-static void ciao_t_on_l1d_evict(void *self, const WarpL1dEvent *e)
+void ciao_on_l1d_evict(void *self, const WarpL1dEvent *e)
 {
-    ciao_on_evict(&((CiaoTSched *)self)->t->d, e->slot, e->evictor, e->line_addr);
+    CiaoSched *t = ((CiaoInst *)self)->t;
+    if (t->matrix && e->evictor < t->n_matrix && e->slot < t->n_matrix)
+        t->matrix[(size_t)e->slot * t->n_matrix + e->evictor]++;
+    ciao_on_evict(&t->d, e->slot, e->evictor, e->line_addr);
 }
 
-static void ciao_t_on_l1d_miss(void *self, const WarpL1dEvent *e)
+void ciao_on_l1d_miss(void *self, const WarpL1dEvent *e)
 {
     uint32_t j;
-    ciao_on_miss(&((CiaoTSched *)self)->t->d, e->slot, e->line_addr, &j);
+    ciao_on_miss(&((CiaoInst *)self)->t->d, e->slot, e->line_addr, &j);
 }
 
-static void ciao_t_on_warp_exit(void *self, uint32_t slot)
+void ciao_on_warp_exit(void *self, uint32_t slot)
 {
-    CiaoTSched *s = self;
-    CiaoT *t = s->t;
+    CiaoInst *s = self;
+    CiaoSched *t = s->t;
     if (s->last == (int)slot)
         s->last = -1;
     if (slot >= CIAO_SLOTS || !(t->d.live >> slot & 1))
         return;
-    if (t->d.stalled >> slot & 1)
-        unlist(t, slot);
+    unlist(t, slot);
     ciao_warp_leave(&t->d, slot);
     if (t->d.live && !(t->d.live & ~t->d.stalled)) { /* nobody left to issue: every stalled warp returns */
-        t->forced += t->n;
-        while (t->n)
-            unlist(t, t->list[t->n - 1]);
+        for (uint32_t k = t->n; k-- > 0;)
+            if (t->list[k].stall) {
+                undo(t, k);
+                t->forced++;
+            }
     }
 }
 
 /* Every scheduler of the SM hears a launch; the first one enters its warps. */
-static void ciao_t_on_cta_launch(void *self, uint32_t cta_id, uint32_t first_slot, uint32_t n_warps)
+void ciao_on_cta_launch(void *self, uint32_t cta_id, uint32_t first_slot, uint32_t n_warps)
 {
-    CiaoTSched *s = self;
-    CiaoT *t = s->t;
+    CiaoInst *s = self;
+    CiaoSched *t = s->t;
     if (s->index != 0)
         return;
     for (uint32_t i = first_slot; i < first_slot + n_warps && i < CIAO_SLOTS; i++) {
-        if (t->d.stalled >> i & 1)
-            unlist(t, i);
+        unlist(t, i);
         ciao_warp_arrive(&t->d, i);
     }
 }
 
-const Ciao *ciao_t_state(const void *shared) { return &((const CiaoT *)shared)->d; }
+bool ciao_steer(void *self, uint32_t slot)
+{
+    return slot < CIAO_SLOTS && (((CiaoInst *)self)->t->d.isolated >> slot & 1);
+}
+
+void ciao_on_sample(void *self)
+{
+    CiaoSched *t = ((CiaoInst *)self)->t;
+    double irs = 0;
+    for (uint64_t m = t->d.live; m; m &= m - 1)
+        irs = MAX(irs, ciao_irs(&t->d, (uint32_t)__builtin_ctzll(m)));
+    policy_series_push(&t->s_irs, irs);
+    policy_series_push(&t->s_active, popcount_u64(t->d.live & ~t->d.stalled));
+    policy_series_push(&t->s_isolated, popcount_u64(t->d.isolated));
+}
+
+const Ciao *ciao_t_state(const void *shared) { return &((const CiaoSched *)shared)->d; }
 
 uint32_t ciao_t_stalled_list(const void *shared, uint8_t *out)
 {
-    const CiaoT *t = shared;
-    for (uint32_t i = 0; i < t->n; i++)
-        out[i] = t->list[t->n - 1 - i];
+    const CiaoSched *t = shared;
+    uint32_t n = 0;
+    for (uint32_t k = t->n; k-- > 0;)
+        if (t->list[k].stall)
+            out[n++] = t->list[k].warp;
+    return n;
+}
+
+uint32_t ciao_action_list(const void *shared, uint8_t *warp, bool *stall)
+{
+    const CiaoSched *t = shared;
+    for (uint32_t i = 0; i < t->n; i++) {
+        warp[i] = t->list[t->n - 1 - i].warp;
+        stall[i] = t->list[t->n - 1 - i].stall;
+    }
     return t->n;
 }
 
-const WarpSchedOps warp_ciao_t_ops = {
-    .meta = {.name = "ciao-t",
-             .help = "CIAO-T (Zhang et al., IPDPS 2018): GTO; a victim tag array that records who evicted whose "
-                     "line finds each warp's most interfering warp, which is stalled while the interfered warp's "
-                     "IRS is above the cutoffs",
-             POLICY_OPTS(ciao_t_opts, CiaoTOpts)},
-    .create_shared = ciao_t_create_shared,
-    .destroy_shared = ciao_t_destroy_shared,
-    .create = ciao_t_create,
-    .destroy = ciao_t_destroy,
-    .may_issue = ciao_t_may_issue,
-    .pick = ciao_t_pick,
-    .on_issue = ciao_t_on_issue,
-    .on_warp_exit = ciao_t_on_warp_exit,
-    .on_l1d_evict = ciao_t_on_l1d_evict,
-    .on_l1d_miss = ciao_t_on_l1d_miss,
-    .on_cta_launch = ciao_t_on_cta_launch,
-};
