@@ -47,6 +47,14 @@ TEST(smemcache_translation_fig_7c)
     /* Lines 32 KB apart share a set (direct-mapped); a line's two halves do not. */
     EXPECT_EQ_U(smemcache_translate(&g, 0x12345678 + 0x8000).set, 172);
     EXPECT_EQ_U(smemcache_translate(&g, 0x12345678 + 0x80).set, 173);
+    /* index = xor: r = 86 ^ (A[21:15] = 0x2468 & 0x7f = 0x68 = 104) = 62; set 124, data row
+     * 126: 0x7e78; and the line 32 KB on has r = 86 ^ 105 = 63: another set. */
+    g.xor_rows = true;
+    l = smemcache_translate(&g, 0x12345678);
+    EXPECT_EQ_U(l.set, 124);
+    EXPECT_EQ_U(l.data_addr, 0x7e78);
+    EXPECT_EQ_U(smemcache_translate(&g, 0x12345678 + 0x8000).set, 126);
+    g.xor_rows = false;
 
     /* 16 KB unused: 64 rows; 64 data rows need 2 tag rows (66 > 64), so 32 data rows (160..191)
      * and 1 tag row (159): 64 lines. A = 0x12345678: r = 86 & 31 = 22, set 44, data row 182:

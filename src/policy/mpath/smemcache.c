@@ -31,7 +31,8 @@
  * - The owner of a line (for the interference detector's VTA) is the warp whose access put it
  *   here, by a fill or a migration.
  *
- * Options: l1d.smemcache.lat (cycles the translation unit adds, default 0). Stats
+ * Options: l1d.smemcache.lat (cycles the translation unit adds, default 0), l1d.smemcache.index
+ * (direct: Fig. 7c; xor: the row index hashed, smemcache.h). Stats
  * (sm[i].l1d.smemcache.*): probe, hit, miss, migrate, fill, evict, served, drop, nowhere,
  * resize, resize_drop, fill_dropped, lines_max. */
 #include "policy/mpath/smemcache.h"
@@ -69,6 +70,8 @@ SmemCacheLoc smemcache_translate(const SmemCacheGeom *g, uint64_t addr)
 {
     uint32_t f = (uint32_t)(addr & 7), b = (uint32_t)(addr >> 3 & 15), grp = (uint32_t)(addr >> 7 & 1);
     uint32_t r = (uint32_t)(addr >> 8) & (g->data_rows - 1);
+    if (g->xor_rows)
+        r ^= (uint32_t)(addr >> (8 + __builtin_ctz(g->data_rows))) & (g->data_rows - 1);
     SmemCacheLoc l;
     l.set = 2 * r + grp;
     l.data_addr = (g->data_row0 + r) * SMEMCACHE_ROW_BYTES + grp * SMEMCACHE_LINE_BYTES + b * 8 + f;
@@ -79,11 +82,15 @@ SmemCacheLoc smemcache_translate(const SmemCacheGeom *g, uint64_t addr)
 
 typedef struct SmemCacheOpts {
     uint32_t lat;
+    uint32_t index;
 } SmemCacheOpts;
 
 static const OptDesc smemcache_opts[] = {
     {"lat", OPT_U32, offsetof(SmemCacheOpts, lat), "0", 0, 1000, NULL, "cycles",
      "cycles the address translation unit adds to a shared-memory cache access (on top of smem.lat)"},
+    {"index", OPT_ENUM, offsetof(SmemCacheOpts, index), "direct", 0, 0, "direct|xor", "",
+     "the data row of a line: the address bits above the bank group (direct, Fig. 7c), or those XORed with the "
+     "next bits (xor)"},
 };
 
 #define SETS_MAX (2 * SMEMCACHE_MAX_ROWS)
@@ -91,6 +98,7 @@ static const OptDesc smemcache_opts[] = {
 
 typedef struct SmemCache {
     uint32_t smem_bytes, lat, line_bits;
+    bool xor_rows;
     SmemCacheGeom g;
     uint32_t gen; /* geometries so far: a fill for an older one is dropped */
     uint64_t line[SETS_MAX];
@@ -112,6 +120,7 @@ static void *smemcache_create(const PolicyCtx *ctx, uint32_t line_bytes)
     s->smem_bytes = cfg->sm.smem_bytes;
     s->lat = cfg->smem.lat + o->lat;
     s->line_bits = 7;
+    s->xor_rows = o->index == 1;
 #define C(f, h) policy_stat_counter(ctx, &s->f, #f, h)
     C(probe, "steered loads (of isolated warps) looked up in the shared-memory cache");
     C(hit, "steered loads that found their line in the shared-memory cache");
@@ -217,7 +226,8 @@ static void smemcache_on_smem_unused(void *self, uint32_t bytes)
 {
     SmemCache *s = self;
     SmemCacheGeom g = smemcache_geometry(s->smem_bytes, bytes);
-    if (g.data_rows == s->g.data_rows)
+    g.xor_rows = s->xor_rows;
+    if (g.data_rows == s->g.data_rows && s->gen)
         return;
     for (uint32_t i = 0; i < s->g.lines; i++)
         s->resize_drop += s->valid[i];

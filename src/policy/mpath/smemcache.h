@@ -13,10 +13,13 @@
  *   data at row data_row0 + r, group G, bank B, byte F;
  *   tag at row tag_row0 + r / 32, group !G (the other bank group, read in the same pass), bank
  *   (r mod 32) / 2, bytes 4 (r mod 2) .. +3.
- * The rest of A above r is the tag. */
+ * The rest of A above r is the tag. With l1d.smemcache.index = xor (not the paper's: Fig. 7c
+ * takes r straight from the address), r is XORed with the log2(data_rows) bits above it, as
+ * the L1D's bxor does for its sets. */
 #ifndef WARPSIM_POLICY_SMEMCACHE_H
 #define WARPSIM_POLICY_SMEMCACHE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SMEMCACHE_ROW_BYTES 256u /* 32 banks x 8 bytes */
@@ -30,6 +33,7 @@ typedef struct SmemCacheGeom {
     uint32_t data_row0;  /* first data row (the data block offset register) */
     uint32_t tag_row0;   /* first tag row (the tag offset register) */
     uint32_t lines;      /* 2 * data_rows: the cache's sets (direct-mapped) */
+    bool xor_rows;       /* r is XORed with the next log2(data_rows) bits of A (l1d.smemcache.index = xor) */
 } SmemCacheGeom;
 
 typedef struct SmemCacheLoc {
