@@ -222,7 +222,9 @@ static int is_ext_key(const char *key)
     char owner[96];
     memcpy(owner, key, (size_t)(dot2 - key));
     owner[dot2 - key] = 0;
-    return config_find(owner, NULL) != NULL;
+    /* l1d.<component>.<option>: a miss-path component's, whether or not a cache option sizes it
+     * (policy_check_config checks the component's name and option) */
+    return config_find(owner, NULL) != NULL || !strncmp(owner, "l1d.", 4);
 }
 
 static int ext_index(const Config *c, const char *key)

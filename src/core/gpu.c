@@ -486,6 +486,8 @@ static void take_sample(Gpu *g)
     g->last_thread_insts = thread_insts;
     g->last_l1d_access = access;
     g->last_l1d_hit = hit;
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        sm_sample(&g->sms[i]);
     g->next_sample += period;
 }
 

@@ -80,6 +80,7 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
+    l1d_smem_unused(&sm->l1d, cfg->sm.smem_bytes);
     sm_ldst_init(sm, st);
     sm_connect_l1d_events(sm);
     if (cfg->sm.icache_sets)
@@ -325,6 +326,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
     sm->warps_used += nw;
     sm->regs_used += c->regs;
     sm->smem_used += c->smem_bytes;
+    l1d_smem_unused(&sm->l1d, sm->cfg->sm.smem_bytes - sm->smem_used);
     sm->front->cta_start(sm->front_self, cta_id, sm->id, sm->id * sm->max_warps + first);
     for (uint32_t i = 0; i < nw; i++) {
         Warp *w = &sm->warps[first + i];
@@ -358,6 +360,7 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->slots_owned &= ~((c->n_warps >= 64 ? ~0ull : (1ull << c->n_warps) - 1) << c->first_slot);
     sm->regs_used -= c->regs;
     sm->smem_used -= c->smem_bytes;
+    l1d_smem_unused(&sm->l1d, sm->cfg->sm.smem_bytes - sm->smem_used);
     sm->ctas_done++;
     CHECK(sm->n_done_ctas < ARRAY_LEN(sm->done_ctas));
     sm->done_ctas[sm->n_done_ctas++] = c->cta_id;
@@ -429,6 +432,12 @@ bool sm_cycle(Sm *sm, uint64_t now)
     next = MIN(next, sm_ldst_next_event(sm, now));
     sm->next_wake = MAX(next, now + 1);
     return progress;
+}
+
+void sm_sample(Sm *sm)
+{
+    if (sm->sched_ops->on_sample)
+        sm->sched_ops->on_sample(sm->sched[0]);
 }
 
 bool sm_busy(const Sm *sm)

@@ -253,6 +253,8 @@ bool sm_can_accept_reply(const Sm *sm, const MemReq *r);
 /* The interconnect took a request from the SM's miss queue. */
 void sm_miss_queue_drained(Sm *sm, uint64_t now);
 bool sm_busy(const Sm *sm);
+/* A time-series sample is taken (gpu.sample_cycles): the scheduler policy may push its series. */
+void sm_sample(Sm *sm);
 /* Pass the L1D's line replacements to the scheduler policy when it has on_l1d_evict (sm_init
  * does; call again after changing sm->sched_ops). */
 void sm_connect_l1d_events(Sm *sm);

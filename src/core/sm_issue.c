@@ -187,6 +187,7 @@ static void refresh_view(Sm *sm)
     v->live_mask = live;
     v->barrier_mask = sm->barrier_mask;
     v->warp_insts = sm->warp_insts;
+    v->smem_unused = sm->cfg->sm.smem_bytes - sm->smem_used;
 }
 
 /* Ready warps of scheduler k's candidates; the earliest future event goes to *next_ready, and

@@ -54,9 +54,10 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     c->max_fill_tokens = cfg->l1d.mshr_max_merge * c->tags.n_sectors;
     c->set_count = xcalloc(c->tags.n_sets, sizeof *c->set_count);
     linemap_init(&c->evicted_by);
+    c->steer_k = -1;
     for (uint32_t i = 0; i < policy_count(POLICY_MPATH); i++) {
         const MpathOps *ops = policy_mpath(policy_name_at(POLICY_MPATH, i));
-        if (!ops->enabled(cfg))
+        if (!policy_mpath_enabled(ops, cfg))
             continue;
         CHECK(c->n_mpath < L1D_MAX_MPATH && !tags_sectored(&c->tags)); /* policy_check_config */
         uint32_t k = c->n_mpath++;
@@ -64,7 +65,16 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
         policy_ctx_init(&c->mpath_ctx[k], &ops->meta, "l1d", cfg, st, prefix, sm, 0);
         c->mpath_ops[k] = ops;
         c->mpath[k] = ops->create(&c->mpath_ctx[k], c->tags.line_bytes);
+        if (c->steer_k < 0 && ops->steered_probe)
+            c->steer_k = (int)k;
     }
+}
+
+void l1d_smem_unused(L1d *c, uint32_t bytes)
+{
+    for (uint32_t k = 0; k < c->n_mpath; k++)
+        if (c->mpath_ops[k]->on_smem_unused)
+            c->mpath_ops[k]->on_smem_unused(c->mpath[k], bytes);
 }
 
 void l1d_free(L1d *c)
@@ -185,6 +195,68 @@ static int take_way(L1d *c, uint32_t set, const ReplAccess *ra, uint64_t now)
     return w;
 }
 
+/* A line the alternate store displaced (steered_fill's victim) is told to the owner's hook like
+ * the L1D's own replacements (the interference detector watches both, CIAO III-C). */
+static void tell_steered_victim(L1d *c, bool displaced, const MpathAccess *v, uint64_t now)
+{
+    if (displaced && c->evict_hook)
+        c->evict_hook(c->evict_hook_ctx, v->line_addr, v->inserted_by, v->warp_uid, now);
+}
+
+/* A steered load (l1d.h): the alternate store, then the L1D's tags (migration or merge), then a
+ * miss whose reply fills the alternate store and no line. With *steered false the store has no
+ * room: nothing happened, and the caller goes on with an ordinary access. */
+static L1dResult load_steered(L1d *c, uint64_t addr, uint32_t token, ReplAccess *ra, uint64_t now, uint32_t *out,
+                              bool *steered)
+{
+    uint32_t k = (uint32_t)c->steer_k, lat = 0, where = MPATH_NOWHERE, way;
+    uint64_t la = ra->line_addr;
+    MpathAccess ma = {.line_addr = la, .warp_uid = ra->warp_uid, .inserted_by = ra->warp_uid, .pc = ra->pc, .cycle = now};
+    MpathResult res = c->mpath_ops[k]->steered_probe(c->mpath[k], &ma, &lat, &where);
+    *steered = res != MPATH_MISS || where != MPATH_NOWHERE;
+    if (!*steered)
+        return L1D_MISS;
+    if (res == MPATH_BUSY) {
+        c->fail_mpath++;
+        return L1D_FAIL_MPATH;
+    }
+    if (res != MPATH_MISS) {
+        *out = lat;
+        return L1D_HIT;
+    }
+    TagsProbe p = tags_probe(&c->tags, addr, ra->set, &way);
+    if (p == TAGS_HIT) { /* migration: the L1D's copy moves to the store through the response queue */
+        const TagLine *l = tags_line(&c->tags, ra->set, way);
+        ma.inserted_by = l->inserted_by;
+        tags_evict(&c->tags, ra->set, way, ra->warp_uid, now, true);
+        MpathAccess victim;
+        tell_steered_victim(c, c->mpath_ops[k]->steered_fill(c->mpath[k], &ma, where, true, &victim), &victim, now);
+        *out = c->hit_lat + lat;
+        return L1D_HIT;
+    }
+    int e = mshr_find(&c->mshr, la);
+    if (e >= 0) {
+        if (!mshr_can_merge(&c->mshr, e) || (c->miss_rec[e].segs & all_segments(c)) != all_segments(c)) {
+            c->fail_merge++;
+            return L1D_FAIL_MERGE;
+        }
+        mshr_merge(&c->mshr, e, token);
+        *out = 1;
+        return L1D_MERGED;
+    }
+    if (mshr_full(&c->mshr)) {
+        c->fail_mshr++;
+        return L1D_FAIL_MSHR;
+    }
+    if (c->miss_q.n >= c->miss_queue_cap)
+        return queue_full(c);
+    e = mshr_alloc(&c->mshr, la, token);
+    c->miss_rec[e] = (L1dMiss){.rec = *ra, .bypass = true, .steered = true, .where = where, .segs = all_segments(c)};
+    new_request(c, la << c->tags.line_bits, MREQ_READ, c->tags.line_bytes, (uint32_t)e, now);
+    *out = 1;
+    return L1D_MISS;
+}
+
 /* Probe the miss-path components. MPATH_HIT: the line is moved into the L1D when a way can be
  * taken (else it goes back to the component that had it, as if evicted) and *lat_cycles is
  * when the data is ready. */
@@ -196,6 +268,11 @@ static MpathResult probe_mpath(L1d *c, uint64_t la, const ReplAccess *ra, uint64
         MpathResult res = c->mpath_ops[k]->probe(c->mpath[k], &ma, &lat);
         if (res == MPATH_BUSY) {
             c->fail_mpath++;
+            return res;
+        }
+        if (res == MPATH_SERVED) { /* read where it is: nothing moves */
+            *lat_cycles = c->hit_lat + lat;
+            c->mpath_hit++;
             return res;
         }
         if (res != MPATH_HIT)
@@ -333,6 +410,13 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     ra.line_addr = tags_line_addr(&c->tags, addr);
     if (tags_sectored(&c->tags))
         return load_sectored(c, addr, token, &ra, now, out);
+    if (ra.steered && c->steer_k >= 0) {
+        bool steered;
+        L1dResult r = load_steered(c, addr, token, &ra, now, out, &steered);
+        if (steered)
+            return r;
+    }
+    ra.steered = false;
     TagsProbe p = tags_probe(&c->tags, addr, set, &way);
     if (p == TAGS_HIT) {
         ra.way = way;
@@ -364,7 +448,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         MpathResult mr = probe_mpath(c, la, &ra, now, out);
         if (mr == MPATH_BUSY)
             return L1D_FAIL_MPATH;
-        if (mr == MPATH_HIT) {
+        if (mr == MPATH_HIT || mr == MPATH_SERVED) {
             count_access(c, set);
             return L1D_HIT;
         }
@@ -530,7 +614,12 @@ int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
     ra.cycle = now;
     ra.at_fill = true;
     uint32_t set = ra.set, way;
-    if (m->bypass) {
+    if (m->steered) {
+        MpathAccess ma = {.line_addr = la, .warp_uid = ra.warp_uid, .inserted_by = ra.warp_uid, .pc = ra.pc, .cycle = now};
+        MpathAccess victim;
+        uint32_t k = (uint32_t)c->steer_k;
+        tell_steered_victim(c, c->mpath_ops[k]->steered_fill(c->mpath[k], &ma, m->where, false, &victim), &victim, now);
+    } else if (m->bypass) {
         /* fills no line */
     } else if (c->alloc == CACHE_ALLOC_MISS) {
         TagsProbe p = tags_probe(&c->tags, r->addr, set, &way);

@@ -25,8 +25,14 @@
  * request is back.
  *
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
- * and no MSHR entry tracks its line; a component hit moves the line into the L1D and returns
- * its data after l1d.hit_lat plus the component's latency. Every valid line the L1D replaces
+ * and no MSHR entry tracks its line; a component hit moves the line into the L1D (or, for
+ * MPATH_SERVED, reads it in place) and returns its data after l1d.hit_lat plus the component's
+ * latency. A load marked steered (ReplAccess.steered: its warp's scheduler steers it) goes to
+ * the alternate store instead, the first component with steered hooks: a hit there returns
+ * its data; a miss takes the line out of the L1D if it is there (migration: a single copy), or
+ * merges into its miss in flight, or is sent as a miss whose reply fills the alternate store
+ * and no L1D line (policy.h, MpathOps.steered_probe). Steered accesses are not L1D accesses:
+ * they count in the component's stats, not in access/hit/miss. Every valid line the L1D replaces
  * is offered to them, and every store tells them to drop their copy. The owner may ask to hear
  * the same replacements (evict_hook: the SM passes them on to a warp scheduler that wants them).
  *
@@ -74,6 +80,8 @@ static inline bool l1d_failed(L1dResult r) { return r >= L1D_FAIL_MSHR; }
 typedef struct L1dMiss {
     ReplAccess rec;
     bool bypass;   /* fills no line */
+    bool steered;  /* a steered miss: the reply goes to the alternate store (fills no line) */
+    uint32_t where; /* steered: the alternate store's place for the line (its steered_probe's) */
     uint32_t segs; /* 32-byte segments the request fetches (a bypassed one may fetch only some) */
 } L1dMiss;
 
@@ -94,6 +102,7 @@ typedef struct L1d {
     const MpathOps *mpath_ops[L1D_MAX_MPATH];
     void *mpath[L1D_MAX_MPATH];
     PolicyCtx mpath_ctx[L1D_MAX_MPATH];
+    int steer_k; /* the alternate store: the first component with steered hooks, -1: none */
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
     uint64_t hit_other_cta; /* hits on lines another CTA's miss brought in */
     uint64_t store, store_hit_evict, atomic, fill, bypass, fill_stall, mpath_hit;
@@ -140,6 +149,9 @@ L1dResult l1d_atomic(L1d *c, uint64_t addr, uint32_t bytes, uint32_t token, cons
  * Returns -1 when the fill must wait (the policy said stall under allocate-on-fill): r is
  * untouched, retry it later. */
 int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now);
+
+/* The SM's unused shared memory changed (CTAs arrived or left): the components that use it hear. */
+void l1d_smem_unused(L1d *c, uint32_t bytes);
 
 /* Every access of a global load has been looked up (the replacement policy hears it). */
 void l1d_load_serviced(L1d *c, const ReplLoad *l);

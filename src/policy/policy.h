@@ -51,6 +51,18 @@ typedef struct PolicyCtx {
 
 /* Register a policy-owned counter as "<stat_prefix>.<name>" (nothing when ctx->stats is NULL). */
 void policy_stat_counter(const PolicyCtx *ctx, uint64_t *counter, const char *name, const char *help);
+/* A policy-owned histogram of n buckets (labels[n]) as "<stat_prefix>.<name>" (nothing without stats). */
+void policy_stat_histogram(const PolicyCtx *ctx, uint64_t *buckets, uint32_t n, const char *const *labels,
+                           const char *name, const char *help);
+/* A policy-owned time series "<stat_prefix>.<name>", one value per gpu.sample_cycles: register it
+ * from create or create_shared, push one value from each on_sample. Without stats or without
+ * sampling (gpu.sample_cycles = 0) the series is not kept and pushes do nothing. */
+typedef struct PolicySeries {
+    Stats *stats; /* NULL: not kept */
+    uint32_t id;
+} PolicySeries;
+void policy_stat_series(const PolicyCtx *ctx, PolicySeries *s, const char *name, const char *help);
+void policy_series_push(const PolicySeries *s, double value);
 
 /* ---- set-index functions ---------------------------------------------------------------- */
 
@@ -96,6 +108,7 @@ typedef struct ReplAccess {
     uint32_t sectors;    /* 32-byte segments of the line the access touches (bit i: bytes 32i..32i+31) */
     uint64_t cycle;
     bool is_write;
+    bool steered;        /* a load of a warp its scheduler steers to the L1D's alternate store (WarpSchedOps.steer) */
     bool hit;            /* the access hit (on_hit) or missed (victim, on_insert, on_fill; on_hit of a sector miss) */
     bool at_fill;        /* called when the data arrives (allocate-on-fill), not at the miss */
 } ReplAccess;
@@ -190,6 +203,7 @@ typedef struct SmView {
     uint64_t live_mask;                   /* bit w: slot w holds a live warp */
     uint64_t barrier_mask;                /* ... that waits at a barrier for the rest of its CTA */
     uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
+    uint32_t smem_unused;                 /* shared-memory bytes no resident CTA allocates */
     const WarpSlotInfo *slot;             /* [max_warps] */
 } SmView;
 
@@ -260,6 +274,15 @@ typedef struct WarpSchedOps {
     void (*on_kernel_end)(void *self);
     void (*on_cta_launch)(void *self, uint32_t cta_id, uint32_t first_slot, uint32_t n_warps);
     void (*on_cta_done)(void *self, uint32_t cta_id);
+    /* Steering: true sends the warp's global/local loads to the L1D's alternate store (the
+     * miss-path component named by `steers`, through its steered_* hooks) instead of the L1D's
+     * lines. Asked for each such access as the L1D looks it up; NULL: never. */
+    bool (*steer)(void *self, uint32_t slot);
+    /* The miss-path component this scheduler steers to: it is part of the machine whenever this
+     * scheduler is chosen (MpathOps.enabled need not say so). NULL: none. */
+    const char *steers;
+    /* A time-series sample is taken (gpu.sample_cycles): the SM's first scheduler hears it. */
+    void (*on_sample)(void *self);
 } WarpSchedOps;
 
 /* The oldest slot of a mask (smallest age), -1 for an empty mask: GTO's order, for every
@@ -335,14 +358,18 @@ typedef struct MpathAccess {
 } MpathAccess;
 
 typedef enum MpathResult {
-    MPATH_MISS, /* not here: the L1D goes on with its miss */
-    MPATH_HIT,  /* here: the line moves to the L1D; its data is ready after *lat_cycles */
-    MPATH_BUSY, /* no port free this cycle: the access replays (reservation failure) */
+    MPATH_MISS,   /* not here: the L1D goes on with its miss */
+    MPATH_HIT,    /* here: the line moves to the L1D; its data is ready after *lat_cycles */
+    MPATH_BUSY,   /* no port free this cycle: the access replays (reservation failure) */
+    MPATH_SERVED, /* here, read in place: the line stays in the component; data after *lat_cycles */
 } MpathResult;
+
+#define MPATH_NOWHERE UINT32_MAX /* steered_probe: the alternate store has no room (no steering) */
 
 typedef struct MpathOps {
     PolicyMeta meta;
-    /* Is it part of this machine? (e.g. l1d.victim > 0) */
+    /* Is it part of this machine? (e.g. l1d.victim > 0; NULL: only when the chosen warp
+     * scheduler steers to it, policy_mpath_enabled) */
     bool (*enabled)(const Config *cfg);
     void *(*create)(const PolicyCtx *ctx, uint32_t line_bytes);
     void (*destroy)(void *self);
@@ -351,6 +378,21 @@ typedef struct MpathOps {
     void (*on_evict)(void *self, const MpathAccess *a);
     /* A store wrote the line: drop any copy (it is stale). */
     void (*on_write)(void *self, uint64_t line_addr);
+    /* An alternate store (optional; the first enabled component that has steered_probe): the
+     * loads of warps their scheduler steers (WarpSchedOps.steer) look here instead of in the
+     * L1D's lines. steered_probe: MPATH_HIT (data after *lat_cycles), MPATH_BUSY (replay), or
+     * MPATH_MISS with *where the place the line will go (kept in the miss's MSHR entry), or
+     * MPATH_NOWHERE when the store has no room (then the access is an ordinary L1D access).
+     * On a miss the L1D looks at its own tags: a line it holds leaves the L1D and is given to
+     * steered_fill at once (migrated, data after the L1D's hit latency plus *lat_cycles); a
+     * line in flight is merged into; otherwise the L1D sends the miss and the reply goes to
+     * steered_fill instead of the L1D's lines. steered_fill returns true when it displaced a
+     * valid line, described in *victim (line, the warp that brought it in, the filling warp):
+     * the L1D tells it to its evict_hook like its own replacements. */
+    MpathResult (*steered_probe)(void *self, const MpathAccess *a, uint32_t *lat_cycles, uint32_t *where);
+    bool (*steered_fill)(void *self, const MpathAccess *a, uint32_t where, bool migrated, MpathAccess *victim);
+    /* The SM's unused shared memory (bytes no resident CTA allocates) changed. */
+    void (*on_smem_unused)(void *self, uint32_t bytes);
 } MpathOps;
 
 /* ---- registry --------------------------------------------------------------------------- */
@@ -371,6 +413,9 @@ const WarpSchedOps *policy_warp(const char *name);
 const CtaSchedOps *policy_cta(const char *name);
 const DramSchedOps *policy_dram(const char *name);
 const MpathOps *policy_mpath(const char *name);
+/* Whether the miss-path component is part of the machine of config c: its enabled() says so, or
+ * the chosen warp scheduler steers to it (WarpSchedOps.steers). */
+bool policy_mpath_enabled(const MpathOps *ops, const Config *c);
 
 /* Every POLICY option of the config names a registered policy of its kind, and every policy
  * option set is one the chosen policy declares, with a valid value; the options of the chosen

@@ -213,7 +213,7 @@ static int check_names(Config *c, char *err, size_t err_len)
     }
     for (size_t i = 0; i < ARRAY_LEN(entries); i++) {
         const MpathOps *mp = entries[i].ops;
-        if (entries[i].kind == POLICY_MPATH && mp->enabled(c) && !add_defaults(c, &mp->meta, MPATH_OWNER, err, err_len))
+        if (entries[i].kind == POLICY_MPATH && policy_mpath_enabled(mp, c) && !add_defaults(c, &mp->meta, MPATH_OWNER, err, err_len))
             return 0;
     }
     return 1;
@@ -227,7 +227,7 @@ int policy_check_config(Config *c, char *err, size_t err_len)
     }
     for (uint32_t i = 0; i < policy_count(POLICY_MPATH) && c->l1d.sector_bytes; i++) {
         const char *name = policy_name_at(POLICY_MPATH, i);
-        if (policy_mpath(name)->enabled(c)) {
+        if (policy_mpath_enabled(policy_mpath(name), c)) {
             snprintf(err, err_len,
                      "l1d.sector_bytes: the miss-path component '%s' holds whole lines; it is not modelled with a "
                      "sectored L1D",
@@ -299,6 +299,41 @@ void policy_stat_counter(const PolicyCtx *ctx, uint64_t *counter, const char *na
 {
     if (ctx->stats)
         stats_counter(ctx->stats, counter, "%s.%s", help, ctx->stat_prefix, name);
+}
+
+void policy_stat_histogram(const PolicyCtx *ctx, uint64_t *buckets, uint32_t n, const char *const *labels,
+                           const char *name, const char *help)
+{
+    if (!ctx->stats)
+        return;
+    char full[80];
+    snprintf(full, sizeof full, "%s.%s", ctx->stat_prefix, name);
+    stats_histogram(ctx->stats, buckets, n, labels, full, help);
+}
+
+void policy_stat_series(const PolicyCtx *ctx, PolicySeries *s, const char *name, const char *help)
+{
+    s->stats = NULL;
+    if (!ctx->stats || !ctx->stats->series_period)
+        return;
+    char full[64];
+    snprintf(full, sizeof full, "%s.%s", ctx->stat_prefix, name);
+    s->stats = ctx->stats;
+    s->id = stats_series(ctx->stats, full, help);
+}
+
+void policy_series_push(const PolicySeries *s, double value)
+{
+    if (s->stats)
+        stats_series_push(s->stats, s->id, value);
+}
+
+bool policy_mpath_enabled(const MpathOps *ops, const Config *c)
+{
+    if (ops->enabled && ops->enabled(c))
+        return true;
+    const WarpSchedOps *w = policy_warp(c->sm.sched);
+    return w && w->steers && !strcmp(w->steers, ops->meta.name);
 }
 
 /* ---- listing ------------------------------------------------------------------------------ */

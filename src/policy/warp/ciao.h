@@ -1,7 +1,8 @@
 /* ciao.h: CIAO's cache interference detection (Zhang et al., "CIAO: Cache Interference-Aware
  * Throughput-Oriented Architecture and Scheduling for GPUs", IPDPS 2018, sections III-A and
- * IV-A), shared by the CIAO warp schedulers (ciao_t.c: CIAO-T; CIAO-P and CIAO-C would reuse
- * it), and the warp-list state of Algorithm 1 (V and I flags, pair list).
+ * IV-A), the warp-list state of Algorithm 1 (V and I flags, pair list), and the schedulers
+ * built on them (ciao_sched.c; the ops of ciao-t, ciao-p and ciao-c in ciao_t.c, ciao_p.c,
+ * ciao_c.c).
  *
  * A Ciao is the SM-wide state a scheduler's create_shared makes. The detector (ciao_detect.c)
  * is fed by the scheduler hooks: ciao_on_evict (on_l1d_evict), ciao_on_miss (on_l1d_miss),
@@ -54,7 +55,7 @@ typedef struct Ciao {
     CiaoIlist ilist[CIAO_SLOTS];   /* the interference list */
     /* the warp list's flags and the pair list (Algorithm 1) */
     uint64_t stalled;              /* V = 0 */
-    uint64_t isolated;             /* I = 1 (CIAO-P; never set by CIAO-T) */
+    uint64_t isolated;             /* I = 1 (CIAO-P and CIAO-C; never set by CIAO-T) */
     CiaoPair pair[CIAO_SLOTS];
     /* per SM */
     uint64_t insts;                /* Inst_total: instructions the SM issued (this run) */
@@ -98,9 +99,48 @@ static inline bool ciao_same_warp(const Ciao *c, uint32_t slot, uint32_t gen)
     return slot < CIAO_SLOTS && (c->live >> slot & 1) && c->gen[slot] == gen;
 }
 
-/* The SM-wide state of `sm.sched = ciao-t` (its create_shared), for tests and dumps. */
+/* ---- the schedulers (ciao_sched.c: Algorithm 1; ciao_t.c, ciao_p.c, ciao_c.c: the ops) ---- */
+
+typedef enum CiaoMode { CIAO_T, CIAO_P, CIAO_C } CiaoMode;
+
+typedef struct CiaoOpts {
+    uint32_t vta_sets, vta_ways;
+    double high_cutoff, low_cutoff;
+    uint32_t high_epoch, low_epoch;
+    bool matrix;
+} CiaoOpts;
+#define CIAO_N_OPTS 7
+extern const OptDesc ciao_opts[CIAO_N_OPTS];
+
+void *ciao_sched_create_shared(const PolicyCtx *ctx, CiaoMode mode);
+void ciao_destroy_shared(void *shared);
+void *ciao_create(const PolicyCtx *ctx);
+void ciao_destroy(void *self);
+bool ciao_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, const WarpSchedView *v);
+int ciao_pick(void *self, const WarpSchedView *v);
+void ciao_on_issue_hook(void *self, uint32_t slot, const WarpSchedView *v);
+void ciao_on_l1d_evict(void *self, const WarpL1dEvent *e);
+void ciao_on_l1d_miss(void *self, const WarpL1dEvent *e);
+void ciao_on_warp_exit(void *self, uint32_t slot);
+void ciao_on_cta_launch(void *self, uint32_t cta_id, uint32_t first_slot, uint32_t n_warps);
+bool ciao_steer(void *self, uint32_t slot);
+void ciao_on_sample(void *self);
+
+/* The hooks every CIAO scheduler shares (all but create_shared, steer and steers). */
+#define CIAO_META_OPTS .opts = ciao_opts, .n_opts = CIAO_N_OPTS, .opts_size = sizeof(CiaoOpts)
+#define CIAO_HOOKS                                                                                                   \
+    .destroy_shared = ciao_destroy_shared, .create = ciao_create, .destroy = ciao_destroy,                           \
+    .may_issue = ciao_may_issue, .pick = ciao_pick, .on_issue = ciao_on_issue_hook, .on_warp_exit = ciao_on_warp_exit, \
+    .on_l1d_evict = ciao_on_l1d_evict, .on_l1d_miss = ciao_on_l1d_miss, .on_cta_launch = ciao_on_cta_launch,         \
+    .on_sample = ciao_on_sample
+
+/* The SM-wide state of a CIAO scheduler (its create_shared), for tests and dumps. */
 const Ciao *ciao_t_state(const void *shared);
-/* ciao-t's stalled list, front first (the warp examined next for reactivation); returns its length. */
+/* The stalls of the warp list, front first (the warp examined next for reactivation); returns
+ * how many. */
 uint32_t ciao_t_stalled_list(const void *shared, uint8_t *out);
+/* The whole warp list, front first: the warp of each action and whether it is a stall (else an
+ * isolation); returns its length (at most 2 * CIAO_SLOTS). */
+uint32_t ciao_action_list(const void *shared, uint8_t *warp, bool *stall);
 
 #endif
