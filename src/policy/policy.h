@@ -323,6 +323,22 @@ typedef struct DramSchedOps {
 
 /* ---- L1D miss-path components ----------------------------------------------------------- */
 
+/* An SM's register file as miss-path components see it (src/core/regfile.h): warp registers
+ * of 128 bytes, one L1D line each, numbered RN 0..n_wregs-1. Idle ones are statically unused
+ * (SUR: allocated to no resident CTA) or dynamically unused (DUR: held by an inactive CTA). */
+typedef struct RegfileView {
+    uint32_t n_wregs;
+    uint32_t sur, dur;    /* idle warp registers of each kind */
+    uint32_t lrn_end;     /* one past the largest warp register of an active CTA (0: none) */
+    const uint64_t *idle; /* bit RN (word RN / 64, bit RN % 64): idle */
+    uint64_t cycle;
+} RegfileView;
+
+static inline bool regfile_view_idle(const RegfileView *v, uint32_t rn)
+{
+    return rn < v->n_wregs && (v->idle[rn / 64] >> (rn % 64) & 1);
+}
+
 /* A per-SM chain of structures probed, in registry order, when an L1D load misses and no MSHR
  * entry tracks its line yet (before an MSHR entry is taken), and fed by the L1D's evictions.
  * Each has its own latency, port limit, options (`l1d.<name>.*`) and stats (`sm[i].l1d.<name>.*`). */
