@@ -229,6 +229,15 @@ void sm_set_front(Sm *sm, const FrontOps *ops, void *self)
     sm->front_self = self;
 }
 
+/* The register file changed: miss-path components that keep lines in idle registers hear it. */
+static void regfile_changed(Sm *sm, uint64_t now)
+{
+    if (!sm->l1d.n_mpath)
+        return;
+    RegfileView v = regfile_view(&sm->rf, now);
+    l1d_regfile_changed(&sm->l1d, &v);
+}
+
 static uint32_t regs_of_cta(const SmConfig *c, const FrontKernel *k)
 {
     uint32_t unit = c->reg_alloc_unit;
@@ -266,9 +275,9 @@ uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty)
 
 bool sm_can_take(const Sm *sm, const FrontKernel *k) { return sm_cta_room(sm, k, false) > 0; }
 
-void sm_kernel_begin(Sm *sm, const FrontKernel *k)
+void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now)
 {
-    l1d_kernel_begin(&sm->l1d);
+    l1d_kernel_begin(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_start; i++)
         sm->sched_ops->on_kernel_start(sm->sched[i], k);
 }
@@ -330,6 +339,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
     c->threads = front_kernel_threads_per_cta(k);
     c->regs = regs_of_cta(&sm->cfg->sm, k);
     c->frn = regfile_alloc(&sm->rf, slot, regfile_warp_regs(c->regs), now);
+    regfile_changed(sm, now);
     c->smem_bytes = k->smem_bytes_per_cta;
     sm->n_live_ctas++;
     sm->threads_used += c->threads;
@@ -369,6 +379,7 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->slots_owned &= ~((c->n_warps >= 64 ? ~0ull : (1ull << c->n_warps) - 1) << c->first_slot);
     sm->regs_used -= c->regs;
     regfile_release(&sm->rf, (uint32_t)(c - sm->ctas), now);
+    regfile_changed(sm, now);
     sm->smem_used -= c->smem_bytes;
     sm->ctas_done++;
     CHECK(sm->n_done_ctas < ARRAY_LEN(sm->done_ctas));

@@ -344,17 +344,28 @@ static inline bool regfile_view_idle(const RegfileView *v, uint32_t rn)
  * Each has its own latency, port limit, options (`l1d.<name>.*`) and stats (`sm[i].l1d.<name>.*`). */
 typedef struct MpathAccess {
     uint64_t line_addr;  /* byte address >> line bits */
-    uint32_t warp_uid;   /* the asking (probe) or evicting (on_evict) warp */
+    uint32_t warp_uid;   /* the asking (probe, on_load) or evicting (on_evict) warp */
     uint32_t inserted_by; /* on_evict: uid of the warp that brought the line into the L1D */
-    uint32_t pc;
+    uint32_t pc;         /* probe, on_load: the load's; on_evict: that of the last load that
+                          * brought the line in or hit it (Linebacker's per-line hashed PC) */
     uint64_t cycle;
 } MpathAccess;
 
 typedef enum MpathResult {
-    MPATH_MISS, /* not here: the L1D goes on with its miss */
-    MPATH_HIT,  /* here: the line moves to the L1D; its data is ready after *lat_cycles */
-    MPATH_BUSY, /* no port free this cycle: the access replays (reservation failure) */
+    MPATH_MISS,  /* not here: the L1D goes on with its miss */
+    MPATH_HIT,   /* here: the line moves to the L1D; its data is ready after *lat_cycles */
+    MPATH_BUSY,  /* no port free this cycle: the access replays (reservation failure) */
+    MPATH_SERVE, /* here: the data is ready after *lat_cycles and the line stays here (the
+                  * L1D allocates nothing: a register-file victim line, seeds/004 sec. 5.3) */
 } MpathResult;
+
+/* What became of one accepted L1D load access (on_load). */
+typedef enum MpathOutcome {
+    MPATH_OUT_HIT,    /* an L1D hit */
+    MPATH_OUT_MERGE,  /* merged into a miss in flight */
+    MPATH_OUT_SERVED, /* a miss a miss-path component served (MPATH_HIT or MPATH_SERVE) */
+    MPATH_OUT_MISS,   /* a miss sent on to the L2 */
+} MpathOutcome;
 
 typedef struct MpathOps {
     PolicyMeta meta;
@@ -367,6 +378,14 @@ typedef struct MpathOps {
     void (*on_evict)(void *self, const MpathAccess *a);
     /* A store wrote the line: drop any copy (it is stale). */
     void (*on_write)(void *self, uint64_t line_addr);
+    /* Optional. Every load access the L1D accepted (not a replayed refusal), once, with what
+     * became of it: per-load locality monitors (Linebacker's Load Monitor) count here. */
+    void (*on_load)(void *self, const MpathAccess *a, MpathOutcome o);
+    /* Optional. The SM's register file changed (a CTA took or gave back registers, or became
+     * inactive or active): components that keep lines in idle registers resize here. */
+    void (*on_regfile)(void *self, const RegfileView *rf);
+    /* Optional. A kernel starts on the SM. */
+    void (*on_kernel_begin)(void *self, uint64_t cycle);
 } MpathOps;
 
 /* ---- registry --------------------------------------------------------------------------- */
