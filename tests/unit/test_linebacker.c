@@ -8,6 +8,7 @@
 #include "base/base.h"
 #include "conf/config.h"
 #include "core/regfile.h"
+#include "exp/json.h"
 #include "mem/l1d.h"
 #include "policy/mpath/lb_monitor.h"
 #include "policy/mpath/lb_vtt.h"
@@ -431,4 +432,44 @@ TEST(linebacker_options_rejected)
     EXPECT(config_set(&c, "l1d.linebacker", "vc", err, sizeof err));
     EXPECT(config_set(&c, "l1d.linebacker.ways", "3", err, sizeof err) == 0 ||
            !policy_check_config(&c, err, sizeof err));
+}
+
+/* ---- whole runs ------------------------------------------------------------------------ */
+
+/* syrk-small on gtx980 (its CTAs leave most of the register file idle). Its lines thrash the L1D: vc serves most misses from registers; svc monitors two
+ * 2000-cycle windows first and skips victims of loads it did not select; the stats agree with
+ * the L1D's, and the default machine is unchanged by the component's presence in the tree. */
+TEST(linebacker_runs_on_the_gtx980_preset)
+{
+    const char *wl = "workloads/synthetic/syrk-small.syn";
+    char a[512];
+    snprintf(a, sizeof a, "--preset gtx980 %s", wl);
+    JsonValue *base = test_run_json(a);
+    snprintf(a, sizeof a, "--preset gtx980 -o l1d.linebacker=vc %s", wl);
+    JsonValue *vc = test_run_json(a);
+    snprintf(a, sizeof a, "--preset gtx980 -o l1d.linebacker=svc -o l1d.linebacker.window=2000 %s", wl);
+    JsonValue *svc = test_run_json(a);
+    ASSERT(base && vc && svc);
+    EXPECT_EQ_U(test_total(base, "sm.l1d.mpath_hit"), 0);
+    EXPECT_EQ_U(test_total(base, "sm.rf.kernel_cycles") > 0, 1);
+    EXPECT(test_total(base, "sm.rf.sur_cycles") < test_total(base, "sm.rf.kernel_cycles") * 2048);
+    EXPECT(test_total(base, "sm.rf.sur_cycles") > test_total(base, "sm.rf.kernel_cycles") * 1024);
+    EXPECT_EQ_U(test_total(base, "sm.rf.dur_cycles"), 0);
+    for (int i = 0; i < 2; i++) {
+        JsonValue *j = i ? svc : vc;
+        EXPECT(test_total(j, "sm.l1d.linebacker.hit") > 0);
+        EXPECT_EQ_U(test_total(j, "sm.l1d.linebacker.hit"), test_total(j, "sm.l1d.mpath_hit"));
+        EXPECT(test_total(j, "sm.l1d.miss") < test_total(base, "sm.l1d.miss"));
+        EXPECT(test_total(j, "sim.cycles") < test_total(base, "sim.cycles"));
+        EXPECT_EQ_U(test_total(j, "sm.l1d.access"), test_total(base, "sm.l1d.access"));
+    }
+    EXPECT_EQ_U(test_total(vc, "sm.l1d.linebacker.windows"), 0);
+    EXPECT_EQ_U(test_total(vc, "sm.l1d.linebacker.skip"), 0);
+    EXPECT_EQ_U(test_total(svc, "sm.l1d.linebacker.kernels_selected") +
+                    test_total(svc, "sm.l1d.linebacker.kernels_disabled"), 16);
+    EXPECT(test_total(svc, "sm.l1d.linebacker.windows") >= 32);
+    EXPECT(test_total(svc, "sm.l1d.linebacker.skip") > 0);
+    json_free(base);
+    json_free(vc);
+    json_free(svc);
 }
