@@ -230,7 +230,9 @@ int policy_check_config(Config *c, char *err, size_t err_len)
         return 0;
     }
     if (c->l1d.linebacker && c->l1d.line_bytes != 128) {
-        snprintf(err, err_len, "l1d.linebacker: a victim line fills one 128-byte warp register, so l1d.line_bytes must be 128 (it is %u)",
+        snprintf(err, err_len,
+                 "l1d.linebacker: a victim line fills one 128-byte warp register, so l1d.line_bytes must be 128 "
+                 "(it is %u)",
                  c->l1d.line_bytes);
         return 0;
     }

@@ -48,9 +48,13 @@ uint32_t lb_vtt_set_usable(LbVtt *v, uint32_t part, bool usable)
     if (v->usable[part] == usable)
         return 0;
     v->usable[part] = usable;
-    v->n_usable += usable ? 1 : (uint32_t)-1;
+    if (usable) {
+        v->n_usable++;
+        return 0;
+    }
+    v->n_usable--;
     uint32_t dropped = 0;
-    if (!usable && !v->tags_only)
+    if (!v->tags_only)
         for (uint32_t s = 0; s < v->n_sets; s++)
             for (uint32_t w = 0; w < v->ways; w++) {
                 LbVttEntry *x = entry(v, part, s, w);
