@@ -10,6 +10,7 @@
 #include "core/regfile.h"
 #include "exp/json.h"
 #include "mem/l1d.h"
+#include "policy/mpath/lb_ctl.h"
 #include "policy/mpath/lb_monitor.h"
 #include "policy/mpath/lb_vtt.h"
 #include "policy/policy.h"
@@ -434,11 +435,80 @@ TEST(linebacker_options_rejected)
            !policy_check_config(&c, err, sizeof err));
 }
 
+/* ---- CTA Throttling Logic (decisions only) -------------------------------------------- */
+
+/* Windows of 1000 cycles, bounds +/-10%. IPC 1.0 (first window: nothing to compare), 1.2 (+20%:
+ * throttle), 1.25 (+4.2%: keep), 1.0 (-20%: restore), 0.95 (-5%: keep), 1.05 (+10.5%: throttle),
+ * 1.15 (+9.5%: keep), 0 (-100%: restore), 0.5 (the previous IPC is 0: keep). */
+TEST(linebacker_ctl_throttling_decisions_on_an_ipc_series)
+{
+    static const uint64_t insts[] = {1000, 1200, 1250, 1000, 950, 1050, 1150, 0, 500};
+    static const LbCtlAction want[] = {LB_CTL_KEEP, LB_CTL_THROTTLE, LB_CTL_KEEP, LB_CTL_RESTORE, LB_CTL_KEEP,
+                                       LB_CTL_THROTTLE, LB_CTL_KEEP, LB_CTL_RESTORE, LB_CTL_KEEP};
+    LbIpcMonitor m;
+    lb_ipc_start(&m, 1000, 0.1, -0.1, 50000, 7);
+    uint64_t total = 7, now = 50000;
+    for (uint32_t i = 0; i < ARRAY_LEN(insts); i++) {
+        EXPECT(!lb_ipc_window_due(&m, now + 999));
+        now += 1000;
+        EXPECT(lb_ipc_window_due(&m, now));
+        total += insts[i];
+        EXPECT_EQ_U(lb_ipc_window_end(&m, total), want[i]);
+    }
+    EXPECT_EQ_U(m.windows, ARRAY_LEN(insts));
+    EXPECT_NEAR(m.prev_ipc, 0.0, 1e-12);
+    EXPECT_NEAR(m.cur_ipc, 0.5, 1e-12);
+}
+
+/* Four CTAs of 192 warp registers (24 KB) at FRN 0, 192, 384, 576; BP starts at 0x100000. */
+TEST(linebacker_ctl_backup_restore_addresses)
+{
+    LbCtaManager m;
+    lb_ctam_kernel_begin(&m, 192, 0x100000);
+    EXPECT_EQ_U(m.lrn, LB_CTL_NONE);
+    for (uint32_t hw = 0; hw < 4; hw++)
+        lb_ctam_launch(&m, hw, 192 * hw);
+    EXPECT_EQ_U(m.lrn, 767);
+    EXPECT_EQ_U(lb_ctam_pick_restore(&m), LB_CTL_NONE);
+    /* throttle: the largest hardware id, backed up at BP */
+    EXPECT_EQ_U(lb_ctam_pick_throttle(&m), 3);
+    EXPECT_EQ_U(lb_ctam_backup_begin(&m, 3), 0x100000);
+    EXPECT(!m.cta[3].act && !m.cta[3].done);
+    EXPECT_EQ_U(lb_ctam_pick_throttle(&m), 2);
+    lb_ctam_backup_done(&m, 3);
+    EXPECT_EQ_U(m.cta[3].ba, 0x100000);
+    EXPECT_EQ_U(m.bp, 0x100000 + 192 * 128); /* 0x106000 */
+    EXPECT_EQ_U(m.lrn, 575);
+    EXPECT_EQ_U(m.cta[3].frn, LB_CTL_NONE);
+    EXPECT(m.cta[3].done);
+    /* and the next one */
+    EXPECT_EQ_U(lb_ctam_backup_begin(&m, 2), 0x106000);
+    lb_ctam_backup_done(&m, 2);
+    EXPECT_EQ_U(m.cta[2].ba, 0x106000);
+    EXPECT_EQ_U(m.bp, 0x10c000);
+    EXPECT_EQ_U(m.lrn, 383);
+    /* restore: the last backed up, from BP - #reg x 128 */
+    EXPECT_EQ_U(lb_ctam_pick_restore(&m), 2);
+    EXPECT_EQ_U(lb_ctam_restore(&m, 2, 384), 0x106000);
+    EXPECT_EQ_U(m.bp, 0x106000);
+    EXPECT_EQ_U(m.lrn, 575);
+    EXPECT(m.cta[2].act && !m.cta[2].done);
+    EXPECT_EQ_U(lb_ctam_pick_restore(&m), 3);
+    /* never the last active CTA */
+    lb_ctam_finish(&m, 0);
+    lb_ctam_finish(&m, 2);
+    EXPECT_EQ_U(lb_ctam_pick_throttle(&m), LB_CTL_NONE);
+    EXPECT_EQ_U(m.lrn, 383);
+    EXPECT_EQ_U(lb_ctam_restore(&m, 3, 0), 0x100000);
+    EXPECT_EQ_U(m.bp, 0x100000);
+    EXPECT_EQ_U(lb_ctam_pick_throttle(&m), 3);
+}
+
 /* ---- whole runs ------------------------------------------------------------------------ */
 
-/* syrk-small on gtx980 (its CTAs leave most of the register file idle). Its lines thrash the L1D: vc serves most misses from registers; svc monitors two
- * 2000-cycle windows first and skips victims of loads it did not select; the stats agree with
- * the L1D's, and the default machine is unchanged by the component's presence in the tree. */
+/* syrk-small on gtx980 (its CTAs leave most of the register file idle). Its lines thrash the
+ * L1D: vc serves most misses from registers; svc monitors two 2000-cycle windows first and skips
+ * victims of loads it did not select; the stats agree with the L1D's. */
 TEST(linebacker_runs_on_the_gtx980_preset)
 {
     const char *wl = "workloads/synthetic/syrk-small.syn";
