@@ -591,7 +591,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     ops->kernel_begin(front, k, g->n_sms * g->cfg.sm.max_warps);
     for (uint32_t i = 0; i < g->n_sms; i++) {
         sm_set_front(&g->sms[i], ops, front);
-        sm_kernel_begin(&g->sms[i], k);
+        sm_kernel_begin(&g->sms[i], k, g->cycle[DOMAIN_CORE]);
         g->sms[i].next_wake = g->cycle[DOMAIN_CORE];
     }
     stats_kernel_begin(&g->stats);

@@ -81,12 +81,20 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     l1d_smem_unused(&sm->l1d, cfg->sm.smem_bytes);
+    regfile_init(&sm->rf, cfg->sm.n_regs, cfg->sm.max_ctas);
     sm_ldst_init(sm, st);
     sm_connect_l1d_events(sm);
     if (cfg->sm.icache_sets)
         icache_init(&sm->ic, cfg->sm.icache_sets, cfg->sm.icache_assoc, cfg->sm.icache_line, cfg->sm.icache_mshr);
 #define C(field, name, help) stats_counter(st, &sm->field, "sm[%u]." name, help, id)
     C(cycles_active, "cycles_active", "cycles with at least one CTA resident");
+    C(rf.sur_cycles, "rf.sur_cycles",
+      "statically unused warp registers (128 B; allocated to no resident CTA) summed over kernel cycles");
+    C(rf.dur_cycles, "rf.dur_cycles",
+      "dynamically unused warp registers (held by inactive CTAs) summed over kernel cycles");
+    C(rf.cycles, "rf.kernel_cycles",
+      "kernel cycles of this SM (from its first CTA of each kernel to the kernel's end): rf.sur_cycles / "
+      "rf.kernel_cycles is the average SUR in warp registers");
     C(warp_insts, "warp_insts", "warp instructions issued");
     C(thread_insts, "thread_insts", "thread instructions issued (active lanes)");
     C(loads, "loads", "global/local load instructions");
@@ -195,6 +203,7 @@ void sm_free(Sm *sm)
         sm->sched_ops->destroy_shared(sm->sched_shared);
     policy_ctx_free(&sm->shared_ctx);
     l1d_free(&sm->l1d);
+    regfile_free(&sm->rf);
     sm_ldst_free(sm);
     if (sm->ic.sets)
         icache_free(&sm->ic);
@@ -219,6 +228,15 @@ void sm_set_front(Sm *sm, const FrontOps *ops, void *self)
 {
     sm->front = ops;
     sm->front_self = self;
+}
+
+/* The register file changed: miss-path components that keep lines in idle registers hear it. */
+static void regfile_changed(Sm *sm, uint64_t now)
+{
+    if (!sm->l1d.n_mpath)
+        return;
+    RegfileView v = regfile_view(&sm->rf, now);
+    l1d_regfile_changed(&sm->l1d, &v);
 }
 
 static uint32_t regs_of_cta(const SmConfig *c, const FrontKernel *k)
@@ -258,15 +276,16 @@ uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty)
 
 bool sm_can_take(const Sm *sm, const FrontKernel *k) { return sm_cta_room(sm, k, false) > 0; }
 
-void sm_kernel_begin(Sm *sm, const FrontKernel *k)
+void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now)
 {
-    l1d_kernel_begin(&sm->l1d);
+    l1d_kernel_begin(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_start; i++)
         sm->sched_ops->on_kernel_start(sm->sched[i], k);
 }
 
 void sm_kernel_end(Sm *sm, uint64_t now)
 {
+    regfile_kernel_end(&sm->rf, now);
     if (sm->cfg->sm.l1d_flush)
         l1d_flush(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_end; i++)
@@ -320,6 +339,8 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
     c->n_warps = c->n_live_warps = nw;
     c->threads = front_kernel_threads_per_cta(k);
     c->regs = regs_of_cta(&sm->cfg->sm, k);
+    c->frn = regfile_alloc(&sm->rf, slot, regfile_warp_regs(c->regs), now);
+    regfile_changed(sm, now);
     c->smem_bytes = k->smem_bytes_per_cta;
     sm->n_live_ctas++;
     sm->threads_used += c->threads;
@@ -359,6 +380,8 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->warps_used -= c->n_warps;
     sm->slots_owned &= ~((c->n_warps >= 64 ? ~0ull : (1ull << c->n_warps) - 1) << c->first_slot);
     sm->regs_used -= c->regs;
+    regfile_release(&sm->rf, (uint32_t)(c - sm->ctas), now);
+    regfile_changed(sm, now);
     sm->smem_used -= c->smem_bytes;
     l1d_smem_unused(&sm->l1d, sm->cfg->sm.smem_bytes - sm->smem_used);
     sm->ctas_done++;

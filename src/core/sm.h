@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/coalescer.h"
+#include "core/regfile.h"
 #include "front/front.h"
 #include "core/sm_icache.h"
 #include "mem/l1d.h"
@@ -58,6 +59,7 @@ typedef struct SmCta {
     uint32_t first_slot, n_warps;
     uint32_t n_live_warps, n_at_barrier;
     uint32_t threads, regs, smem_bytes;
+    uint32_t frn; /* its first warp register (Regfile) */
 } SmCta;
 
 /* One load (or atomic) in flight: which registers it will write, how many accesses remain. */
@@ -158,6 +160,7 @@ typedef struct Sm {
     ScoreboardEntry *sb_store;
     SmCta *ctas;
     uint32_t n_live_ctas, threads_used, warps_used, regs_used, smem_used;
+    Regfile rf;           /* where the CTAs' registers lie, which are idle */
     uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
     uint64_t next_age;
     uint64_t sched_mask[8]; /* live warps of each scheduler */
@@ -237,7 +240,7 @@ typedef struct SmUsage {
 uint32_t sm_ctas_per_empty_sm(const SmConfig *c, const FrontKernel *k);
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
 /* A kernel starts / ends: the schedulers hear it; at the end the L1D is flushed if sm.l1d_flush. */
-void sm_kernel_begin(Sm *sm, const FrontKernel *k);
+void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now);
 void sm_kernel_end(Sm *sm, uint64_t now);
 /* A completed CTA not yet collected: true and its id in *cta_id. */
 bool sm_take_done_cta(Sm *sm, uint32_t *cta_id);

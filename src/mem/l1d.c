@@ -97,7 +97,8 @@ void l1d_free(L1d *c)
 static void evict_line(L1d *c, uint32_t set, uint32_t way, uint32_t uid, uint64_t now, bool by_write)
 {
     const TagLine *l = tags_line(&c->tags, set, way);
-    MpathAccess ma = {.line_addr = l->line_addr, .warp_uid = uid, .inserted_by = l->inserted_by, .cycle = now};
+    MpathAccess ma = {.line_addr = l->line_addr, .warp_uid = uid, .inserted_by = l->inserted_by, .pc = l->last_pc,
+                      .cycle = now};
     linemap_put(&c->evicted_by, l->line_addr, uid + 1);
     tags_evict(&c->tags, set, way, uid, now, by_write);
     for (uint32_t k = 0; k < c->n_mpath && !by_write; k++)
@@ -160,10 +161,30 @@ static MemReq *new_request(L1d *c, uint64_t addr, uint8_t kind, uint32_t bytes, 
     return r;
 }
 
-void l1d_kernel_begin(L1d *c)
+void l1d_kernel_begin(L1d *c, uint64_t now)
 {
     memset(c->set_count, 0, c->tags.n_sets * sizeof *c->set_count);
     c->kernel_accesses = 0;
+    for (uint32_t k = 0; k < c->n_mpath; k++)
+        if (c->mpath_ops[k]->on_kernel_begin)
+            c->mpath_ops[k]->on_kernel_begin(c->mpath[k], now);
+}
+
+void l1d_regfile_changed(L1d *c, const RegfileView *rf)
+{
+    for (uint32_t k = 0; k < c->n_mpath; k++)
+        if (c->mpath_ops[k]->on_regfile)
+            c->mpath_ops[k]->on_regfile(c->mpath[k], rf);
+}
+
+/* Tell the components what became of an accepted load access. */
+static void tell_load(L1d *c, const ReplAccess *ra, uint64_t now, MpathOutcome o)
+{
+    MpathAccess ma = {.line_addr = ra->line_addr, .warp_uid = ra->warp_uid, .inserted_by = ra->warp_uid,
+                      .pc = ra->pc, .cycle = now};
+    for (uint32_t k = 0; k < c->n_mpath; k++)
+        if (c->mpath_ops[k]->on_load)
+            c->mpath_ops[k]->on_load(c->mpath[k], &ma, o);
 }
 
 /* Every 32-byte segment of a line, and those an access touches (its mask; 0 means all). */
@@ -424,6 +445,8 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         tags_hit(&c->tags, &ra);
         count_access(c, set);
         count_hit(c, set, way, &ra);
+        if (c->n_mpath)
+            tell_load(c, &ra, now, MPATH_OUT_HIT);
         *out = c->hit_lat;
         return L1D_HIT;
     }
@@ -440,6 +463,8 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         mshr_merge(&c->mshr, e, token);
         count_access(c, set);
         c->merge++;
+        if (c->n_mpath)
+            tell_load(c, &ra, now, MPATH_OUT_MERGE);
         *out = 1;
         return L1D_MERGED;
     }
@@ -450,6 +475,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
             return L1D_FAIL_MPATH;
         if (mr == MPATH_HIT || mr == MPATH_SERVED) {
             count_access(c, set);
+            tell_load(c, &ra, now, MPATH_OUT_SERVED);
             return L1D_HIT;
         }
     }
@@ -490,6 +516,8 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     count_access(c, set);
     c->miss++;
     c->bypass += bypass;
+    if (c->n_mpath)
+        tell_load(c, &ra, now, MPATH_OUT_MISS);
     *out = 1;
     return L1D_MISS;
 }

@@ -129,8 +129,10 @@ void l1d_free(L1d *c);
  * GPGPU-Sim; the policy hears each as an eviction by warp uid UINT32_MAX. Reserved lines (none
  * when the SM is idle) are left alone; miss-path components keep what they hold. */
 void l1d_flush(L1d *c, uint64_t now);
-/* A kernel starts: balance is measured per kernel. */
-void l1d_kernel_begin(L1d *c);
+/* A kernel starts: balance is measured per kernel; miss-path components hear it. */
+void l1d_kernel_begin(L1d *c, uint64_t now);
+/* The SM's register file changed: miss-path components hear it (MpathOps.on_regfile). */
+void l1d_regfile_changed(L1d *c, const RegfileView *rf);
 
 /* addr: any byte of the line. a: who is asking (warp, pc, divergence, and the 32-byte segments
  * it touches; 0: the whole line); token: the caller's, handed back by l1d_fill. *out: on

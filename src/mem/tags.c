@@ -125,6 +125,7 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     l->warp = (uint16_t)a->warp_id;
     l->inserted_by = a->warp_uid; /* an invalid way's sectors are all clear (tags_evict) */
     l->inserted_cta = a->cta;
+    l->last_pc = a->pc;
     if (t->repl->on_insert) {
         ReplAccess ia = *a;
         ia.set = set;
@@ -205,6 +206,7 @@ void tags_drop_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
 
 void tags_hit(Tags *t, const ReplAccess *a)
 {
+    tags_line(t, a->set, a->way)->last_pc = a->pc;
     if (t->repl->on_hit)
         t->repl->on_hit(t->repl_state, a);
 }

@@ -28,6 +28,7 @@ typedef struct TagLine {
     uint16_t warp;      /* warp (SM slot) that allocated it */
     uint32_t inserted_by; /* uid of that warp (ReplAccess.warp_uid) */
     uint32_t inserted_cta; /* its CTA (ReplAccess.cta) */
+    uint32_t last_pc;   /* pc of the last access that inserted or hit it */
 } TagLine;
 
 /* A sectored line's sectors (bit i: sector i). */

@@ -346,14 +346,31 @@ typedef struct DramSchedOps {
 
 /* ---- L1D miss-path components ----------------------------------------------------------- */
 
+/* An SM's register file as miss-path components see it (src/core/regfile.h): warp registers
+ * of 128 bytes, one L1D line each, numbered RN 0..n_wregs-1. Idle ones are statically unused
+ * (SUR: allocated to no resident CTA) or dynamically unused (DUR: held by an inactive CTA). */
+typedef struct RegfileView {
+    uint32_t n_wregs;
+    uint32_t sur, dur;    /* idle warp registers of each kind */
+    uint32_t lrn_end;     /* one past the largest warp register of an active CTA (0: none) */
+    const uint64_t *idle; /* bit RN (word RN / 64, bit RN % 64): idle */
+    uint64_t cycle;
+} RegfileView;
+
+static inline bool regfile_view_idle(const RegfileView *v, uint32_t rn)
+{
+    return rn < v->n_wregs && (v->idle[rn / 64] >> (rn % 64) & 1);
+}
+
 /* A per-SM chain of structures probed, in registry order, when an L1D load misses and no MSHR
  * entry tracks its line yet (before an MSHR entry is taken), and fed by the L1D's evictions.
  * Each has its own latency, port limit, options (`l1d.<name>.*`) and stats (`sm[i].l1d.<name>.*`). */
 typedef struct MpathAccess {
     uint64_t line_addr;  /* byte address >> line bits */
-    uint32_t warp_uid;   /* the asking (probe) or evicting (on_evict) warp */
+    uint32_t warp_uid;   /* the asking (probe, on_load) or evicting (on_evict) warp */
     uint32_t inserted_by; /* on_evict: uid of the warp that brought the line into the L1D */
-    uint32_t pc;
+    uint32_t pc;         /* probe, on_load: the load's; on_evict: that of the last load that
+                          * brought the line in or hit it (Linebacker's per-line hashed PC) */
     uint64_t cycle;
 } MpathAccess;
 
@@ -361,10 +378,20 @@ typedef enum MpathResult {
     MPATH_MISS,   /* not here: the L1D goes on with its miss */
     MPATH_HIT,    /* here: the line moves to the L1D; its data is ready after *lat_cycles */
     MPATH_BUSY,   /* no port free this cycle: the access replays (reservation failure) */
-    MPATH_SERVED, /* here, read in place: the line stays in the component; data after *lat_cycles */
+    MPATH_SERVED, /* here, read in place: the line stays in the component and the L1D allocates
+                   * nothing; data after *lat_cycles (a shared-memory cache line, seeds/003 IV-B;
+                   * a register-file victim line, seeds/004 sec. 5.3) */
 } MpathResult;
 
 #define MPATH_NOWHERE UINT32_MAX /* steered_probe: the alternate store has no room (no steering) */
+
+/* What became of one accepted L1D load access (on_load). */
+typedef enum MpathOutcome {
+    MPATH_OUT_HIT,    /* an L1D hit */
+    MPATH_OUT_MERGE,  /* merged into a miss in flight */
+    MPATH_OUT_SERVED, /* a miss a miss-path component served (MPATH_HIT or MPATH_SERVED) */
+    MPATH_OUT_MISS,   /* a miss sent on to the L2 */
+} MpathOutcome;
 
 typedef struct MpathOps {
     PolicyMeta meta;
@@ -393,6 +420,14 @@ typedef struct MpathOps {
     bool (*steered_fill)(void *self, const MpathAccess *a, uint32_t where, bool migrated, MpathAccess *victim);
     /* The SM's unused shared memory (bytes no resident CTA allocates) changed. */
     void (*on_smem_unused)(void *self, uint32_t bytes);
+    /* Optional. Every load access the L1D accepted (not a replayed refusal), once, with what
+     * became of it: per-load locality monitors (Linebacker's Load Monitor) count here. */
+    void (*on_load)(void *self, const MpathAccess *a, MpathOutcome o);
+    /* Optional. The SM's register file changed (a CTA took or gave back registers, or became
+     * inactive or active): components that keep lines in idle registers resize here. */
+    void (*on_regfile)(void *self, const RegfileView *rf);
+    /* Optional. A kernel starts on the SM. */
+    void (*on_kernel_begin)(void *self, uint64_t cycle);
 } MpathOps;
 
 /* ---- registry --------------------------------------------------------------------------- */

@@ -183,7 +183,7 @@ bool rig_start(Rig *r, uint32_t threads, uint32_t n_ctas)
     r->f.warps_per_cta = front_kernel_warps_per_cta(&r->k);
     sm_set_front(&r->sm, r->f.tell_mask ? &mock_front_mask_ops : &mock_front_ops, &r->f);
     mock_front_ops.kernel_begin(&r->f, &r->k, MOCK_WARPS);
-    sm_kernel_begin(&r->sm, &r->k);
+    sm_kernel_begin(&r->sm, &r->k, r->now);
     return true;
 }
 
