@@ -96,7 +96,7 @@ typedef struct L1d {
     PolicyCtx mpath_ctx[L1D_MAX_MPATH];
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
     uint64_t hit_other_cta; /* hits on lines another CTA's miss brought in */
-    uint64_t store, store_hit_evict, atomic, fill, bypass, fill_stall, mpath_hit;
+    uint64_t store, store_hit_evict, atomic, fill, bypass, bypass_sched, fill_stall, mpath_hit;
     uint64_t miss_cold, miss_intra, miss_inter;
     uint64_t sector_miss, sector_hit, sector_merge, sector_fetch; /* sectored L1D only */
     uint32_t max_fill_tokens; /* the most tokens one fill hands back */

@@ -98,6 +98,8 @@ typedef struct ReplAccess {
     bool is_write;
     bool hit;            /* the access hit (on_hit) or missed (victim, on_insert, on_fill; on_hit of a sector miss) */
     bool at_fill;        /* called when the data arrives (allocate-on-fill), not at the miss */
+    bool sched_bypass;   /* the warp's scheduler sends its misses past the L1D (WarpSchedOps.bypass_l1d):
+                          * a miss allocates no line, as if bypass() had said so; the policy is not asked */
 } ReplAccess;
 
 /* A valid line leaves the cache. */
@@ -255,6 +257,11 @@ typedef struct WarpSchedOps {
     /* An access of a global/local load of the warp missed in the L1D and went on as a new miss
      * (the L1D's `miss`: not a merge into a miss in flight, nor a miss-path component's hit). */
     void (*on_l1d_miss)(void *self, const WarpL1dEvent *e);
+    /* Asked at each L1D lookup of a load of the warp (the warp's scheduler only): true sends a
+     * miss of this access past the L1D, allocating no line (the REPL_BYPASS path, counted in
+     * l1d.bypass and l1d.bypass_sched; it fetches the 32-byte segments the access touches); a
+     * hit is served as usual. NULL: never (priority-based cache allocation, PCAL, uses it). */
+    bool (*bypass_l1d)(void *self, uint32_t slot);
     /* Every scheduler of the SM hears these. */
     void (*on_kernel_start)(void *self, const FrontKernel *k);
     void (*on_kernel_end)(void *self);
