@@ -177,6 +177,26 @@ typedef struct WarpSlotInfo {
     uint32_t last_load_lines; /* line accesses of its most recent global load (0: none yet) */
 } WarpSlotInfo;
 
+/* How busy the memory side is, GPU-wide (SmView.mem): running totals the GPU keeps as requests
+ * go by, with no per-cycle work. A policy samples them at the ends of its own windows
+ * (mem_busy_sample) and takes the utilisation in between (mem_busy_util). */
+typedef struct MemBusy {
+    uint64_t l2_requests;      /* requests the L2 slices took from the request network */
+    uint64_t dram_busy_cycles; /* DRAM data-bus busy cycles, summed over the channels (dram[i].busy_cycles) */
+    const uint64_t *l2_cycle, *dram_cycle; /* the clocks of the L2 and DRAM domains */
+    uint32_t n_l2_slices, n_dram_channels;
+} MemBusy;
+
+typedef struct MemBusySample {
+    uint64_t l2_requests, dram_busy_cycles, l2_cycle, dram_cycle;
+} MemBusySample;
+
+MemBusySample mem_busy_sample(const MemBusy *m);
+/* Between two samples: the L2's utilisation (requests per slice per L2 cycle, at most 1: a
+ * slice takes one request a cycle) and the DRAM's (the data buses' busy fraction), each in
+ * [0, 1]; 0 over an empty interval. */
+void mem_busy_util(const MemBusy *m, const MemBusySample *from, const MemBusySample *to, double *l2, double *dram);
+
 /* The SM as every scheduler sees it at one cycle. */
 typedef struct SmView {
     uint32_t id;
@@ -193,6 +213,7 @@ typedef struct SmView {
     uint64_t barrier_mask;                /* ... that waits at a barrier for the rest of its CTA */
     uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
     const WarpSlotInfo *slot;             /* [max_warps] */
+    const MemBusy *mem;                   /* the GPU's memory-side counters (NULL: an SM on its own) */
 } SmView;
 
 /* One scheduler's view of its warps at one cycle; bit w stands for warp slot w of the SM. */
