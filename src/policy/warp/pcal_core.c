@@ -151,6 +151,7 @@ static void regroup(Pcal *p, uint64_t cand, const uint64_t *age)
 {
     PcalShared *sh = p->sh;
     uint64_t active = 0, token = 0;
+    sh->n_cand[p->index] = popcount_u64(cand);
     uint32_t n_active = sh->warps + sh->extra;
     for (uint32_t n = 0; n < n_active && cand; n++) {
         int s = warp_sched_oldest(cand, age);
