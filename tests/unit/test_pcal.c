@@ -9,11 +9,13 @@
 
 #include "base/base.h"
 #include "conf/config.h"
+#include "exp/json.h"
 #include "mem/tags.h"
 #include "policy/policy.h"
 #include "policy/warp/pcal.h"
 #include "stats/stats.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* One scheduler of a one-scheduler SM with n warps; slot s has age ages[s]. */
@@ -310,4 +312,37 @@ TEST(pcal_windows_drive_the_search)
     EXPECT_EQ_U(pc_allowed(&t, 700), 0x3F);
     EXPECT_EQ_U(prig_stat(&t.p, "searches"), 2);
     prig_free(&t.p);
+}
+
+/* ---- whole runs ------------------------------------------------------------------------------ */
+
+#define total test_total
+
+TEST(pcal_whole_runs_on_syrk_small)
+{
+    const char *w = "workloads/synthetic/syrk-small.syn";
+    char a[4][256];
+    snprintf(a[0], sizeof a[0], "%s", w);
+    /* every warp active with a token, no re-activation: GTO, cycle for cycle */
+    snprintf(a[1], sizeof a[1], "-o sm.sched=statpcal -o sm.sched.statpcal.warps=64 -o sm.sched.statpcal.tokens=64 "
+             "-o sm.sched.statpcal.bw_thresh=0 %s", w);
+    snprintf(a[2], sizeof a[2], "-o sm.sched=statpcal -o sm.sched.statpcal.warps=2 -o sm.sched.statpcal.tokens=1 %s", w);
+    /* a window longer than the run: the search never leaves its start, GTO */
+    snprintf(a[3], sizeof a[3], "-o sm.sched=pcal -o sm.sched.pcal.window=100000000 %s", w);
+    JsonValue *j[4];
+    for (int i = 0; i < 4; i++)
+        j[i] = test_run_json(a[i]);
+    ASSERT(j[0] && j[1] && j[2] && j[3]);
+    EXPECT_EQ_U(total(j[1], "sim.cycles"), total(j[0], "sim.cycles"));
+    EXPECT_EQ_U(total(j[1], "sm.l1d.bypass"), 0);
+    EXPECT_EQ_U(total(j[3], "sim.cycles"), total(j[0], "sim.cycles"));
+    EXPECT_EQ_U(total(j[3], "sm.sched.pcal.windows"), 0);
+    /* one token per scheduler: the others' misses bypass, and the counts agree */
+    EXPECT_STR(json_str(json_get(j[2], "status")), "complete");
+    EXPECT(total(j[2], "sm.l1d.bypass_sched") > 0);
+    EXPECT_EQ_U(total(j[2], "sm.l1d.bypass_sched"), total(j[2], "sm.sched.statpcal.bypassed"));
+    EXPECT(total(j[2], "sm.sched.statpcal.bypass_lookups") >= total(j[2], "sm.sched.statpcal.bypassed"));
+    EXPECT(total(j[2], "sm.sched.statpcal.throttled_warp_cycles") > 0);
+    for (int i = 0; i < 4; i++)
+        json_free(j[i]);
 }
