@@ -22,7 +22,9 @@
  * miss that victim() bypasses at allocation fetches only the 32-byte segments its access
  * touches (thesis 4.2.3). Another access may merge into a bypassed request only if it needs
  * no segment the request does not fetch; otherwise it replays (L1D_FAIL_MERGE) until the
- * request is back.
+ * request is back. A warp scheduler may send a warp's misses past the L1D too
+ * (WarpSchedOps.bypass_l1d, ReplAccess.sched_bypass): they take the same bypass path without
+ * asking the policy, fetch the segments the access touches, and count in bypass_sched.
  *
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
  * and no MSHR entry tracks its line; a component hit moves the line into the L1D and returns
