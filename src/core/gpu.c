@@ -84,6 +84,7 @@ Gpu *gpu_create(const Config *cfg)
     for (uint32_t i = 0; i < g->n_sms; i++) {
         sm_init(&g->sms[i], i, cfg, &g->pool, &g->stats);
         g->sms[i].l1d.queued_total = &g->missq_total;
+        g->sms[i].view.mem = &g->mem_busy;
     }
     g->slices = xcalloc(g->n_slices, sizeof *g->slices);
     for (uint32_t i = 0; i < g->n_slices; i++) {
@@ -96,7 +97,10 @@ Gpu *gpu_create(const Config *cfg)
     {
         g->drams[i] = dram_create(cfg, i, &g->stats);
         dram_set_write_done(g->drams[i], gpu_dram_write_done, &g->pool);
+        dram_set_busy_total(g->drams[i], &g->mem_busy.dram_busy_cycles);
     }
+    g->mem_busy = (MemBusy){.l2_cycle = &g->cycle[DOMAIN_L2], .dram_cycle = &g->cycle[DOMAIN_DRAM],
+                            .n_l2_slices = g->n_slices, .n_dram_channels = g->n_partitions};
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
@@ -332,6 +336,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
         L2Slice *sl = &g->slices[i];
         while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl, g->cycle[DOMAIN_L2])) {
             l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
+            g->mem_busy.l2_requests++;
             progress = true;
         }
         MemReq *rep = sl->replies.head;

@@ -75,6 +75,7 @@ struct Gpu {
     uint64_t sim_cycles, sim_warp_insts, sim_thread_insts, kernels;
     uint64_t reply_stall; /* L2 reply-queue heads the reply network refused, per slice-cycle */
     uint64_t reply_held;  /* replies delivered that their cluster could not take, per cluster-cycle */
+    MemBusy mem_busy;     /* L2 and DRAM running totals that policies sample (SmView.mem) */
 };
 typedef struct Gpu Gpu;
 

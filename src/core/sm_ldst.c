@@ -456,6 +456,8 @@ L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now
         LoadRec *r = &sm->recs[e->rec];
         uint32_t free_before = sm->l1d.mshr.n_free;
         ra.steered = r->global && sm->sched_ops->steer && sm->sched_ops->steer(sm->sched[e->warp % sm->n_sched], e->warp);
+        if (sm->sched_ops->bypass_l1d)
+            ra.sched_bypass = sm->sched_ops->bypass_l1d(sm->sched[e->warp % sm->n_sched], e->warp);
         res = l1d_load(&sm->l1d, e->line_addr, e->rec, &ra, now, &out);
         r->n_mshr += free_before - sm->l1d.mshr.n_free;
         if (res == L1D_HIT) {

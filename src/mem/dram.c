@@ -87,6 +87,7 @@ struct Dram {
 
     DramWriteDoneFn write_done;
     void *write_done_ctx;
+    uint64_t *busy_total; /* the owner's running total of busy_cycles (NULL: none) */
 
     struct {
         uint64_t reads, writes, row_hits, row_misses, activates, precharges, busy_cycles, queue_full;
@@ -145,6 +146,8 @@ void dram_destroy(Dram *d)
     free(d->ret);
     free(d);
 }
+
+void dram_set_busy_total(Dram *d, uint64_t *total) { d->busy_total = total; }
 
 void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx)
 {
@@ -228,6 +231,8 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
     uint64_t data_end = now + (b->req_write ? d->t.tWL : d->t.tCL) + d->bus_cycles;
     d->bus_free = data_end;
     d->st.busy_cycles += d->bus_cycles;
+    if (d->busy_total)
+        *d->busy_total += d->bus_cycles;
     d->col_ready = now + d->t.tCCD;
     g->col_ready = now + d->t.tCCDL;
     if (b->req_write) {

@@ -30,6 +30,9 @@ void dram_destroy(Dram *d);
 typedef void (*DramWriteDoneFn)(void *ctx, MemReq *r);
 void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx);
 
+/* Optional: a running total (e.g. over every controller) that grows with busy_cycles. */
+void dram_set_busy_total(Dram *d, uint64_t *total);
+
 /* Room in the scheduler queue? */
 bool dram_can_accept(const Dram *d);
 /* Enqueue a request whose bank/row/col are already decoded (see addrdec.h). */

@@ -32,7 +32,8 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(fail_missq, "resfail_missq", "reservation failures: miss queue full");
     C(fail_icnt, "resfail_icnt", "reservation failures: interconnect full");
     C(fail_mpath, "resfail_mpath", "reservation failures: a miss-path component had no free port");
-    C(bypass, "bypass", "load misses that filled no line (the replacement policy bypassed them)");
+    C(bypass, "bypass", "load misses that filled no line (the replacement policy or the warp scheduler bypassed them)");
+    C(bypass_sched, "bypass_sched", "of them, misses the warp's scheduler sent past the L1D (WarpSchedOps.bypass_l1d)");
     C(fill_stall, "fill_stall", "cycles a fill waited because the replacement policy said stall");
     C(mpath_hit, "mpath_hit", "load misses served by a miss-path component (victim cache, ...)");
     C(store, "store", "global store accesses (coalesced lines)");
@@ -372,7 +373,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
         if (c->miss_q.n >= c->miss_queue_cap)
             return queue_full(c);
         /* The policy decides whether to bypass; the request is the fetched sectors either way. */
-        bool bypass = t->repl->bypass && t->repl->bypass(t->repl_state, ra) > 0;
+        bool bypass = ra->sched_bypass || (t->repl->bypass && t->repl->bypass(t->repl_state, ra) > 0);
         bool present = p != TAGS_MISS;
         if (!bypass && c->alloc == CACHE_ALLOC_MISS) {
             if (!present) {
@@ -409,6 +410,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
         r->sectors = tags_segments_of_sectors(t, fetch);
         c->miss++;
         c->bypass += bypass;
+        c->bypass_sched += ra->sched_bypass;
         c->sector_fetch += popcount_u32(fetch);
     } else {
         c->merge++;
@@ -486,9 +488,9 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     if (c->miss_q.n >= c->miss_queue_cap)
         return queue_full(c);
     const ReplOps *ro = c->tags.repl;
-    uint32_t bytes = ro->bypass ? ro->bypass(c->tags.repl_state, &ra) : 0;
+    uint32_t bytes = ro->bypass && !ra.sched_bypass ? ro->bypass(c->tags.repl_state, &ra) : 0;
     CHECK(bytes % 32 == 0 && bytes <= c->tags.line_bytes);
-    bool bypass = bytes > 0;
+    bool bypass = bytes > 0 || ra.sched_bypass;
     if (!bypass && c->alloc == CACHE_ALLOC_MISS) {
         int w = take_way(c, set, &ra, now);
         if (w == REPL_STALL) {
@@ -518,6 +520,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     c->bypass += bypass;
     if (c->n_mpath)
         tell_load(c, &ra, now, MPATH_OUT_MISS);
+    c->bypass_sched += ra.sched_bypass;
     *out = 1;
     return L1D_MISS;
 }

@@ -22,7 +22,9 @@
  * miss that victim() bypasses at allocation fetches only the 32-byte segments its access
  * touches (thesis 4.2.3). Another access may merge into a bypassed request only if it needs
  * no segment the request does not fetch; otherwise it replays (L1D_FAIL_MERGE) until the
- * request is back.
+ * request is back. A warp scheduler may send a warp's misses past the L1D too
+ * (WarpSchedOps.bypass_l1d, ReplAccess.sched_bypass): they take the same bypass path without
+ * asking the policy, fetch the segments the access touches, and count in bypass_sched.
  *
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
  * and no MSHR entry tracks its line; a component hit moves the line into the L1D (or, for
@@ -105,7 +107,7 @@ typedef struct L1d {
     int steer_k; /* the alternate store: the first component with steered hooks, -1: none */
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
     uint64_t hit_other_cta; /* hits on lines another CTA's miss brought in */
-    uint64_t store, store_hit_evict, atomic, fill, bypass, fill_stall, mpath_hit;
+    uint64_t store, store_hit_evict, atomic, fill, bypass, bypass_sched, fill_stall, mpath_hit;
     uint64_t miss_cold, miss_intra, miss_inter;
     uint64_t sector_miss, sector_hit, sector_merge, sector_fetch; /* sectored L1D only */
     uint32_t max_fill_tokens; /* the most tokens one fill hands back */

@@ -111,6 +111,8 @@ typedef struct ReplAccess {
     bool steered;        /* a load of a warp its scheduler steers to the L1D's alternate store (WarpSchedOps.steer) */
     bool hit;            /* the access hit (on_hit) or missed (victim, on_insert, on_fill; on_hit of a sector miss) */
     bool at_fill;        /* called when the data arrives (allocate-on-fill), not at the miss */
+    bool sched_bypass;   /* the warp's scheduler sends its misses past the L1D (WarpSchedOps.bypass_l1d):
+                          * a miss allocates no line, as if bypass() had said so; the policy is not asked */
 } ReplAccess;
 
 /* A valid line leaves the cache. */
@@ -188,6 +190,26 @@ typedef struct WarpSlotInfo {
     uint32_t last_load_lines; /* line accesses of its most recent global load (0: none yet) */
 } WarpSlotInfo;
 
+/* How busy the memory side is, GPU-wide (SmView.mem): running totals the GPU keeps as requests
+ * go by, with no per-cycle work. A policy samples them at the ends of its own windows
+ * (mem_busy_sample) and takes the utilisation in between (mem_busy_util). */
+typedef struct MemBusy {
+    uint64_t l2_requests;      /* requests the L2 slices took from the request network */
+    uint64_t dram_busy_cycles; /* DRAM data-bus busy cycles, summed over the channels (dram[i].busy_cycles) */
+    const uint64_t *l2_cycle, *dram_cycle; /* the clocks of the L2 and DRAM domains */
+    uint32_t n_l2_slices, n_dram_channels;
+} MemBusy;
+
+typedef struct MemBusySample {
+    uint64_t l2_requests, dram_busy_cycles, l2_cycle, dram_cycle;
+} MemBusySample;
+
+MemBusySample mem_busy_sample(const MemBusy *m);
+/* Between two samples: the L2's utilisation (requests per slice per L2 cycle, at most 1: a
+ * slice takes one request a cycle) and the DRAM's (the data buses' busy fraction), each in
+ * [0, 1]; 0 over an empty interval. */
+void mem_busy_util(const MemBusy *m, const MemBusySample *from, const MemBusySample *to, double *l2, double *dram);
+
 /* The SM as every scheduler sees it at one cycle. */
 typedef struct SmView {
     uint32_t id;
@@ -205,6 +227,7 @@ typedef struct SmView {
     uint64_t warp_insts;                  /* instructions the SM has issued (this run) */
     uint32_t smem_unused;                 /* shared-memory bytes no resident CTA allocates */
     const WarpSlotInfo *slot;             /* [max_warps] */
+    const MemBusy *mem;                   /* the GPU's memory-side counters (NULL: an SM on its own) */
 } SmView;
 
 /* One scheduler's view of its warps at one cycle; bit w stands for warp slot w of the SM. */
@@ -269,6 +292,11 @@ typedef struct WarpSchedOps {
     /* An access of a global/local load of the warp missed in the L1D and went on as a new miss
      * (the L1D's `miss`: not a merge into a miss in flight, nor a miss-path component's hit). */
     void (*on_l1d_miss)(void *self, const WarpL1dEvent *e);
+    /* Asked at each L1D lookup of a load of the warp (the warp's scheduler only): true sends a
+     * miss of this access past the L1D, allocating no line (the REPL_BYPASS path, counted in
+     * l1d.bypass and l1d.bypass_sched; it fetches the 32-byte segments the access touches); a
+     * hit is served as usual. NULL: never (priority-based cache allocation, PCAL, uses it). */
+    bool (*bypass_l1d)(void *self, uint32_t slot);
     /* Every scheduler of the SM hears these. */
     void (*on_kernel_start)(void *self, const FrontKernel *k);
     void (*on_kernel_end)(void *self);

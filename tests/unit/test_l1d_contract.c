@@ -259,6 +259,38 @@ TEST(l1d_contract_bypass_fills_no_line_in_both_modes)
     }
 }
 
+/* A miss whose record carries sched_bypass (the warp scheduler's bypass_l1d) allocates no line
+ * in either mode, is not offered to the policy's bypass() (which would say "no"), fetches the
+ * segments it touches, and its hits are served: the line that is there stays. */
+TEST(l1d_contract_scheduler_bypass_fills_no_line_in_both_modes)
+{
+    for (uint32_t alloc = CACHE_ALLOC_MISS; alloc <= CACHE_ALLOC_FILL; alloc++) {
+        Rig r;
+        Scripted s;
+        rig_init(&r, "lru", alloc, 1, 2, 0);
+        rig_script(&r, &s);
+        EXPECT_EQ_U(load(&r, 0 * 128, 1, 10, 0), L1D_MISS);
+        EXPECT_EQ_U(l2_return_all(&r, 5, NULL, NULL), 1);
+        ReplAccess a = {.warp_id = 3, .warp_uid = 13, .pc = 0x48, .n_lines = 1, .sectors = 0x1, .sched_bypass = true};
+        uint32_t lat;
+        s.bypass_bytes = 128; /* asked, the policy would fetch the whole line */
+        EXPECT_EQ_U(l1d_load(&r.l1, 0 * 128, 2, &a, 10, &lat), L1D_HIT); /* a hit is served */
+        EXPECT_EQ_U(l1d_load(&r.l1, 1 * 128, 3, &a, 11, &lat), L1D_MISS);
+        ASSERT(r.l1.miss_q.n == 1);
+        EXPECT_EQ_U(r.l1.miss_q.head->size_bytes, 32); /* only its segment */
+        uint32_t tokens[8];
+        EXPECT_EQ_U(l2_return_all(&r, 20, tokens, NULL), 1);
+        EXPECT_EQ_U(tokens[0], 3);
+        EXPECT_EQ_U(r.l1.bypass, 1);
+        EXPECT_EQ_U(r.l1.bypass_sched, 1);
+        EXPECT_EQ_U(s.n_insert, 1); /* line 0's only */
+        s.bypass_bytes = 0;
+        EXPECT_EQ_U(load(&r, 1 * 128, 4, 10, 30), L1D_MISS); /* line 1 was not kept */
+        EXPECT_EQ_U(r.l1.bypass_sched, 1);
+        rig_free(&r);
+    }
+}
+
 TEST(l1d_contract_stall_waits_in_both_modes)
 {
     for (uint32_t alloc = CACHE_ALLOC_MISS; alloc <= CACHE_ALLOC_FILL; alloc++) {
