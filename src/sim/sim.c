@@ -30,7 +30,10 @@
  * kernels completed so far with status "killed" and ends the program; warpsim_destroy writes
  * them atomically. Under `warpsim exec` the status also goes to the file descriptor
  * $WARPSIM_STATUS_FD ("ok STATUS" or "error STATUS" when a file could not be written), from
- * which the command makes its exit status. */
+ * which the command makes its exit status.
+ *
+ * --trace-out DIR writes every launch's warp instructions, as the timing model executes them,
+ * and the host-device copies as an Accel-Sim trace (front/trace/trace.h, docs/traces.md). */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 

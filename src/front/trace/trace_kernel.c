@@ -177,9 +177,11 @@ static bool header_done(TraceKernel *k, const Header *h, char *err, size_t err_l
 /* The index pass. */
 static bool index_file(TraceKernel *k, char *err, size_t err_len)
 {
-    char *buf = xmalloc(INDEX_WINDOW + 1), msg[400] = "";
+    /* a window larger than the file is not needed (a small file, or one in memory) */
+    uint32_t cap = (uint32_t)MIN((uint64_t)INDEX_WINDOW, MAX(k->src.size, TRACE_WINDOW));
+    char *buf = xmalloc(cap + 1), msg[400] = "";
     TraceLines r;
-    trace_lines_init(&r, &k->src, buf, INDEX_WINDOW);
+    trace_lines_init(&r, &k->src, buf, cap);
     trace_lines_seek(&r, 0, 1);
     Header h = {0};
     bool header = true, in_tb = false, have_block = false;
