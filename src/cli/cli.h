@@ -17,6 +17,8 @@ void cli_config_finish(Config *c);
 
 int cli_run_main(int argc, char **argv);
 int cli_trace_main(int argc, char **argv);
+/* `warpsim trace run`: `warpsim run` with the workload taken as a trace. */
+int cli_run_trace_main(int argc, char **argv);
 
 /* Where a run's results go. */
 typedef struct CliRunOutputs {

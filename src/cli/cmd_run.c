@@ -141,17 +141,23 @@ static bool trace_step(void *ctx, Gpu *g, GpuRunStatus *status)
 static bool is_trace(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
-        return false;
+    char list[4200];
     size_t n = strlen(path);
-    return S_ISDIR(st.st_mode) || (n >= 13 && !strcmp(path + n - 13, "kernelslist.g"));
+    snprintf(list, sizeof list, "%s/kernelslist.g", path);
+    return (n >= 13 && !strcmp(path + n - 13, "kernelslist.g")) || (stat(list, &st) == 0 && S_ISREG(st.st_mode));
 }
 
-int cli_run_main(int argc, char **argv)
+static int run_main(int argc, char **argv, bool trace);
+
+int cli_run_main(int argc, char **argv) { return run_main(argc, argv, false); }
+int cli_run_trace_main(int argc, char **argv) { return run_main(argc, argv, true); }
+
+/* trace: the workload is a trace, whatever it looks like. */
+static int run_main(int argc, char **argv, bool trace)
 {
     /* A name without a folder or extension is a suite workload, run through its host program. */
     const char *w = find_workload(argc, argv);
-    if (w && !strchr(w, '/') && !strchr(w, '.') && !is_trace(w))
+    if (!trace && w && !strchr(w, '/') && !strchr(w, '.') && !is_trace(w))
         return cli_run_workload(argc, argv, w);
     Config cfg;
     config_init(&cfg);
@@ -177,7 +183,9 @@ int cli_run_main(int argc, char **argv)
         }
     }
     if (!workload)
-        fatal("run: expected a workload (a .syn stream description, a trace folder or a name from warpsim list)");
+        fatal("%s: expected a workload (%s)", trace ? "trace run" : "run",
+              trace ? "a folder holding kernelslist.g, or that file"
+                    : "a .syn stream description, a trace folder or a name from warpsim list");
     cli_config_finish(&cfg);
     char err[600];
     TraceWriter *tw = NULL;
@@ -185,7 +193,7 @@ int cli_run_main(int argc, char **argv)
         fatal("--trace-out: %s", err);
     char name[256];
     int status;
-    if (is_trace(workload)) {
+    if (trace || is_trace(workload)) {
         TraceRun r = {.w = tw};
         if (!trace_list_load(workload, &r.list, err, sizeof err))
             fatal("%s", err);

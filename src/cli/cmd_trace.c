@@ -49,7 +49,7 @@ static int trace_check(const char *dir)
 int cli_trace_main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "run"))
-        return cli_run_main(argc - 1, argv + 1);
+        return cli_run_trace_main(argc - 1, argv + 1);
     if (argc == 3 && !strcmp(argv[1], "check"))
         return trace_check(argv[2]);
     fatal("trace: expected 'trace run [CONFIG] DIR [--json F] ...' or 'trace check DIR' (see warpsim --help)");

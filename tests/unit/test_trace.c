@@ -283,3 +283,20 @@ TEST(trace_roundtrip_suite)
     EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 0);
     EXPECT_CONTAINS(out, "3 same, 0 different");
 }
+
+/* The ATAX-like stream of `make bench` (divergent) written as a trace and run by the trace front
+ * end on the same machine: the same simulated cycles (and every other stat). */
+TEST(trace_bench_stream_same_cycles)
+{
+    char cmd[3072], out[4096];
+    const char *tmp = test_tmpdir(), *ws = test_warpsim();
+    const char *cfg = "--gpgpusim-config configs/gpgpusim/gtx480.config";
+    snprintf(cmd, sizeof cmd, "%s run --quiet %s workloads/synthetic/atax1.syn --trace-out %s/atax --stats %s/s.txt && "
+             "%s trace run --quiet %s %s/atax --stats %s/t.txt && grep '^sim.cycles ' %s/s.txt > %s/c1 && "
+             "grep '^sim.cycles ' %s/t.txt > %s/c2 && cmp %s/c1 %s/c2 && "
+             "grep -v -e ^workload -e ^wall_seconds %s/s.txt > %s/a && grep -v -e ^workload -e ^wall_seconds %s/t.txt > %s/b && "
+             "cmp %s/a %s/b && cat %s/c2",
+             ws, cfg, tmp, tmp, ws, cfg, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp);
+    EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "sim.cycles ");
+}
