@@ -300,3 +300,16 @@ TEST(trace_bench_stream_same_cycles)
     EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 0);
     EXPECT_CONTAINS(out, "sim.cycles ");
 }
+
+/* A sweep spec's workload may be a trace folder: `warpsim sweep` runs it as `warpsim run` does. */
+TEST(trace_sweep_workload)
+{
+    char cmd[2048], out[4096];
+    const char *tmp = test_tmpdir();
+    snprintf(cmd, sizeof cmd, "printf 'name tracesweep\\npreset gtx480\\nworkload small " FIXTURE "\\n"
+             "variant lru: l1d.repl=lru\\nvariant fifo: l1d.repl=fifo\\n' > %s/spec && "
+             "%s sweep %s/spec --results %s/res -j 1 && grep -l '\"status\": \"complete\"' %s/res/runs/*.json | wc -l",
+             tmp, test_warpsim(), tmp, tmp, tmp);
+    EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "2 runs: 2 done now");
+}
