@@ -5,6 +5,7 @@
 #   make bench    simulation-speed benchmarks (see docs/bench.md)
 #   make run      the main job: a small paper-style experiment and its table
 #   make correlation  warpsim against GPGPU-Sim on tools/correlation/set (docs/correlation.md)
+#   make trace-roundtrip  every suite workload: PTX run -> Accel-Sim trace -> trace run, same stats
 CC      ?= cc
 BUILD   ?= build
 WERROR  ?=
@@ -24,7 +25,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
-.PHONY: all test test-unit test-cluster test-workloads asan bench run correlation clean golden-update workloads fuzz fuzz-build fuzz-smoke
+.PHONY: all test test-unit test-cluster test-workloads asan bench run correlation clean golden-update workloads fuzz fuzz-build fuzz-smoke trace-roundtrip
 all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 workloads
 
 # A fresh machine may lack libzstd's headers: tools/deps.sh installs them once (stamp file).
@@ -133,7 +134,7 @@ asan:
 # Fuzzing with clang's libFuzzer: one harness per parser in tests/fuzz/, seeded from the
 # repository's inputs (tests/fuzz/run.sh). make fuzz-smoke runs each for FUZZ_SECONDS (CI);
 # make fuzz FUZZ_TARGET=ptx FUZZ_SECONDS=600 runs one campaign. See docs/reliability.md.
-FUZZ_TARGETS := ptx fatbin lz4 elf config gpgpusim synth spec manifest json
+FUZZ_TARGETS := ptx fatbin lz4 elf config gpgpusim synth spec manifest json trace
 FUZZ_TARGET  ?= ptx
 FUZZ_SECONDS ?= 10
 FUZZ_BUILD   := build-fuzz
@@ -158,6 +159,11 @@ fuzz: fuzz-build
 
 bench: $(BUILD)/warpsim
 	$(BUILD)/warpsim bench
+
+# Every suite workload at its small size run from PTX with --trace-out, then from the trace: the
+# two runs' stats must be identical (docs/traces.md; the unit tests do three of them).
+trace-roundtrip: all
+	sh tools/trace_roundtrip.sh $(BUILD)
 
 run: all
 	$(BUILD)/warpsim sweep experiments/fup-small --results results/fup-small

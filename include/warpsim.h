@@ -13,7 +13,9 @@
  *
  * Arguments are those of `warpsim run`: --preset NAME, --config FILE, --gpgpusim-config FILE,
  * -o key=value, plus --functional, --name NAME (the workload name in the results), --json FILE,
- * --csv FILE, --stats FILE (text) and --quiet (no summary on stderr). A bad argument, preset,
+ * --csv FILE, --stats FILE (text), --quiet (no summary on stderr) and --trace-out DIR (the
+ * launches' warp instructions and the copies also written as an Accel-Sim trace, docs/traces.md;
+ * not with --functional). A bad argument, preset,
  * configuration file or option value, inconsistent options or an unknown policy make
  * warpsim_create return NULL with a message naming the argument, file and line, or key in err;
  * it never exits the program. Every other call that can fail returns a WarpsimStatus;

@@ -6,7 +6,10 @@
  *     next to GPGPU-Sim's (docs/bench.md);
  * (b) compute: an ALU-bound stream (workloads/synthetic/compute.syn) on the gtx480 preset;
  * (c) ptx-functional: the PTX interpreter alone (no timing model) on the compute-heavy kernel
- *     of tests/ptx/compute.cu: `bench ptx-functional <thread-instructions-per-second>`. */
+ *     of tests/ptx/compute.cu: `bench ptx-functional <thread-instructions-per-second>`;
+ * (d) trace: the divergent stream written as an Accel-Sim trace (into a temporary folder, not
+ *     timed) and run by the trace front end on the same machine, as (a)'s line; its simulated
+ *     cycles must equal the divergent run's (docs/traces.md). */
 #include "cli/cli.h"
 
 #include "base/base.h"
@@ -14,28 +17,49 @@
 #include "core/gpu.h"
 #include "front/ptx/ptx.h"
 #include "front/synth/synth.h"
+#include "front/trace/trace.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Measured by Accel-Sim / GPGPU-Sim on the same stream and machine (docs/bench.md). */
 #define REF_CYCLES 1482870.0
 #define REF_L1D_MISS_RATE 0.90
 
-static void bench_one(const char *name, const Config *cfg, const char *syn_rel)
+static void bench_line(const char *name, const Gpu *g, double wall)
+{
+    double cycles = (double)g->sim_cycles, insts = (double)g->sim_warp_insts;
+    printf("bench %s %.0f %.0f %.0f %.3f\n", name, insts / wall, cycles / wall, cycles, wall);
+}
+
+/* The stream's kernels on g, each through the trace writer when there is one. */
+static void run_synth(const char *name, Gpu *g, SynthProgram *prog, TraceWriter *tw)
+{
+    for (uint32_t k = 0; k < synth_n_kernels(prog); k++) {
+        SynthFront *f = synth_front_create(prog, k);
+        TraceTee tee;
+        if (tw)
+            trace_tee_init(&tee, &synth_front_ops, f, tw);
+        if (gpu_run_kernel(g, tw ? &tee.ops : &synth_front_ops, tw ? (void *)&tee : f, synth_kernel(prog, k),
+                           stderr) != GPU_RUN_OK)
+            fatal("bench %s: the run did not complete", name);
+        synth_front_destroy(f);
+    }
+}
+
+/* Returns the simulated cycles. */
+static uint64_t bench_one(const char *name, const Config *cfg, const char *syn_rel)
 {
     char path[1024];
     SynthProgram *prog = synth_load_file(data_path(syn_rel, path, sizeof path));
     Gpu *g = gpu_create(cfg);
     double t0 = wall_seconds();
-    for (uint32_t k = 0; k < synth_n_kernels(prog); k++) {
-        SynthFront *f = synth_front_create(prog, k);
-        if (gpu_run_kernel(g, &synth_front_ops, f, synth_kernel(prog, k), stderr) != GPU_RUN_OK)
-            fatal("bench %s: the run did not complete", name);
-        synth_front_destroy(f);
-    }
+    run_synth(name, g, prog, NULL);
     double wall = wall_seconds() - t0;
-    double cycles = (double)g->sim_cycles, insts = (double)g->sim_warp_insts;
-    printf("bench %s %.0f %.0f %.0f %.3f\n", name, insts / wall, cycles / wall, cycles, wall);
+    double cycles = (double)g->sim_cycles;
+    uint64_t sim_cycles = g->sim_cycles;
+    bench_line(name, g, wall);
     if (!strcmp(name, "divergent")) {
         double access = (double)stats_get(&g->stats, "sm.l1d.access", NULL);
         double miss = (double)stats_get(&g->stats, "sm.l1d.miss", NULL);
@@ -46,6 +70,61 @@ static void bench_one(const char *name, const Config *cfg, const char *syn_rel)
     fflush(stdout);
     gpu_destroy(g);
     synth_free(prog);
+    return sim_cycles;
+}
+
+/* (d): the stream written as a trace, then the trace run and timed; ref_cycles: (a)'s. */
+static void bench_trace(const Config *cfg, const char *syn_rel, uint64_t ref_cycles)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], path[1200], err[600];
+    snprintf(dir, sizeof dir, "%s/warpsim-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        fatal("bench trace: cannot create a temporary folder in %s", tmp && *tmp ? tmp : "/tmp");
+    TraceWriter *tw = trace_writer_create(dir, err, sizeof err);
+    if (!tw)
+        fatal("bench trace: %s", err);
+    SynthProgram *prog = synth_load_file(data_path(syn_rel, path, sizeof path));
+    Gpu *g = gpu_create(cfg);
+    run_synth("trace", g, prog, tw);
+    gpu_destroy(g);
+    synth_free(prog);
+    if (!trace_writer_finish(tw, err, sizeof err))
+        fatal("bench trace: %s", err);
+    TraceList list;
+    if (!trace_list_load(dir, &list, err, sizeof err))
+        fatal("bench trace: %s", err);
+    g = gpu_create(cfg);
+    double t0 = wall_seconds();
+    for (uint32_t i = 0; i < list.n; i++) {
+        const TraceCmd *c = &list.cmds[i];
+        if (c->kind != TRACE_CMD_KERNEL) {
+            gpu_copy_touch(g, c->addr, c->bytes);
+            continue;
+        }
+        TraceKernel *k = trace_kernel_open(c->path, err, sizeof err);
+        if (!k)
+            fatal("bench trace: %s", err);
+        if (gpu_run_kernel(g, &trace_front_ops, k, trace_kernel_info(k), stderr) != GPU_RUN_OK || trace_kernel_error(k))
+            fatal("bench trace: the run did not complete %s", trace_kernel_error(k) ? trace_kernel_error(k) : "");
+        trace_kernel_close(k);
+    }
+    double wall = wall_seconds() - t0;
+    bench_line("trace", g, wall);
+    bool same = g->sim_cycles == ref_cycles;
+    printf("bench trace vs divergent: cycles %llu (synthetic front end %llu): %s\n", (unsigned long long)g->sim_cycles,
+           (unsigned long long)ref_cycles, same ? "same" : "DIFFERENT");
+    fflush(stdout);
+    for (uint32_t i = 0; i < list.n; i++)
+        if (list.cmds[i].kind == TRACE_CMD_KERNEL)
+            unlink(list.cmds[i].path);
+    trace_list_free(&list);
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    unlink(path);
+    rmdir(dir);
+    gpu_destroy(g);
+    if (!same)
+        fatal("bench trace: the trace run's cycles differ from the synthetic run's");
 }
 
 static void bench_ptx_functional(void)
@@ -94,7 +173,7 @@ int cli_bench_main(int argc, char **argv)
         else
             fatal("bench: unknown argument '%s'", argv[i]);
     }
-    if (!only || !strcmp(only, "divergent")) {
+    if (!only || !strcmp(only, "divergent") || !strcmp(only, "trace")) {
         char path[1024];
         if (!gpgpusim)
             gpgpusim = data_path("configs/gpgpusim/gtx480.config", path, sizeof path);
@@ -102,7 +181,8 @@ int cli_bench_main(int argc, char **argv)
         config_init(&cfg);
         config_load_gpgpusim_flags(&cfg, gpgpusim, GPGPUSIM_QUIET);
         cli_config_finish(&cfg);
-        bench_one("divergent", &cfg, "workloads/synthetic/atax1.syn");
+        uint64_t cycles = bench_one("divergent", &cfg, "workloads/synthetic/atax1.syn");
+        bench_trace(&cfg, "workloads/synthetic/atax1.syn", cycles);
     }
     if (!only || !strcmp(only, "compute")) {
         Config cfg;

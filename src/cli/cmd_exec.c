@@ -57,7 +57,8 @@ static bool sim_arg(Config *cfg, int argc, char **argv, int *i, char *out, size_
     const char *a = argv[*i];
     if (cli_config_arg(cfg, argc, argv, i)) {
     } else if (!strcmp(a, "--functional") || !strcmp(a, "--quiet")) {
-    } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--stats") || !strcmp(a, "--name")) {
+    } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--stats") || !strcmp(a, "--name") ||
+               !strcmp(a, "--trace-out")) {
         if (*i + 1 >= argc)
             fatal("%s: expected a value after it", a);
         ++*i;

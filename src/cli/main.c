@@ -17,6 +17,11 @@ static void usage(FILE *f)
           "                        simulate a synthetic stream (.syn file)\n"
           "  run [CONFIG] NAME [--size small|paper] [--functional] [--json F] ... [-- ARGS]\n"
           "                        simulate a suite workload (warpsim list)\n"
+          "  run [CONFIG] TRACE_DIR ... [--trace-out DIR]\n"
+          "                        simulate an Accel-Sim trace (kernelslist.g); --trace-out writes any\n"
+          "                        run's warp instructions as one (docs/traces.md)\n"
+          "  trace run [CONFIG] DIR ...  |  trace check DIR\n"
+          "                        run a trace (as run DIR), or read all of it and report\n"
           "  exec [CONFIG] [--functional] [--json F] [--stats F] [--quiet] PROGRAM [ARGS...]\n"
           "                        run a CUDA program on the simulated GPU\n"
           "  list                  the workload suite (workloads/manifest)\n"
@@ -72,6 +77,7 @@ int main(int argc, char **argv)
         {"sweep", sweep_main},
         {"report", report_main},
         {"slices", cli_slices_main},
+        {"trace", cli_trace_main},
     };
     for (size_t i = 0; i < ARRAY_LEN(commands); i++)
         if (!strcmp(cmd, commands[i].name))

@@ -30,7 +30,10 @@
  * kernels completed so far with status "killed" and ends the program; warpsim_destroy writes
  * them atomically. Under `warpsim exec` the status also goes to the file descriptor
  * $WARPSIM_STATUS_FD ("ok STATUS" or "error STATUS" when a file could not be written), from
- * which the command makes its exit status. */
+ * which the command makes its exit status.
+ *
+ * --trace-out DIR writes every launch's warp instructions, as the timing model executes them,
+ * and the host-device copies as an Accel-Sim trace (front/trace/trace.h, docs/traces.md). */
 #define _GNU_SOURCE /* dladdr */
 #include "warpsim.h"
 
@@ -38,6 +41,7 @@
 #include "conf/config_args.h"
 #include "core/gpu.h"
 #include "front/ptx/ptx.h"
+#include "front/trace/trace.h"
 #include "mem/addrdec.h"
 #include "policy/policy.h"
 #include "sim/ptxinfo.h"
@@ -63,6 +67,8 @@ struct WarpsimSim {
     bool functional, quiet;
     char name[128];
     char *json, *csv, *text;
+    char *trace_out;  /* --trace-out: the folder the launches' warp instructions are written to */
+    TraceWriter *trace;
     Gpu *gpu;         /* timing model (NULL when functional) */
     Stats fstats;     /* functional mode's counters */
     uint64_t f_warp_insts, f_thread_insts, f_ctas, f_kernels;
@@ -149,7 +155,7 @@ static int apply_args(WarpsimSim *s, int argc, const char *const *argv, char *er
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool needs_value = !strcmp(a, "--name") || !strcmp(a, "--json") || !strcmp(a, "--csv") ||
-                           !strcmp(a, "--stats");
+                           !strcmp(a, "--stats") || !strcmp(a, "--trace-out");
         ConfigArgResult r = config_apply_arg(&s->cfg, argc, argv, &i, err, err_len);
         if (r == CONFIG_ARG_ERROR)
             return 0;
@@ -163,6 +169,8 @@ static int apply_args(WarpsimSim *s, int argc, const char *const *argv, char *er
             const char *v = argv[++i];
             if (a[2] == 'n')
                 snprintf(s->name, sizeof s->name, "%s", v);
+            else if (a[2] == 't' && a[3] == 'r')
+                s->trace_out = xstrdup(v);
             else
                 *(a[2] == 'j' ? &s->json : a[2] == 'c' ? &s->csv : &s->text) = xstrdup(v);
         } else {
@@ -170,6 +178,11 @@ static int apply_args(WarpsimSim *s, int argc, const char *const *argv, char *er
                      needs_value ? "expected a value after it" : "unknown option (see warpsim --help)");
             return 0;
         }
+    }
+    if (s->functional && s->trace_out) {
+        snprintf(err, err_len, "--trace-out records the timing model's warp instructions: it cannot be combined "
+                 "with --functional");
+        return 0;
     }
     return check_config(s, err, err_len);
 }
@@ -191,10 +204,12 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
     WarpsimSim *s = xcalloc(1, sizeof *s);
     config_init(&s->cfg);
     snprintf(s->name, sizeof s->name, "program");
-    if (!apply_args(s, argc, argv, err, err_len)) {
+    if (!apply_args(s, argc, argv, err, err_len) ||
+        (s->trace_out && !(s->trace = trace_writer_create(s->trace_out, err, err_len)))) {
         free(s->json);
         free(s->csv);
         free(s->text);
+        free(s->trace_out);
         free(s);
         return NULL;
     }
@@ -260,6 +275,11 @@ void warpsim_destroy(WarpsimSim *s)
     if (!s->quiet)
         stats_write_text(stderr, st, &info);
     bool written = stats_result_write(s->result, st, &info);
+    char err[600];
+    if (s->trace && !trace_writer_finish(s->trace, err, sizeof err)) {
+        fprintf(stderr, "warpsim: --trace-out: %s\n", err);
+        written = false;
+    }
     stats_result_free(s->result);
     report_status(info.status ? info.status : STATS_STATUS_COMPLETE, written);
     while (s->modules) {
@@ -277,6 +297,7 @@ void warpsim_destroy(WarpsimSim *s)
     free(s->json);
     free(s->csv);
     free(s->text);
+    free(s->trace_out);
     free(s);
 }
 
@@ -485,6 +506,8 @@ WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, 
         st = over_limit(s, "copy to the device", bytes);
     if (st == WARPSIM_OK && s->gpu)
         gpu_copy_touch(s->gpu, dst, bytes);
+    if (st == WARPSIM_OK && s->trace)
+        trace_writer_copy(s->trace, true, dst, bytes);
     return st;
 }
 
@@ -497,6 +520,8 @@ WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t
         ptx_memory_read(s->mem, src, dst, bytes);
     if (st == WARPSIM_OK && s->gpu) /* GPGPU-Sim's copy engine touches the L2 both ways */
         gpu_copy_touch(s->gpu, src, bytes);
+    if (st == WARPSIM_OK && s->trace)
+        trace_writer_copy(s->trace, false, src, bytes);
     return st;
 }
 
@@ -701,7 +726,14 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     fk.regs_per_thread = regs;
     fk.footprint = ptx_kernel_footprint;
     fk.footprint_ctx = l;
-    GpuRunStatus gs = gpu_run_kernel(s->gpu, &ptx_front_ops, l, &fk, stderr);
+    GpuRunStatus gs;
+    if (s->trace) { /* the same run, its warp instructions also written */
+        TraceTee tee;
+        trace_tee_init(&tee, &ptx_front_ops, l, s->trace);
+        gs = gpu_run_kernel(s->gpu, &tee.ops, &tee, &fk, stderr);
+    } else {
+        gs = gpu_run_kernel(s->gpu, &ptx_front_ops, l, &fk, stderr);
+    }
     const char *fault = ptx_launch_error(l);
     if (fault) {
         st = kernel_fault(s, &s->gpu->stats, ptx_launch_fault_kind(l), fault);

@@ -17,6 +17,7 @@ synth) seeds="workloads/synthetic/*.syn" ;;
 spec) seeds="experiments/fup experiments/fup-small experiments/suite-small" ;;
 manifest) seeds="workloads/manifest" ;;
 json) seeds="tests/fuzz/seeds/json/*" ;;
+trace) seeds="tests/fixtures/trace/*/*" ;;
 *) echo "run.sh: unknown fuzz target '$target'" >&2; exit 2 ;;
 esac
 for f in $seeds; do
