@@ -109,6 +109,11 @@ static char *read_fail(int fd, char *buf, int err)
 
 char *read_file(const char *path, size_t *len_out)
 {
+    return read_file_max(path, len_out, READ_FILE_MAX_BYTES);
+}
+
+char *read_file_max(const char *path, size_t *len_out, size_t max_bytes)
+{
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return NULL;
@@ -117,7 +122,7 @@ char *read_file(const char *path, size_t *len_out)
         return read_fail(fd, NULL, errno);
     if (S_ISDIR(st.st_mode))
         return read_fail(fd, NULL, EISDIR);
-    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > READ_FILE_MAX_BYTES)
+    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes)
         return read_fail(fd, NULL, EFBIG);
     /* A regular file's size is only a hint (it may grow while read: room for one more byte
      * tells); devices and pipes say nothing. The buffer grows to one byte past the limit at
@@ -126,9 +131,9 @@ char *read_file(const char *path, size_t *len_out)
     char *buf = xmalloc(cap);
     for (;;) {
         if (len + 1 == cap) {
-            if (len > READ_FILE_MAX_BYTES)
+            if (len > max_bytes)
                 return read_fail(fd, buf, EFBIG);
-            cap = MIN(2 * cap, READ_FILE_MAX_BYTES + 2);
+            cap = MIN(2 * cap, max_bytes + 2);
             buf = xrealloc(buf, cap);
         }
         ssize_t got = read(fd, buf + len, cap - len - 1);

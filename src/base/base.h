@@ -64,6 +64,8 @@ char *str_trim(char *s);
 #define READ_FILE_MAX_MIB 64
 #define READ_FILE_MAX_BYTES ((size_t)READ_FILE_MAX_MIB << 20)
 char *read_file(const char *path, size_t *len_out);
+/* The same with another bound (EFBIG past max_bytes), for files warpsim wrote itself. */
+char *read_file_max(const char *path, size_t *len_out, size_t max_bytes);
 /* Why read_file failed, for messages: strerror(err), or the size limit for EFBIG. */
 const char *read_file_error(int err);
 

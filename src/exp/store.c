@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { RESULT_FILE_MAX_MIB = 1024 }; /* see exp_result_load */
+
 void exp_run_path(const char *dir, const ExpSpec *s, uint32_t w, uint32_t v, const char *ext, char *buf,
                   size_t len)
 {
@@ -233,9 +235,14 @@ JsonValue *exp_result_load(const char *dir, const ExpSpec *s, uint32_t w, uint32
 {
     char path[4096], msg[256];
     exp_run_path(dir, s, w, v, ".json", path, sizeof path);
-    char *text = read_file(path, NULL);
+    /* A run writes one stats block per kernel: a workload of a thousand launches (gaussian at
+     * paper size) writes some 70 MiB, past the bound on input files a user names. */
+    char *text = read_file_max(path, NULL, (size_t)RESULT_FILE_MAX_MIB << 20);
     if (!text) {
-        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        if (errno == EFBIG)
+            snprintf(err, err_len, "%s: larger than the %d MiB limit on result files", path, RESULT_FILE_MAX_MIB);
+        else
+            snprintf(err, err_len, "%s: %s", path, strerror(errno));
         return NULL;
     }
     JsonValue *j = json_parse(text, msg, sizeof msg);
