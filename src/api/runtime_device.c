@@ -167,42 +167,43 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
  * split is its configuration's (l1d.size, smem.size). */
 static int rt_cache_config, rt_smem_config;
 
-cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
+/* Record a preference of 0..max (an enum named what) in *slot. */
+static cudaError_t pref_set(const char *call, int *slot, int value, int max, const char *what)
 {
     API_LOCKED;
-    if (cacheConfig < 0 || cacheConfig > 3)
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetCacheConfig", "%d is not a cudaFuncCache value",
-                       cacheConfig);
-    rt_cache_config = cacheConfig;
+    if (value < 0 || value > max)
+        return rt_fail(cudaErrorInvalidValue, call, "%d is not a %s value", value, what);
+    *slot = value;
     return cudaSuccess;
+}
+
+static cudaError_t pref_get(const char *call, const int *slot, int *out)
+{
+    API_LOCKED;
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    *out = *slot;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(int cacheConfig)
+{
+    return pref_set("cudaDeviceSetCacheConfig", &rt_cache_config, cacheConfig, 3, "cudaFuncCache");
 }
 
 cudaError_t cudaDeviceGetCacheConfig(int *pCacheConfig)
 {
-    API_LOCKED;
-    if (!pCacheConfig)
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig", "null pointer");
-    *pCacheConfig = rt_cache_config;
-    return cudaSuccess;
+    return pref_get("cudaDeviceGetCacheConfig", &rt_cache_config, pCacheConfig);
 }
 
 cudaError_t cudaDeviceSetSharedMemConfig(int config)
 {
-    API_LOCKED;
-    if (config < 0 || config > 2)
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetSharedMemConfig", "%d is not a cudaSharedMemConfig value",
-                       config);
-    rt_smem_config = config;
-    return cudaSuccess;
+    return pref_set("cudaDeviceSetSharedMemConfig", &rt_smem_config, config, 2, "cudaSharedMemConfig");
 }
 
 cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig)
 {
-    API_LOCKED;
-    if (!pConfig)
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig", "null pointer");
-    *pConfig = rt_smem_config;
-    return cudaSuccess;
+    return pref_get("cudaDeviceGetSharedMemConfig", &rt_smem_config, pConfig);
 }
 
 /* What every query of the device starts with: the simulator exists, the answer has somewhere
