@@ -538,7 +538,8 @@ static void add_access(PtxSlices *s, Builder *b, uint32_t pc, uint32_t *cap, uin
         *cap_steps = MAX(2 * *cap_steps, s->n_steps + b->n_steps);
         s->steps = xrealloc(s->steps, *cap_steps * sizeof *s->steps);
     }
-    memcpy(s->steps + s->n_steps, b->steps, b->n_steps * sizeof *b->steps);
+    if (b->n_steps) /* a slice of no steps (a constant address) may leave s->steps NULL */
+        memcpy(s->steps + s->n_steps, b->steps, b->n_steps * sizeof *b->steps);
     s->n_steps += b->n_steps;
 }
 
