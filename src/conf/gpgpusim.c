@@ -213,13 +213,13 @@ static int apply_pipeline_widths(Reader *r, const char *v, const char *key)
     (void)key;
     char buf[VALUE_MAX], *f[16];
     snprintf(buf, sizeof buf, "%s", v);
-    int n = split(buf, ',', f, 16);
+    int n = split(buf, ',', f, 16); /* 17: more than 16 fields */
     uint64_t u[16];
-    int ok = n >= 10;
+    int ok = n >= 10 && n <= 16;
     for (int i = 0; ok && i < n; i++)
         ok = parse_u64(f[i], &u[i]);
     if (!ok)
-        return fail(r, "expected at least 10 comma-separated widths ID_OC_SP,ID_OC_DP,ID_OC_INT,ID_OC_SFU,ID_OC_MEM,"
+        return fail(r, "expected 10 to 16 comma-separated widths ID_OC_SP,ID_OC_DP,ID_OC_INT,ID_OC_SFU,ID_OC_MEM,"
                        "OC_EX_SP,OC_EX_DP,OC_EX_INT,OC_EX_SFU,OC_EX_MEM,..., got '%s'", v);
     r->id_oc_mem = u[4];
     r->oc_ex_mem = u[9];
