@@ -55,6 +55,20 @@ static uint64_t pack_bits(uint64_t mask, uint64_t v)
     return out;
 }
 
+/* Fill d->lut from the masks: byte k's table entry v holds pack_bits of (v << 8k) for each
+ * field, which the gathers of the separate bytes sum to (their packed bits never overlap). */
+static void build_luts(AddrDecoder *d)
+{
+    uint64_t all = d->bank_mask | d->row_mask | d->col_mask;
+    d->n_lut_bytes = all ? (unsigned)(63 - __builtin_clzll(all)) / 8 + 1 : 0;
+    for (unsigned k = 0; k < d->n_lut_bytes; k++)
+        for (uint64_t v = 0; v < 256; v++) {
+            uint64_t a = v << (8 * k);
+            d->lut[k][v].bank = (uint32_t)pack_bits(d->bank_mask, a);
+            d->lut[k][v].row = (uint32_t)pack_bits(d->row_mask, a);
+            d->lut[k][v].col = (uint32_t)pack_bits(d->col_mask, a);
+        }
+}
 
 #define ADDR_MAP_FORM "'dramid@<bit>;' then 64 mask characters of R B C S 0 (dots ignored)"
 
@@ -130,6 +144,7 @@ int addrdec_parse(AddrDecoder *d, const char *spec, uint32_t n_partitions, uint3
     for (unsigned i = 0; i < log2_u64(subpartitions); i++, bm &= bm - 1)
         d->sub_mask |= bm & -bm;
     d->chan_bit = chan_bit;
+    build_luts(d);
     return 1;
 }
 
@@ -163,8 +178,15 @@ void addrdec_decode_local(const AddrDecoder *d, uint32_t partition, uint64_t loc
 {
     out->partition = partition;
     out->local = local;
-    out->bank = (uint32_t)pack_bits(d->bank_mask, local);
-    out->row = (uint32_t)pack_bits(d->row_mask, local);
-    out->col = (uint32_t)pack_bits(d->col_mask, local);
+    uint32_t bank = 0, row = 0, col = 0;
+    for (unsigned k = 0; k < d->n_lut_bytes; k++) {
+        const AddrLutEntry *e = &d->lut[k][(local >> (8 * k)) & 0xff];
+        bank += e->bank;
+        row += e->row;
+        col += e->col;
+    }
+    out->bank = bank;
+    out->row = row;
+    out->col = col;
     out->slice = partition * d->subpartitions + (out->bank & (d->subpartitions - 1));
 }

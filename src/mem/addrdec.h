@@ -12,12 +12,22 @@
 
 #include "conf/config.h"
 
+/* What one byte of a local address contributes to its bank, row and column. */
+typedef struct AddrLutEntry {
+    uint32_t bank, row, col;
+} AddrLutEntry;
+
 typedef struct AddrDecoder {
     uint32_t n_partitions;
     uint32_t subpartitions;
     unsigned chan_bit; /* the "@N" of dramid@N */
     uint64_t row_mask, bank_mask, col_mask, burst_mask;
     uint64_t sub_mask; /* the bank bits of a local address that select its L2 slice in the partition */
+    /* The mask's bit gathers as tables, one per byte of the local address: what byte k's value
+     * contributes to the bank, row and column (a decode is then a few lookups, not a loop over
+     * each mask bit). Only the bytes below n_lut_bytes hold mask bits. */
+    unsigned n_lut_bytes;
+    AddrLutEntry lut[8][256];
 } AddrDecoder;
 
 typedef struct AddrLoc {

@@ -10,30 +10,43 @@ void mshr_init(Mshr *m, uint32_t n_entries, uint32_t max_merge)
 {
     m->n_entries = n_entries;
     m->max_merge = max_merge;
-    m->n_used = 0;
     m->entries = xcalloc(n_entries, sizeof *m->entries);
     m->waiters = xcalloc((size_t)n_entries * max_merge, sizeof *m->waiters);
-    m->used = xcalloc(n_entries, sizeof *m->used);
     m->free = xcalloc(n_entries, sizeof *m->free);
     m->n_free = n_entries;
     for (uint32_t i = 0; i < n_entries; i++)
         m->free[i] = n_entries - 1 - i; /* pop order 0, 1, 2, ... */
+    unsigned bits = 2;
+    while ((1u << bits) < 2 * n_entries)
+        bits++;
+    m->slot_mask = (1u << bits) - 1;
+    m->slot_shift = 64 - bits;
+    m->slot = xcalloc((size_t)m->slot_mask + 1, sizeof *m->slot);
+    for (uint32_t i = 0; i <= m->slot_mask; i++)
+        m->slot[i] = -1;
+}
+
+/* Home slot of addr (Fibonacci hashing: line addresses differ in their low bits). */
+static inline uint32_t slot_of(const Mshr *m, uint64_t addr)
+{
+    return (uint32_t)((addr * 0x9E3779B97F4A7C15ull) >> m->slot_shift);
 }
 
 void mshr_free_all(Mshr *m)
 {
     free(m->entries);
     free(m->waiters);
-    free(m->used);
+    free(m->slot);
     free(m->free);
 }
 
 int mshr_find(const Mshr *m, uint64_t addr)
 {
-    for (uint32_t i = 0; i < m->n_used; i++)
-        if (m->entries[m->used[i]].addr == addr)
-            return (int)m->used[i];
-    return -1;
+    for (uint32_t h = slot_of(m, addr);; h = (h + 1) & m->slot_mask) {
+        int32_t e = m->slot[h];
+        if (e < 0 || m->entries[e].addr == addr)
+            return e;
+    }
 }
 
 int mshr_alloc(Mshr *m, uint64_t addr, uint32_t token)
@@ -44,9 +57,11 @@ int mshr_alloc(Mshr *m, uint64_t addr, uint32_t token)
     MshrEntry *en = &m->entries[e];
     en->addr = addr;
     en->n_waiters = 1;
-    en->used_pos = m->n_used;
-    m->used[m->n_used++] = e;
     m->waiters[e * m->max_merge] = token;
+    uint32_t h = slot_of(m, addr);
+    for (; m->slot[h] >= 0; h = (h + 1) & m->slot_mask)
+        CHECK(m->entries[m->slot[h]].addr != addr); /* one entry per address */
+    m->slot[h] = (int32_t)e;
     return (int)e;
 }
 
@@ -60,9 +75,22 @@ void mshr_merge(Mshr *m, int e, uint32_t token)
 void mshr_release(Mshr *m, int e)
 {
     MshrEntry *en = &m->entries[e];
-    uint32_t pos = en->used_pos, last = m->used[--m->n_used];
-    m->used[pos] = last;
-    m->entries[last].used_pos = pos;
     en->n_waiters = 0;
     m->free[m->n_free++] = (uint32_t)e;
+    /* take e out of the index, moving later entries of its probe run back into the gap */
+    uint32_t h = slot_of(m, en->addr);
+    while (m->slot[h] != e)
+        h = (h + 1) & m->slot_mask;
+    for (uint32_t j = (h + 1) & m->slot_mask;; j = (j + 1) & m->slot_mask) {
+        int32_t o = m->slot[j];
+        if (o < 0)
+            break;
+        uint32_t home = slot_of(m, m->entries[o].addr);
+        /* o may fill the gap at h unless its home lies cyclically in (h, j] */
+        if (((j - home) & m->slot_mask) >= ((j - h) & m->slot_mask)) {
+            m->slot[h] = o;
+            h = j;
+        }
+    }
+    m->slot[h] = -1;
 }

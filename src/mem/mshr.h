@@ -6,7 +6,9 @@
  * the owner's choosing. An access
  * that finds its line in flight merges if the entry has room; a new miss needs a free entry.
  * Running out of either is a reservation failure that makes the access replay (thesis 1.2.3,
- * memory occlusion). Lookups scan only the entries in use. */
+ * memory occlusion). Lookups go through a small open-addressing index of the entries in use
+ * (linear probing, backward-shift deletion), so a lookup costs the same with 64 entries busy
+ * as with one. */
 #ifndef WARPSIM_MSHR_H
 #define WARPSIM_MSHR_H
 
@@ -16,17 +18,16 @@
 typedef struct MshrEntry {
     uint64_t addr; /* what it tracks: a line address, or a sector address (sectored caches) */
     uint32_t n_waiters;
-    uint32_t used_pos; /* index in Mshr.used */
 } MshrEntry;
 
 typedef struct Mshr {
     uint32_t n_entries, max_merge;
-    uint32_t n_used;
     MshrEntry *entries;
     uint32_t *waiters; /* n_entries * max_merge tokens */
-    uint32_t *used;    /* indices of entries in use, n_used of them */
     uint32_t *free;    /* stack of free entry indices */
     uint32_t n_free;
+    int32_t *slot;     /* the index: entry number or -1, slot_mask + 1 slots (at least twice n_entries) */
+    uint32_t slot_mask, slot_shift;
 } Mshr;
 
 void mshr_init(Mshr *m, uint32_t n_entries, uint32_t max_merge);
@@ -36,7 +37,7 @@ void mshr_free_all(Mshr *m);
 int mshr_find(const Mshr *m, uint64_t addr);
 static inline bool mshr_full(const Mshr *m) { return m->n_free == 0; }
 static inline bool mshr_can_merge(const Mshr *m, int e) { return m->entries[e].n_waiters < m->max_merge; }
-static inline uint32_t mshr_in_use(const Mshr *m) { return m->n_used; }
+static inline uint32_t mshr_in_use(const Mshr *m) { return m->n_entries - m->n_free; }
 
 /* New entry for addr with its first waiter; -1 if full. */
 int mshr_alloc(Mshr *m, uint64_t addr, uint32_t token);

@@ -124,6 +124,38 @@ TEST(cache_mshr_alloc_merge_release)
     mshr_free_all(&m);
 }
 
+/* The MSHR's address index against a plain list, over many allocations and releases whose
+ * addresses collide in the index (multiples of the slot count, and neighbours). */
+TEST(cache_mshr_index_matches_a_scan)
+{
+    enum { N = 48 };
+    Mshr m;
+    mshr_init(&m, N, 1);
+    uint64_t held[N];
+    int ent[N];
+    uint32_t n = 0, seed = 12345;
+    for (int step = 0; step < 20000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        uint64_t addr = (seed >> 16) % 4 == 0 ? (uint64_t)((seed >> 8) % 64) * 128 : (seed >> 8) % 300;
+        int found = -1;
+        for (uint32_t i = 0; i < n; i++)
+            if (held[i] == addr)
+                found = ent[i];
+        EXPECT_EQ_I(mshr_find(&m, addr), found);
+        if (found < 0 && !mshr_full(&m) && (seed & 1)) {
+            held[n] = addr;
+            ent[n++] = mshr_alloc(&m, addr, 0);
+        } else if (n && !(seed & 1)) {
+            uint32_t k = (seed >> 20) % n;
+            mshr_release(&m, ent[k]);
+            held[k] = held[--n];
+            ent[k] = ent[n];
+        }
+        EXPECT_EQ_U(mshr_in_use(&m), n);
+    }
+    mshr_free_all(&m);
+}
+
 /* Hand every queued miss back as a reply (the mock L2), returning the number of tokens woken. */
 static uint32_t drain_and_fill(L1d *l1, uint64_t now)
 {
