@@ -9,10 +9,14 @@
  *     of tests/ptx/compute.cu: `bench ptx-functional <thread-instructions-per-second>`;
  * (d) trace: the divergent stream written as an Accel-Sim trace (into a temporary folder, not
  *     timed) and run by the trace front end on the same machine, as (a)'s line; its simulated
- *     cycles must equal the divergent run's (docs/traces.md). */
+ *     cycles must equal the divergent run's (docs/traces.md);
+ * (e) program: a real CUDA program, the suite's atax at small size, through our libcudart, as
+ *     `warpsim run` runs it (a child process), as (a)'s line with the child's CPU seconds added;
+ * (f) paper: one paper-size suite workload (spmv, SHOC's default input) the same way. */
 #include "cli/cli.h"
 
 #include "base/base.h"
+#include "exp/json.h"
 #include "conf/gpgpusim.h"
 #include "core/gpu.h"
 #include "front/ptx/ptx.h"
@@ -21,6 +25,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Measured by Accel-Sim / GPGPU-Sim on the same stream and machine (docs/bench.md). */
@@ -162,6 +168,55 @@ static void bench_ptx_functional(void)
     ptx_module_free(m);
 }
 
+static double children_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* (e), (f): `warpsim run --preset gtx480 WORKLOAD --size SIZE` as a child, timed; its result
+ * file gives the simulated cycles and warp instructions. */
+static void bench_program(const char *name, const char *workload, const char *size)
+{
+    const char *tmp = getenv("TMPDIR");
+    char self[1024], json[1100];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        fatal("bench %s: cannot find the warpsim executable (/proc/self/exe)", name);
+    self[n] = 0;
+    snprintf(json, sizeof json, "%s/warpsim-bench-%ld.json", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+    double cpu0 = children_cpu_seconds(), t0 = wall_seconds();
+    pid_t pid = fork();
+    if (pid < 0)
+        fatal("bench %s: fork failed", name);
+    if (pid == 0) {
+        execl(self, self, "run", "--preset", "gtx480", workload, "--size", size, "--quiet", "--json", json,
+              (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        ;
+    double wall = wall_seconds() - t0, cpu = children_cpu_seconds() - cpu0;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fatal("bench %s: `warpsim run --preset gtx480 %s --size %s` failed", name, workload, size);
+    char err[256];
+    char *text = read_file(json, NULL);
+    JsonValue *v = text ? json_parse(text, err, sizeof err) : NULL;
+    const JsonValue *total = json_get(v, "total");
+    double cycles = json_number(json_get(total, "sim.cycles"), -1), insts = json_number(json_get(total, "sim.warp_insts"), -1);
+    if (cycles < 0 || insts < 0)
+        fatal("bench %s: %s has no total sim.cycles and sim.warp_insts", name, json);
+    printf("bench %s %.0f %.0f %.0f %.3f (cpu %.3f s; %s --size %s)\n", name, insts / wall, cycles / wall, cycles, wall, cpu,
+           workload, size);
+    fflush(stdout);
+    json_free(v);
+    free(text);
+    unlink(json);
+}
+
 int cli_bench_main(int argc, char **argv)
 {
     const char *gpgpusim = NULL, *only = NULL;
@@ -194,5 +249,9 @@ int cli_bench_main(int argc, char **argv)
     }
     if (!only || !strcmp(only, "ptx-functional"))
         bench_ptx_functional();
+    if (!only || !strcmp(only, "program"))
+        bench_program("program", "atax", "small");
+    if (!only || !strcmp(only, "paper"))
+        bench_program("paper", "spmv", "paper");
     return 0;
 }
