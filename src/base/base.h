@@ -78,6 +78,8 @@ bool mkdir_p(const char *path);
 
 /* Wall-clock seconds from a monotonic clock, for progress lines and benchmarks. */
 double wall_seconds(void);
+/* The process's peak resident memory so far, in MiB (getrusage's ru_maxrss). */
+double peak_rss_mib(void);
 
 /* Replacing a file atomically: the content goes to a temporary file beside the target
  * ("<target>.tmp.<pid>"), which is flushed to disk (fsync) and renamed over the target only

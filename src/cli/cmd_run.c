@@ -230,10 +230,12 @@ int cli_run_kernels(const Config *cfg, const char *name, const CliRunOutputs *o,
         if (!ran)
             break;
         info.wall_seconds = wall_seconds() - t0;
+        info.peak_rss_mib = peak_rss_mib();
         stats_result_update(res, &g->stats, &info);
     }
     int sig = stats_guard_signal();
     info.wall_seconds = wall_seconds() - t0;
+    info.peak_rss_mib = peak_rss_mib();
     char stopped[64]; /* "stopped: " and the run limit that stopped it, as sim.c says it */
     if (status == GPU_RUN_CYCLE_LIMIT)
         snprintf(stopped, sizeof stopped, "%s%s", STATS_STATUS_STOPPED, gpu_stop_limit(g) + strlen("gpu."));

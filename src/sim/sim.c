@@ -195,6 +195,7 @@ static const Stats *info_stats(const WarpsimSim *s)
 static StatsRunInfo run_info(const WarpsimSim *s)
 {
     return (StatsRunInfo){.workload = s->name, .config = &s->cfg, .wall_seconds = wall_seconds() - s->t0,
+                          .peak_rss_mib = peak_rss_mib(),
                           .core_mhz = s->cfg.gpu.core_mhz, .status = s->status[0] ? s->status : NULL};
 }
 

@@ -86,6 +86,7 @@ typedef struct StatsRunInfo {
     const char *workload;
     const Config *config;
     double wall_seconds;
+    double peak_rss_mib; /* the simulating process's peak memory (JSON only) */
     double core_mhz;
     const char *status; /* NULL: complete */
 } StatsRunInfo;

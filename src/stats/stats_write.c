@@ -12,7 +12,7 @@
  * every histogram as {"label": n}, then the totals over instances ("sm.l1d.miss"), then the
  * derived ratios of the table below. "total" is the whole run (the counters' current values);
  * a kernel's stats are the differences stats_kernel_end recorded.
- * Output is deterministic: the only time in a file is wall_seconds. Integers are exact;
+ * Output is deterministic but for wall_seconds and (JSON) peak_rss_mib. Integers are exact;
  * ratios are printed with %.10g. A ratio is omitted when one of its counters is not
  * registered or its denominator is zero (an undefined ratio is not a number).
  * Each format is written in parts (head, one part per kernel, the totals) so that a run's
@@ -262,6 +262,7 @@ static void json_head(FILE *f, const StatsRunInfo *info)
     fputs(",\n  \"status\": ", f);
     json_string(f, status_of(info));
     fprintf(f, ",\n  \"wall_seconds\": %.3f", info ? info->wall_seconds : 0.0);
+    fprintf(f, ",\n  \"peak_rss_mib\": %.1f", info ? info->peak_rss_mib : 0.0);
     fputs(",\n  \"config\": {", f);
     if (info && info->config) {
         fputc('\n', f);

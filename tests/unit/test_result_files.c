@@ -212,7 +212,7 @@ TEST(result_kept_current_and_killed)
     snprintf(text, sizeof text, "%s/r.txt", dir);
     Config c;
     config_init(&c);
-    StatsRunInfo info = { "w", &c, 0.25, 700, NULL };
+    StatsRunInfo info = {.workload = "w", .config = &c, .wall_seconds = 0.25, .core_mhz = 700, .status = NULL};
     for (int kernels = 0; kernels <= 3; kernels++) {
         /* A child completes some kernels, then gets SIGTERM inside the next one. */
         fflush(NULL);
@@ -273,7 +273,7 @@ TEST(result_signal_between_kernels_deferred)
         Stats st;
         Machine m;
         machine_init(&st, &m);
-        StatsRunInfo info = { "w", NULL, 0, 700, NULL };
+        StatsRunInfo info = {.workload = "w", .config = NULL, .wall_seconds = 0, .core_mhz = 700, .status = NULL};
         StatsResult *r = stats_result_create(json, NULL, NULL, &st, &info);
         int bad = 0;
         bad |= !stats_guard_arm(r, false) << 0;

@@ -71,7 +71,7 @@ TEST(stats_write_json_contract)
     Config c;
     config_init(&c);
     c.l1d.n_sets = 64;
-    StatsRunInfo info = { "atax1", &c, 1.25, 700, NULL };
+    StatsRunInfo info = {.workload = "atax1", .config = &c, .wall_seconds = 1.25, .peak_rss_mib = 12.5, .core_mhz = 700, .status = NULL};
     char *text = write_to_string(stats_write_json, &st, &info);
     char err[200];
     JsonValue *j = json_parse(text, err, sizeof err);
@@ -80,6 +80,7 @@ TEST(stats_write_json_contract)
     EXPECT_STR(json_str(json_get(j, "workload")), "atax1");
     EXPECT_STR(json_str(json_get(j, "status")), "complete");
     EXPECT_NEAR(json_number(json_get(j, "wall_seconds"), -1), 1.25, 1e-9);
+    EXPECT_NEAR(json_number(json_get(j, "peak_rss_mib"), -1), 12.5, 1e-9);
     const JsonValue *cfg = json_get(j, "config");
     EXPECT_EQ_U(u(cfg, "l1d.n_sets"), 64);
     EXPECT_STR(json_str(json_get(cfg, "l1d.index")), "conv");
@@ -230,7 +231,7 @@ TEST(stats_write_text_summary)
     fake_run(&st, &m);
     Config c;
     config_init(&c);
-    StatsRunInfo info = { "atax1", &c, 0.5, 700, NULL };
+    StatsRunInfo info = {.workload = "atax1", .config = &c, .wall_seconds = 0.5, .core_mhz = 700, .status = NULL};
     char *text = write_to_string(stats_write_text, &st, &info);
     EXPECT_CONTAINS(text, "warpsim " WARPSIM_VERSION "\nworkload atax1\nstatus complete\nwall_seconds 0.500\n");
     EXPECT_CONTAINS(text, "\nl1d.index = conv\n");
@@ -253,7 +254,7 @@ TEST(stats_write_csv_rows)
     fake_run(&st, &m);
     Config c;
     config_init(&c);
-    StatsRunInfo info = { "atax1", &c, 0.5, 700, NULL };
+    StatsRunInfo info = {.workload = "atax1", .config = &c, .wall_seconds = 0.5, .core_mhz = 700, .status = NULL};
     char *text = write_to_string(stats_write_csv, &st, &info);
     const char *head = "kernel,stat,value\nrun,warpsim_version," WARPSIM_VERSION "\nrun,workload,atax1\n"
                        "run,status,complete\nrun,wall_seconds,0.500\n";
@@ -276,7 +277,8 @@ TEST(stats_write_status_in_every_format)
     Fake m = { 0 };
     fake_register(&st, &m);
     fake_run(&st, &m);
-    StatsRunInfo info = { "w", NULL, 0.5, 700, "fault: kernel k: bad \"address\",\nat 0x40" };
+    StatsRunInfo info = {.workload = "w", .config = NULL, .wall_seconds = 0.5, .core_mhz = 700,
+                         .status = "fault: kernel k: bad \"address\",\nat 0x40"};
     char *text = write_to_string(stats_write_json, &st, &info), err[200];
     JsonValue *j = json_parse(text, err, sizeof err);
     ASSERT(j);
