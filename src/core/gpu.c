@@ -311,8 +311,9 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     /* Each cluster injects one request per cycle, SMs taking turns. Counts of queued requests
      * let the interconnect skip the port scans that have nothing to move. */
     for (uint32_t c = 0; c < g->n_clusters && g->missq_total; c++) {
-        for (uint32_t k = 0; k < g->sms_per_cluster; k++) {
-            uint32_t s = c * g->sms_per_cluster + (g->cluster_rr[c] + k) % g->sms_per_cluster;
+        const uint32_t per = g->sms_per_cluster;
+        for (uint32_t k = 0, j = g->cluster_rr[c]; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
+            uint32_t s = c * per + j;
             L1d *l1 = &g->sms[s].l1d;
             MemReq *r = l1->miss_q.head;
             if (!r)
@@ -326,7 +327,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
             memreq_queue_pop(&l1->miss_q);
             g->missq_total--;
             icnt_push(&g->req_net, c, r->slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
-            g->cluster_rr[c] = (g->cluster_rr[c] + k + 1) % g->sms_per_cluster;
+            g->cluster_rr[c] = j + 1 == per ? 0 : j + 1;
             sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
             progress = true;
             break;

@@ -216,9 +216,10 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
     bool any = false, viewed = false;
     const WarpSchedOps *ops = sm->sched_ops;
     /* sm.sched_rotate: which scheduler sees the shared units first this cycle */
-    uint32_t first = sm->cfg->sm.sched_rotate ? (uint32_t)(now % sm->n_sched) : 0;
-    for (uint32_t i = 0; i < sm->n_sched; i++) {
-        uint32_t k = (first + i) % sm->n_sched;
+    uint32_t n = sm->n_sched, first = 0;
+    if (sm->cfg->sm.sched_rotate && n > 1) /* no division on the common power-of-two counts */
+        first = (n & (n - 1)) == 0 ? (uint32_t)(now & (n - 1)) : (uint32_t)(now % n);
+    for (uint32_t i = 0, k = first; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
         uint64_t live = sm->sched_mask[k], mem_wait = sm->mem_wait_mask & live;
         uint64_t cand = live & ~sm->waiting_mask, blocked_mem = 0;
         bool wanted_ldst = false;
