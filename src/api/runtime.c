@@ -31,6 +31,7 @@
  *   runtime_device.c    device properties and attributes, synchronisation, reset, versions
  *   runtime_stream.c    streams and events
  *   runtime_texture.c   texture objects over linear memory
+ *   runtime_managed.c   managed memory (cudaMallocManaged and its hints)
  *   runtime_errors.c    the names and messages of the error codes */
 #include "api/runtime_internal.h"
 

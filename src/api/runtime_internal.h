@@ -120,6 +120,7 @@ typedef struct RtVar {
     RtModule *mod;
     size_t size;
     uint64_t addr;           /* once the module is loaded */
+    void **managed_ptr;      /* a __managed__ variable: where the program's code reads its address */
     struct RtVar *next;
 } RtVar;
 

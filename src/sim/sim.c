@@ -459,6 +459,28 @@ WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
     return WARPSIM_OK;
 }
 
+uint64_t warpsim_malloc_managed(WarpsimSim *s, uint64_t bytes)
+{
+    return ptx_memory_alloc_host(s->mem, bytes);
+}
+
+WarpsimStatus warpsim_map_host(WarpsimSim *s, const void *p, uint64_t bytes)
+{
+    if (!p || !bytes)
+        return fail(s, WARPSIM_E_INPUT, "mapping host memory: %s", p ? "0 bytes" : "a null pointer");
+    if (!ptx_memory_map_host(s->mem, p, bytes))
+        return fail(s, WARPSIM_E_INPUT, "mapping host memory at %p (%llu bytes): it overlaps memory the device "
+                    "addresses already", p, (unsigned long long)bytes);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_unmap_host(WarpsimSim *s, const void *p)
+{
+    if (!ptx_memory_unmap_host(s->mem, (uint64_t)(uintptr_t)p))
+        return fail(s, WARPSIM_E_INPUT, "unmapping host memory at %p: not mapped", p);
+    return WARPSIM_OK;
+}
+
 void warpsim_free_all(WarpsimSim *s)
 {
     ptx_memory_free_all(s->mem);
@@ -475,7 +497,9 @@ int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, Warpsim
     if (!ptx_memory_find(s->mem, addr, bytes ? bytes : 1, &r))
         return 0;
     if (out)
-        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC};
+        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC,
+                              .is_managed = r.host && r.kind != PTX_REGION_HOST,
+                              .is_mapped = r.kind == PTX_REGION_HOST};
     return 1;
 }
 

@@ -77,12 +77,25 @@ bool ptx_memory_place(PtxMemory *mem, const PtxModule *m);
 /* Forget a module's variables (before the module is freed); nothing if it was never bound. */
 void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m);
 
-/* What a device address may name: an allocation or a module variable. */
-typedef enum PtxRegionKind { PTX_REGION_ALLOC, PTX_REGION_GLOBAL, PTX_REGION_CONST } PtxRegionKind;
+/* Host memory the device addresses directly, at the host's own addresses (ptx_hostmem.c):
+ * managed memory (cudaMallocManaged; __managed__ variables, placed so when their module is
+ * bound) and mapped host memory (cudaHostAlloc / cudaHostRegister with the mapped flag).
+ * A managed allocation: page-aligned host memory of the memory's own, zero-filled, which
+ * ptx_memory_free releases; 0 if the host has no such memory to give. */
+uint64_t ptx_memory_alloc_host(PtxMemory *mem, uint64_t bytes);
+/* Let kernels address the program's [p, p + bytes) (a PTX_REGION_HOST range); false if it
+ * overlaps memory the device already addresses. */
+bool ptx_memory_map_host(PtxMemory *mem, const void *p, uint64_t bytes);
+/* Forget a range of ptx_memory_map_host; false if none starts at addr. */
+bool ptx_memory_unmap_host(PtxMemory *mem, uint64_t addr);
+
+/* What a device address may name: an allocation, a module variable, or mapped host memory. */
+typedef enum PtxRegionKind { PTX_REGION_ALLOC, PTX_REGION_GLOBAL, PTX_REGION_CONST, PTX_REGION_HOST } PtxRegionKind;
 
 typedef struct PtxRegion {
     uint64_t addr, size;  /* the bytes asked for (an allocation holds them rounded up to 256) */
     PtxRegionKind kind;
+    bool host;            /* host memory: managed, or mapped (PTX_REGION_HOST) */
     const char *name;     /* a variable's name; NULL for allocations */
 } PtxRegion;
 

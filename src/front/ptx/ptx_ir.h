@@ -133,6 +133,7 @@ typedef struct PtxSymbol {
     char *name;
     uint8_t space;   /* PtxSpace */
     bool is_extern;  /* .extern .shared dynamic array */
+    bool managed;    /* .global .attribute(.managed): placed in host memory, outside the layout */
     uint16_t func;   /* owning function, or 0xFFFF for module scope */
     uint32_t align;
     uint64_t size;

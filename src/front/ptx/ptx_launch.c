@@ -119,7 +119,7 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
     for (uint32_t s = 0; s < m->n_syms; s++) {
         const PtxSymbol *sy = &m->syms[s];
         switch (sy->space) {
-        case SP_GLOBAL: l->sym_addr[s] = gbase + sy->offset; break;
+        case SP_GLOBAL: l->sym_addr[s] = sy->managed ? b->managed[s] : gbase + sy->offset; break;
         case SP_CONST: l->sym_addr[s] = cbase + sy->offset; break;
         default: l->sym_addr[s] = sy->offset; break;
         }
