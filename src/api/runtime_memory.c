@@ -305,6 +305,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
 {
+    API_LOCKED;
+    if (rt_capturing(stream)) {
+        RtOp op = {.kind = RT_OP_MEMCPY, .dst = dst, .src = src, .width = count, .height = 1, .copy_kind = kind};
+        return rt_capture_op(stream, &op, "cudaMemcpyAsync");
+    }
     return rt_copy(dst, src, count, kind, "cudaMemcpyAsync");
 }
 
@@ -324,6 +329,12 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    API_LOCKED;
+    if (rt_capturing(stream)) {
+        RtOp op = {.kind = RT_OP_MEMSET, .dst = devPtr, .width = count, .height = 1, .value = (uint8_t)value,
+                   .elem = 1};
+        return rt_capture_op(stream, &op, "cudaMemsetAsync");
+    }
     return rt_memset(devPtr, value, count, "cudaMemsetAsync");
 }
 
