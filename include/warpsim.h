@@ -164,6 +164,18 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
                              const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
                              size_t params_len);
 
+/* A cooperative launch (cudaLaunchCooperativeKernel): the whole grid must fit on the device at
+ * once (at most warpsim_cooperative_max_blocks blocks; WARPSIM_E_LAUNCH otherwise), and its
+ * threads may synchronise grid-wide (cooperative groups' grid.sync(), which reads the grid
+ * workspace the launch passes in %envreg1:%envreg2). --functional runs its CTAs taking turns,
+ * so that they may wait for one another. */
+WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                                         const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                                         size_t params_len);
+/* The blocks of that shape a cooperative launch may have: the CTAs one SM holds x the SMs. */
+WarpsimStatus warpsim_cooperative_max_blocks(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                             const uint32_t block[3], uint32_t dyn_smem_bytes, uint64_t *max_blocks);
+
 /* Simulated time so far in nanoseconds (core cycles at the core clock; 0 when functional). */
 double warpsim_time_ns(const WarpsimSim *s);
 

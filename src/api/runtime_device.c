@@ -266,6 +266,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
      * addresses at the same address, which the host may touch at any time (runtime_managed.c) */
     prop->canMapHostMemory = prop->canUseHostPointerForRegisteredMem = 1;
     prop->managedMemory = prop->concurrentManagedAccess = prop->directManagedMemAccessFromHost = 1;
+    prop->cooperativeLaunch = 1; /* cudaLaunchCooperativeKernel, grid.sync() */
     return cudaSuccess;
 }
 
@@ -327,11 +328,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_CAN_MAP_HOST_MEMORY: case ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: v = 1; break; /* as below */
     case ATTR_MANAGED_MEMORY: case ATTR_CONCURRENT_MANAGED_ACCESS: case ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
         v = 1; break;
+    case ATTR_COOPERATIVE_LAUNCH: v = 1; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
     case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
     case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED:
     case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
     case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_PAGEABLE_MEMORY_ACCESS:
-    case ATTR_COOPERATIVE_LAUNCH: case ATTR_STREAM_PRIORITIES:
+    case ATTR_STREAM_PRIORITIES:
         v = 0; break;
     default:
         if (!attr_name(attr))

@@ -462,7 +462,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 
 cudaError_t rt_capture_op(cudaStream_t stream, RtOp *op, const char *call)
 {
-    cudaGraphNode_t n;
+    cudaGraphNode_t n = NULL;
     cudaError_t e = add_node(call, &n, stream->capture->graph, stream->deps, stream->n_deps, op);
     if (e == cudaSuccess)
         set_deps(stream, &n, 1);

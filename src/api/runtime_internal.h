@@ -51,6 +51,7 @@ typedef enum cudaError {
     cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
     cudaErrorStreamCaptureUnsupported = 900,
     cudaErrorStreamCaptureInvalidated = 901,
@@ -226,6 +227,7 @@ typedef struct RtOp {
     uint32_t grid[3], block[3], smem;
     uint8_t *params;
     uint32_t param_bytes;
+    bool cooperative;
     /* a copy of height rows of width bytes, or a memset of height rows of width elements of
      * elem bytes (1, 2 or 4) to value */
     void *dst;

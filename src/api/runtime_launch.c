@@ -113,8 +113,8 @@ cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, 
 /* Run a packed kernel launch. */
 static cudaError_t kernel_run(const RtOp *op)
 {
-    WarpsimStatus st = warpsim_launch(rt_sim, op->k->mod->m, op->k->name, op->grid, op->block, op->smem, op->params,
-                                      op->param_bytes);
+    WarpsimStatus st = (op->cooperative ? warpsim_launch_cooperative : warpsim_launch)(
+        rt_sim, op->k->mod->m, op->k->name, op->grid, op->block, op->smem, op->params, op->param_bytes);
     cudaError_t e = rt_status(st);
     if (st == WARPSIM_E_FAULT || st == WARPSIM_E_ILLEGAL_ADDRESS || st == WARPSIM_E_MISALIGNED ||
         st == WARPSIM_E_ASSERT || st == WARPSIM_E_DEADLOCK) /* the message cites the PTX's lines */
@@ -122,13 +122,30 @@ static cudaError_t kernel_run(const RtOp *op)
     return e;
 }
 
+/* A cooperative launch's grid must fit on the device at once, as CUDA requires. */
+static cudaError_t check_cooperative(const RtOp *op, const char *call)
+{
+    uint64_t fit = 0, n = (uint64_t)op->grid[0] * op->grid[1] * op->grid[2];
+    if (warpsim_cooperative_max_blocks(rt_sim, op->k->mod->m, op->k->name, op->block, op->smem, &fit) != WARPSIM_OK)
+        return rt_quiet_fail(cudaErrorInvalidDeviceFunction);
+    if (n > fit)
+        return rt_fail(cudaErrorCooperativeLaunchTooLarge, call, "%s: a grid of %llu blocks of %ux%ux%u threads; at "
+                       "most %llu fit on the device at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor x "
+                       "multiProcessorCount)", op->k->name, (unsigned long long)n, op->block[0], op->block[1],
+                       op->block[2], (unsigned long long)fit);
+    return cudaSuccess;
+}
+
 /* A launch into a stream: run now, or recorded while the stream is captured. */
 static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, cudaStream_t stream,
-                          const char *call)
+                          const char *call, bool cooperative)
 {
     API_LOCKED;
     RtOp op;
     cudaError_t e = rt_kernel_op(k, g, b, args, smem, call, &op);
+    op.cooperative = cooperative;
+    if (e == cudaSuccess && cooperative)
+        e = check_cooperative(&op, call);
     if (e == cudaSuccess)
         e = rt_capturing(stream) ? rt_capture_op(stream, &op, call) : kernel_run(&op);
     free(op.params);
@@ -180,27 +197,36 @@ cudaError_t rt_op_run(const RtOp *op, const char *call)
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                cudaStream_t stream)
 {
-    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "kernel launch");
+    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "kernel launch", false);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
-    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "kernel launch");
+    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "kernel launch", false);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                              cudaStream_t stream)
 {
-    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel");
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel", false);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                   cudaStream_t stream)
 {
-    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel");
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel", false);
 }
 
+/* Its CTAs all fit on the device at once and may synchronise grid-wide (grid.sync()). */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                        cudaStream_t stream)
+{
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchCooperativeKernel",
+                  true);
+}
+
+RT_PER_THREAD(cudaLaunchCooperativeKernel_ptsz, cudaLaunchCooperativeKernel);
 
 /* ---- function attributes ---- */
 

@@ -39,6 +39,7 @@ static const struct {
     {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
     {"managed", "managed: 0 mismatches", "_Z4bumpPii"},
     {"graphs", "graphs: 0 mismatches", "_Z5scalePffi"},
+    {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi"},
 };
 
 static void run_all_functional(const char *dir)

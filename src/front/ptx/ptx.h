@@ -177,6 +177,15 @@ const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
  * completed. The run then fails and ptx_launch_stop says which limit ended it. */
 typedef enum PtxStop { PTX_STOP_NONE, PTX_STOP_SPIN, PTX_STOP_STALL } PtxStop;
 void ptx_launch_set_limits(PtxLaunch *l, uint64_t spin_insts, uint64_t stall_insts);
+/* A cooperative launch's grid workspace: the address of 8 zeroed bytes of global memory, which
+ * the launch's threads read from %envreg1 (high half) and %envreg2 (low half), as the CUDA
+ * driver passes it; grid.sync() of cooperative groups counts the CTAs' arrivals there. 0 (the
+ * default) makes grid.sync() trap, as on a GPU for a launch that is not cooperative. Set it
+ * before the run. */
+void ptx_launch_set_grid_workspace(PtxLaunch *l, uint64_t addr);
+/* ptx_run_kernel runs up to n CTAs at once, taking turns, so that CTAs may wait for one another
+ * (grid.sync(), a flag set by another CTA); default 1: one after another. */
+void ptx_launch_set_coresident(PtxLaunch *l, uint64_t n_ctas);
 PtxStop ptx_launch_stop(const PtxLaunch *l);
 
 /* Run the whole launch functionally: CTAs one after another, each CTA's warps interleaved (a

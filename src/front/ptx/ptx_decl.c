@@ -11,6 +11,7 @@
 #include "front/ptx/ptx_parse_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 
 /* ---------------------------------------------------------------- symbols and registers */
 
@@ -73,6 +74,8 @@ const char *ptx_special_reg_name(unsigned sr)
     return sr == SR_CARRY ? "the carry flag" : "?";
 }
 
+static uint32_t alloc_regs(Parser *P, const Tok *at, uint32_t count);
+
 uint16_t ptx_find_reg(Parser *P, const Tok *t)
 {
     for (uint32_t i = P->n_regdecl; i-- > 0;) {
@@ -102,6 +105,16 @@ uint16_t ptx_find_reg(Parser *P, const Tok *t)
     for (size_t i = 0; i < ARRAY_LEN(special_regs); i++)
         if (strlen(special_regs[i].name) == t->len && !memcmp(special_regs[i].name, t->s, t->len))
             return special_regs[i].sr;
+    /* %envreg0..31: what the driver tells a launch (the cooperative-groups grid workspace) */
+    if (t->len >= 8 && t->len <= 9 && !memcmp(t->s, "%envreg", 7) && isdigit((unsigned char)t->s[7]) &&
+        (t->len == 8 || (t->s[7] != '0' && isdigit((unsigned char)t->s[8])))) {
+        unsigned n = (unsigned)atoi(t->s + 7);
+        if (n < PTX_N_ENVREGS) {
+            if (P->m->envreg[n] == PTX_NO_REG)
+                P->m->envreg[n] = (uint16_t)alloc_regs(P, t, 1);
+            return P->m->envreg[n];
+        }
+    }
     return PTX_NO_REG;
 }
 
