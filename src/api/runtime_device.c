@@ -114,7 +114,7 @@ cudaError_t cudaGetDevice(int *device)
 /* The flags of cudaSetDeviceFlags, for cudaGetDeviceFlags: they choose how the host waits
  * (spin, yield, block), which the synchronous device never does. cudaDeviceMapHost (8) is
  * always reported, as NVIDIA's runtime does (measured: 0x8 before any cudaSetDeviceFlags,
- * 0xc after cudaDeviceScheduleBlockingSync), although mapped memory is not modelled. */
+ * 0xc after cudaDeviceScheduleBlockingSync); pinned memory is always mapped (runtime_memory.c). */
 enum { cudaDeviceMapHost = 8 };
 static unsigned rt_device_flags = cudaDeviceMapHost;
 
