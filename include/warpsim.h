@@ -116,10 +116,23 @@ void warpsim_free_all(WarpsimSim *s);
 /* Bytes of the live allocations, as asked for. */
 uint64_t warpsim_mem_allocated(const WarpsimSim *s);
 
+/* Host memory the device addresses at the host's own addresses (unified addressing): the
+ * device pointer is the host pointer, and kernels and the host touch the same bytes.
+ * warpsim_malloc_managed: managed memory (cudaMallocManaged), zero-filled, freed by
+ * warpsim_free; 0 if the host has none to give. warpsim_map_host: the program's memory, for
+ * mapped pinned memory (WARPSIM_E_INPUT if it overlaps memory the device addresses already);
+ * warpsim_unmap_host forgets it. A module's __managed__ variables are placed so too. */
+uint64_t warpsim_malloc_managed(WarpsimSim *s, uint64_t bytes);
+WarpsimStatus warpsim_map_host(WarpsimSim *s, const void *p, uint64_t bytes);
+WarpsimStatus warpsim_unmap_host(WarpsimSim *s, const void *p);
+
 /* An allocation or module variable: its first byte and size (the bytes asked for). */
 typedef struct WarpsimRange {
     uint64_t addr, size;
-    int is_variable; /* a __device__ or __constant__ variable, which warpsim_free refuses */
+    int is_variable; /* a __device__ or __constant__ variable, or mapped host memory, which
+                        warpsim_free refuses */
+    int is_managed;  /* managed memory (warpsim_malloc_managed, a __managed__ variable) */
+    int is_mapped;   /* the program's host memory (warpsim_map_host) */
 } WarpsimRange;
 
 /* The allocation or variable holding all of [addr, addr + bytes) (bytes 0 counts as 1): 1 and
@@ -150,6 +163,18 @@ WarpsimStatus warpsim_texture_destroy(WarpsimSim *s, uint64_t handle);
 WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
                              const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
                              size_t params_len);
+
+/* A cooperative launch (cudaLaunchCooperativeKernel): the whole grid must fit on the device at
+ * once (at most warpsim_cooperative_max_blocks blocks; WARPSIM_E_LAUNCH otherwise), and its
+ * threads may synchronise grid-wide (cooperative groups' grid.sync(), which reads the grid
+ * workspace the launch passes in %envreg1:%envreg2). --functional runs its CTAs taking turns,
+ * so that they may wait for one another. */
+WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                                         const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                                         size_t params_len);
+/* The blocks of that shape a cooperative launch may have: the CTAs one SM holds x the SMs. */
+WarpsimStatus warpsim_cooperative_max_blocks(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                             const uint32_t block[3], uint32_t dyn_smem_bytes, uint64_t *max_blocks);
 
 /* Simulated time so far in nanoseconds (core cycles at the core clock; 0 when functional). */
 double warpsim_time_ns(const WarpsimSim *s);

@@ -11,7 +11,8 @@
  * fails exactly the calls that need it, with cudaErrorInvalidKernelImage.
  *
  * One device, synchronous: every launch and copy completes before the call returns, streams
- * are accepted and ignored, and an event holds the simulated time at which it was recorded.
+ * are accepted and ignored (except that a captured stream records its work into a graph), and
+ * an event holds the simulated time at which it was recorded.
  * Errors follow the runtime's rules: a failing call prints a message on stderr, returns its
  * cudaError_t and records it as the last error (cudaGetLastError reads and clears it); a kernel
  * that faults leaves a sticky error that every later call returns until cudaDeviceReset. The
@@ -31,6 +32,8 @@
  *   runtime_device.c    device properties and attributes, synchronisation, reset, versions
  *   runtime_stream.c    streams and events
  *   runtime_texture.c   texture objects over linear memory
+ *   runtime_managed.c   managed memory (cudaMallocManaged and its hints)
+ *   runtime_graph.c     graphs and stream capture
  *   runtime_errors.c    the names and messages of the error codes */
 #include "api/runtime_internal.h"
 

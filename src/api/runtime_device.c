@@ -74,7 +74,9 @@ enum {
     ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81, ATTR_MAX_REGS_PER_SM = 82,
     ATTR_MANAGED_MEMORY = 83, ATTR_COOPERATIVE_LAUNCH = 95, ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
     ATTR_MEMORY_POOLS_SUPPORTED = 115, ATTR_TEXTURE_PITCH_ALIGNMENT = 51, ATTR_STREAM_PRIORITIES = 78,
-    ATTR_HOST_REGISTER = 99, ATTR_MAX_BLOCKS_PER_SM = 106
+    ATTR_HOST_REGISTER = 99, ATTR_MAX_BLOCKS_PER_SM = 106, ATTR_CONCURRENT_MANAGED_ACCESS = 89,
+    ATTR_PAGEABLE_MEMORY_ACCESS = 88, ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
+    ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101
 };
 
 /* What the runtime reports about the device beyond the configured machine: the PTX is
@@ -112,7 +114,7 @@ cudaError_t cudaGetDevice(int *device)
 /* The flags of cudaSetDeviceFlags, for cudaGetDeviceFlags: they choose how the host waits
  * (spin, yield, block), which the synchronous device never does. cudaDeviceMapHost (8) is
  * always reported, as NVIDIA's runtime does (measured: 0x8 before any cudaSetDeviceFlags,
- * 0xc after cudaDeviceScheduleBlockingSync), although mapped memory is not modelled. */
+ * 0xc after cudaDeviceScheduleBlockingSync); pinned memory is always mapped (runtime_memory.c). */
 enum { cudaDeviceMapHost = 8 };
 static unsigned rt_device_flags = cudaDeviceMapHost;
 
@@ -260,6 +262,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->asyncEngineCount = 1;
     prop->memoryPoolsSupported = 1; /* cudaMallocAsync and the default pool (runtime_pool.c) */
     prop->hostRegisterSupported = 1; /* cudaHostRegister (runtime_memory.c) */
+    /* Pinned memory is mapped at its own address; managed memory is host memory the device
+     * addresses at the same address, which the host may touch at any time (runtime_managed.c) */
+    prop->canMapHostMemory = prop->canUseHostPointerForRegisteredMem = 1;
+    prop->managedMemory = prop->concurrentManagedAccess = prop->directManagedMemAccessFromHost = 1;
+    prop->cooperativeLaunch = 1; /* cudaLaunchCooperativeKernel, grid.sync() */
     return cudaSuccess;
 }
 
@@ -318,11 +325,15 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */
     case ATTR_MEMORY_POOLS_SUPPORTED: v = 1; break; /* as memoryPoolsSupported above */
     case ATTR_HOST_REGISTER: v = 1; break;
+    case ATTR_CAN_MAP_HOST_MEMORY: case ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: v = 1; break; /* as below */
+    case ATTR_MANAGED_MEMORY: case ATTR_CONCURRENT_MANAGED_ACCESS: case ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
+        v = 1; break;
+    case ATTR_COOPERATIVE_LAUNCH: v = 1; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
     case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
-    case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED: case ATTR_CAN_MAP_HOST_MEMORY:
+    case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED:
     case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
-    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_MANAGED_MEMORY:
-    case ATTR_COOPERATIVE_LAUNCH: case ATTR_STREAM_PRIORITIES:
+    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_PAGEABLE_MEMORY_ACCESS:
+    case ATTR_STREAM_PRIORITIES:
         v = 0; break;
     default:
         if (!attr_name(attr))

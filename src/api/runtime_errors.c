@@ -43,6 +43,7 @@ static const struct {
     {300, "cudaErrorInvalidSource", "device kernel image is invalid"},
     {301, "cudaErrorFileNotFound", "file not found"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {500, "cudaErrorSymbolNotFound", "named symbol not found"},
     {600, "cudaErrorNotReady", "device not ready"},
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
@@ -57,6 +58,9 @@ static const struct {
     {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {800, "cudaErrorNotPermitted", "operation not permitted"},
     {801, "cudaErrorNotSupported", "operation not supported"},
+    {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {901, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
+    {903, "cudaErrorStreamCaptureUnmatched", "capture was not initiated in this stream"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 

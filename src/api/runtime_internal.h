@@ -41,6 +41,7 @@ typedef enum cudaError {
     cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidPtx = 218,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorSymbolNotFound = 500,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
@@ -50,7 +51,11 @@ typedef enum cudaError {
     cudaErrorHostMemoryNotRegistered = 713,
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureUnmatched = 903,
     cudaErrorUnknown = 999,
 } cudaError_t;
 
@@ -59,7 +64,11 @@ typedef struct dim3 {
 } dim3;
 
 typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
 
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
@@ -120,6 +129,7 @@ typedef struct RtVar {
     RtModule *mod;
     size_t size;
     uint64_t addr;           /* once the module is loaded */
+    void **managed_ptr;      /* a __managed__ variable: where the program's code reads its address */
     struct RtVar *next;
 } RtVar;
 
@@ -182,6 +192,67 @@ cudaError_t rt_check_device(const void *p, size_t n, const char *call, const cha
 cudaError_t rt_copy(void *dst, const void *src, size_t count, int kind, const char *call);
 /* cudaMemset under the name of the calling API function. */
 cudaError_t rt_memset(void *devPtr, int value, size_t count, const char *call);
+
+/* ---- streams, events, graphs and stream capture (runtime_stream.c, runtime_graph.c) ---- */
+
+/* A stream remembers what the program may ask about it; its work is never queued. While it
+ * is captured (cudaStreamBeginCapture), its work is recorded instead, each node depending on
+ * the stream's last ones (deps). */
+struct CUstream_st {
+    unsigned flags;
+    int priority;
+    unsigned long long id;
+    struct RtCapture *capture; /* NULL: not capturing */
+    cudaGraphNode_t *deps;
+    size_t n_deps;
+};
+
+/* An event holds the simulated time when it was recorded; recorded in a capture, it holds the
+ * capturing stream's last nodes, for another stream that waits on it to join the capture. */
+struct CUevent_st {
+    double ns;     /* simulated time when recorded; < 0: never recorded */
+    unsigned flags;
+    unsigned long long capture_id; /* 0: not recorded in a capture */
+    cudaGraphNode_t *deps;
+    size_t n_deps;
+};
+
+/* One piece of stream-ordered work, run at once or recorded as a graph node. */
+typedef enum RtOpKind { RT_OP_KERNEL, RT_OP_MEMCPY, RT_OP_MEMSET, RT_OP_HOST, RT_OP_EMPTY } RtOpKind;
+
+typedef struct RtOp {
+    RtOpKind kind;
+    /* a kernel: its packed parameters (owned) */
+    RtKernel *k;
+    uint32_t grid[3], block[3], smem;
+    uint8_t *params;
+    uint32_t param_bytes;
+    bool cooperative;
+    /* a copy of height rows of width bytes, or a memset of height rows of width elements of
+     * elem bytes (1, 2 or 4) to value */
+    void *dst;
+    const void *src;
+    size_t width, height, dpitch, spitch;
+    int copy_kind;
+    unsigned value, elem;
+    /* host work */
+    void (*fn)(void *);
+    void *data;
+} RtOp;
+
+/* A kernel launch's checks and its parameters packed into op (runtime_launch.c); the caller
+ * frees op->params. */
+cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, const char *call, RtOp *op);
+/* Run op now, under the name of the calling API function. */
+cudaError_t rt_op_run(const RtOp *op, const char *call);
+/* The stream is being captured (the legacy and per-thread default streams never are). */
+bool rt_capturing(cudaStream_t stream);
+/* Record op as the capturing stream's next node, taking its parameters (op->params is NULL
+ * after, whatever the result). */
+cudaError_t rt_capture_op(cudaStream_t stream, RtOp *op, const char *call);
+/* An event recorded in a capturing stream, and a stream waiting on one (runtime_graph.c). */
+void rt_capture_event_record(cudaEvent_t event, cudaStream_t stream);
+cudaError_t rt_capture_event_wait(cudaStream_t stream, cudaEvent_t event, const char *call);
 
 /* ---- texture objects (runtime_texture.c) ---- */
 

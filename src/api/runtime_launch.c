@@ -63,8 +63,10 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 
 /* ---- launches ---- */
 
-static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, const char *call)
+cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, const char *call, RtOp *op)
 {
+    memset(op, 0, sizeof *op);
+    op->kind = RT_OP_KERNEL;
     ENTER(call);
     if (!k)
         return rt_fail(cudaErrorInvalidDeviceFunction, call, "not a registered kernel");
@@ -96,46 +98,135 @@ static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem,
     if (ki->n_params > 0 && !args)
         return rt_fail(cudaErrorInvalidValue, call, "%s takes %u parameters and none were given", k->name,
                        ki->n_params);
-    uint8_t stack_buf[512];
-    uint8_t *buf = ki->param_bytes <= sizeof stack_buf ? stack_buf : xmalloc(ki->param_bytes);
-    memset(buf, 0, ki->param_bytes);
+    op->k = k;
+    op->param_bytes = ki->param_bytes;
+    op->params = xcalloc(1, ki->param_bytes ? ki->param_bytes : 1);
     for (uint32_t i = 0; i < ki->n_params; i++)
         if (args[i])
-            memcpy(buf + ki->param_offset[i], args[i], ki->param_size[i]);
-    const uint32_t grid[3] = {g.x, g.y, g.z}, block[3] = {b.x, b.y, b.z};
-    WarpsimStatus st = warpsim_launch(rt_sim, k->mod->m, k->name, grid, block, (uint32_t)smem, buf, ki->param_bytes);
-    e = rt_status(st);
+            memcpy(op->params + ki->param_offset[i], args[i], ki->param_size[i]);
+    op->grid[0] = g.x, op->grid[1] = g.y, op->grid[2] = g.z;
+    op->block[0] = b.x, op->block[1] = b.y, op->block[2] = b.z;
+    op->smem = (uint32_t)smem;
+    return cudaSuccess;
+}
+
+/* Run a packed kernel launch. */
+static cudaError_t kernel_run(const RtOp *op)
+{
+    WarpsimStatus st = (op->cooperative ? warpsim_launch_cooperative : warpsim_launch)(
+        rt_sim, op->k->mod->m, op->k->name, op->grid, op->block, op->smem, op->params, op->param_bytes);
+    cudaError_t e = rt_status(st);
     if (st == WARPSIM_E_FAULT || st == WARPSIM_E_ILLEGAL_ADDRESS || st == WARPSIM_E_MISALIGNED ||
         st == WARPSIM_E_ASSERT || st == WARPSIM_E_DEADLOCK) /* the message cites the PTX's lines */
-        rt_module_keep_ptx(k->mod);
-    if (buf != stack_buf)
-        free(buf);
+        rt_module_keep_ptx(op->k->mod);
     return e;
+}
+
+/* A cooperative launch's grid must fit on the device at once, as CUDA requires. */
+static cudaError_t check_cooperative(const RtOp *op, const char *call)
+{
+    uint64_t fit = 0, n = (uint64_t)op->grid[0] * op->grid[1] * op->grid[2];
+    if (warpsim_cooperative_max_blocks(rt_sim, op->k->mod->m, op->k->name, op->block, op->smem, &fit) != WARPSIM_OK)
+        return rt_quiet_fail(cudaErrorInvalidDeviceFunction);
+    if (n > fit)
+        return rt_fail(cudaErrorCooperativeLaunchTooLarge, call, "%s: a grid of %llu blocks of %ux%ux%u threads; at "
+                       "most %llu fit on the device at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor x "
+                       "multiProcessorCount)", op->k->name, (unsigned long long)n, op->block[0], op->block[1],
+                       op->block[2], (unsigned long long)fit);
+    return cudaSuccess;
+}
+
+/* A launch into a stream: run now, or recorded while the stream is captured. */
+static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, cudaStream_t stream,
+                          const char *call, bool cooperative)
+{
+    API_LOCKED;
+    RtOp op;
+    cudaError_t e = rt_kernel_op(k, g, b, args, smem, call, &op);
+    op.cooperative = cooperative;
+    if (e == cudaSuccess && cooperative)
+        e = check_cooperative(&op, call);
+    if (e == cudaSuccess)
+        e = rt_capturing(stream) ? rt_capture_op(stream, &op, call) : kernel_run(&op);
+    free(op.params);
+    return e;
+}
+
+/* Stream-ordered work, run now (a graph's nodes; the device is synchronous). */
+cudaError_t rt_op_run(const RtOp *op, const char *call)
+{
+    ENTER(call);
+    switch (op->kind) {
+    case RT_OP_KERNEL:
+        return kernel_run(op);
+    case RT_OP_MEMCPY:
+        for (size_t r = 0; r < op->height; r++) {
+            cudaError_t e = rt_copy((char *)op->dst + r * op->dpitch, (const char *)op->src + r * op->spitch,
+                                    op->width, op->copy_kind, call);
+            if (e != cudaSuccess)
+                return e;
+        }
+        return cudaSuccess;
+    case RT_OP_MEMSET:
+        for (size_t r = 0; r < op->height; r++) {
+            char *row = (char *)op->dst + r * op->dpitch;
+            cudaError_t e;
+            if (op->elem == 1) {
+                e = rt_memset(row, (int)op->value, op->width, call);
+            } else { /* 2- or 4-byte elements: the row is written as a copy */
+                size_t bytes = op->width * op->elem;
+                uint8_t *buf = xmalloc(bytes ? bytes : 1);
+                for (size_t i = 0; i < op->width; i++)
+                    memcpy(buf + i * op->elem, &op->value, op->elem); /* little-endian: the low bytes */
+                e = rt_copy(row, buf, bytes, cudaMemcpyDefault, call);
+                free(buf);
+            }
+            if (e != cudaSuccess)
+                return e;
+        }
+        return cudaSuccess;
+    case RT_OP_HOST:
+        op->fn(op->data);
+        return cudaSuccess;
+    case RT_OP_EMPTY:
+        return cudaSuccess;
+    }
+    return cudaSuccess;
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                cudaStream_t stream)
 {
-    return launch(kernel, gridDim, blockDim, args, sharedMem, "kernel launch");
+    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "kernel launch", false);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
-    return launch(kernel, gridDim, blockDim, args, sharedMem, "kernel launch");
+    return launch(kernel, gridDim, blockDim, args, sharedMem, stream, "kernel launch", false);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                              cudaStream_t stream)
 {
-    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, "cudaLaunchKernel");
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel", false);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                   cudaStream_t stream)
 {
-    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, "cudaLaunchKernel");
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchKernel", false);
 }
+
+/* Its CTAs all fit on the device at once and may synchronise grid-wide (grid.sync()). */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                        cudaStream_t stream)
+{
+    return launch(rt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream, "cudaLaunchCooperativeKernel",
+                  true);
+}
+
+RT_PER_THREAD(cudaLaunchCooperativeKernel_ptsz, cudaLaunchCooperativeKernel);
 
 /* ---- function attributes ---- */
 

@@ -1,7 +1,10 @@
 /* runtime_memory.c: device memory of warpsim's libcudart replacement (see runtime.c).
  *
- * cudaMalloc and cudaFree, pinned host memory (plain aligned host memory here), copies in
- * every direction, memset, and copies to and from __device__ / __constant__ variables. The
+ * cudaMalloc and cudaFree, pinned host memory, copies in every direction, memset, and copies
+ * to and from __device__ / __constant__ variables. Pinned memory (cudaHostAlloc,
+ * cudaMallocHost, cudaHostRegister) is ordinary host memory that the simulator maps into the
+ * device's address space at its own address, as CUDA does under unified addressing: kernels
+ * may use the host pointer, which cudaHostGetDevicePointer returns (see ptx_hostmem.c). The
  * simulator keeps the map of every piece of device memory the program may name, allocations
  * and module variables alike (O(log n) per allocation, free or lookup): copies are checked
  * against it, and cudaMemcpyDefault tells device from host pointers with it. Copies complete
@@ -19,17 +22,29 @@ typedef struct RtHostRange {
     char *p;
     size_t n;
     bool owned;
+    unsigned flags; /* cudaHostAlloc's or cudaHostRegister's, for cudaHostGetFlags */
 } RtHostRange;
 static RtHostRange *rt_host;
 static uint32_t rt_n_host, rt_cap_host;
 
-static void host_add(void *p, size_t n, bool owned)
+/* Map [p, p + n) into the device's address space and record it. */
+static cudaError_t host_add(const char *call, void *p, size_t n, bool owned, unsigned flags)
 {
+    if (warpsim_map_host(rt_sim, p, n) != WARPSIM_OK) /* the simulator said why */
+        return rt_quiet_fail(cudaErrorInvalidValue);
     if (rt_n_host == rt_cap_host) {
         rt_cap_host = rt_cap_host ? 2 * rt_cap_host : 16;
         rt_host = xrealloc(rt_host, rt_cap_host * sizeof *rt_host);
     }
-    rt_host[rt_n_host++] = (RtHostRange){p, n, owned};
+    rt_host[rt_n_host++] = (RtHostRange){p, n, owned, flags};
+    return cudaSuccess;
+}
+
+/* Forget the pinned range r. */
+static void host_remove(RtHostRange *r)
+{
+    warpsim_unmap_host(rt_sim, r->p);
+    *r = rt_host[--rt_n_host];
 }
 
 /* The pinned range holding p, or NULL. */
@@ -43,9 +58,12 @@ static RtHostRange *host_find(const void *p)
 
 /* ---- the map of device memory ---- */
 
+/* Device memory, for cudaMemcpyDefault: allocations, variables and managed memory; pinned
+ * host memory, which the device addresses too, is host memory. */
 static bool is_device(const void *p)
 {
-    return p && warpsim_mem_find(rt_sim, (uint64_t)(uintptr_t)p, 1, NULL);
+    WarpsimRange r;
+    return p && warpsim_mem_find(rt_sim, (uint64_t)(uintptr_t)p, 1, &r) && !r.is_mapped;
 }
 
 cudaError_t rt_check_device(const void *p, size_t n, const char *call, const char *what)
@@ -108,15 +126,24 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 
 /* ---- host memory ---- */
 
+enum { cudaHostAllocAllFlags = 0x7 }; /* Portable, Mapped, WriteCombined */
+
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
 {
-    API_LOCKED;
+    ENTER("cudaHostAlloc");
     if (!pHost)
         return rt_fail(cudaErrorInvalidValue, "cudaHostAlloc", "null pointer");
+    if (flags & ~(unsigned)cudaHostAllocAllFlags)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostAlloc", "flags 0x%x: expected cudaHostAllocPortable, "
+                       "cudaHostAllocMapped or cudaHostAllocWriteCombined", flags);
     void *p = NULL;
     if (posix_memalign(&p, 4096, size ? size : 1) != 0)
         return rt_fail(cudaErrorMemoryAllocation, "cudaHostAlloc", "%zu bytes of host memory", size);
-    host_add(p, size, true);
+    cudaError_t e = host_add("cudaHostAlloc", p, size ? size : 1, true, flags);
+    if (e != cudaSuccess) {
+        free(p);
+        return e;
+    }
     *pHost = p;
     return cudaSuccess;
 }
@@ -134,32 +161,28 @@ cudaError_t cudaFreeHost(void *ptr)
     RtHostRange *r = host_find(ptr);
     if (!r || r->p != ptr || !r->owned)
         return rt_fail(cudaErrorInvalidValue, "cudaFreeHost", "%p is not from cudaMallocHost or cudaHostAlloc", ptr);
-    *r = rt_host[--rt_n_host];
+    host_remove(r);
     free(ptr);
     return cudaSuccess;
 }
 
-/* Page-locking the program's memory: host memory is host memory to the simulator, so the
- * range is only recorded. Mapping it into the device's address space (cudaHostRegisterMapped)
- * is not modelled: cudaDevAttrCanMapHostMemory is 0. */
-enum { cudaHostRegisterMapped = 2, cudaHostRegisterAllFlags = 0xf };
+/* Page-locking the program's memory: the range is recorded and mapped into the device's
+ * address space, with or without cudaHostRegisterMapped, as under unified addressing (the
+ * read-only and I/O flags are accepted; the device's writes are not refused). */
+enum { cudaHostRegisterAllFlags = 0xf };
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
 {
-    API_LOCKED;
+    ENTER("cudaHostRegister");
     if (!ptr || size == 0)
         return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "%s", ptr ? "size 0" : "null pointer");
     if (flags & ~(unsigned)cudaHostRegisterAllFlags)
         return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "flags 0x%x: not CUDA's", flags);
-    if (flags & cudaHostRegisterMapped)
-        return rt_fail(cudaErrorNotSupported, "cudaHostRegister", "cudaHostRegisterMapped: mapped host memory is not "
-                       "modelled");
     for (uint32_t i = 0; i < rt_n_host; i++)
         if ((char *)ptr < rt_host[i].p + rt_host[i].n && rt_host[i].p < (char *)ptr + size)
             return rt_fail(cudaErrorHostMemoryAlreadyRegistered, "cudaHostRegister",
                            "%p (%zu bytes) overlaps pinned memory at %p", ptr, size, (void *)rt_host[i].p);
-    host_add(ptr, size, false);
-    return cudaSuccess;
+    return host_add("cudaHostRegister", ptr, size, false, flags);
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
@@ -169,7 +192,35 @@ cudaError_t cudaHostUnregister(void *ptr)
     if (!r || r->p != ptr || r->owned)
         return rt_fail(cudaErrorHostMemoryNotRegistered, "cudaHostUnregister", "%p is not a range of cudaHostRegister",
                        ptr);
-    *r = rt_host[--rt_n_host];
+    host_remove(r);
+    return cudaSuccess;
+}
+
+/* Under unified addressing the device pointer of pinned memory is its host pointer. */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags)
+{
+    API_LOCKED;
+    if (!pDevice || !pHost)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", "null pointer");
+    if (flags != 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", "flags %u: expected 0", flags);
+    if (!host_find(pHost))
+        return rt_fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", "%p is not pinned memory (cudaHostAlloc, "
+                       "cudaMallocHost or cudaHostRegister)", pHost);
+    *pDevice = pHost;
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned *pFlags, void *pHost)
+{
+    API_LOCKED;
+    if (!pFlags)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostGetFlags", "null pointer");
+    RtHostRange *r = pHost ? host_find(pHost) : NULL;
+    if (!r || !r->owned)
+        return rt_fail(cudaErrorInvalidValue, "cudaHostGetFlags", "%p is not memory of cudaHostAlloc or "
+                       "cudaMallocHost", pHost);
+    *pFlags = r->flags;
     return cudaSuccess;
 }
 
@@ -183,7 +234,10 @@ struct cudaPointerAttributes {
 };
 _Static_assert(sizeof(struct cudaPointerAttributes) == 88, "cudaPointerAttributes layout");
 
-enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaInvalidDeviceId = -2 };
+enum {
+    cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3,
+    cudaInvalidDeviceId = -2
+};
 
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
 {
@@ -191,12 +245,15 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     if (!attributes)
         return rt_fail(cudaErrorInvalidValue, "cudaPointerGetAttributes", "null pointer");
     memset(attributes, 0, sizeof *attributes);
-    if (is_device(ptr)) {
-        attributes->type = cudaMemoryTypeDevice;
+    WarpsimRange r;
+    if (ptr && warpsim_mem_find(rt_sim, (uint64_t)(uintptr_t)ptr, 1, &r) && !r.is_mapped) {
+        attributes->type = r.is_managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
         attributes->devicePointer = (void *)(uintptr_t)ptr;
-    } else if (host_find(ptr)) { /* pinned, not mapped: no device address */
+        if (r.is_managed) /* host memory the device addresses at the same address */
+            attributes->hostPointer = (void *)(uintptr_t)ptr;
+    } else if (host_find(ptr)) { /* pinned, mapped at its own address */
         attributes->type = cudaMemoryTypeHost;
-        attributes->hostPointer = (void *)(uintptr_t)ptr;
+        attributes->hostPointer = attributes->devicePointer = (void *)(uintptr_t)ptr;
     } else { /* CUDA 11 on: unregistered host memory is no error */
         attributes->type = cudaMemoryTypeUnregistered;
         attributes->device = cudaInvalidDeviceId;
@@ -248,6 +305,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int kind)
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, cudaStream_t stream)
 {
+    API_LOCKED;
+    if (rt_capturing(stream)) {
+        RtOp op = {.kind = RT_OP_MEMCPY, .dst = dst, .src = src, .width = count, .height = 1, .copy_kind = kind};
+        return rt_capture_op(stream, &op, "cudaMemcpyAsync");
+    }
     return rt_copy(dst, src, count, kind, "cudaMemcpyAsync");
 }
 
@@ -267,6 +329,12 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
+    API_LOCKED;
+    if (rt_capturing(stream)) {
+        RtOp op = {.kind = RT_OP_MEMSET, .dst = devPtr, .width = count, .height = 1, .value = (uint8_t)value,
+                   .elem = 1};
+        return rt_capture_op(stream, &op, "cudaMemsetAsync");
+    }
     return rt_memset(devPtr, value, count, "cudaMemsetAsync");
 }
 

@@ -21,6 +21,8 @@ static uint32_t rt_n_modules;
 static RtKernel *rt_kernels;
 static RtVar *rt_vars;
 
+static cudaError_t module_load(RtModule *mod, const char *call);
+
 /* ---- registration (called from nvcc's constructors, before main) ---- */
 
 void **__cudaRegisterFatBinary(void *fatCubin)
@@ -44,8 +46,17 @@ void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
 }
 
+/* nvcc's code calls this before its first use of a __managed__ variable (through a pointer
+ * that the module's load sets): load the module now. */
 char __cudaInitModule(void **fatCubinHandle)
 {
+    API_LOCKED;
+    RtModule *mod = (RtModule *)fatCubinHandle;
+    if (!mod || rt_init("__cudaInitModule") != cudaSuccess || module_load(mod, "__cudaInitModule") != cudaSuccess) {
+        fprintf(stderr, "warpsim: __cudaInitModule: the __managed__ variables of fat binary %u cannot be placed; "
+                "the program's accesses to them will fail\n", mod ? mod->index : 0);
+        return 0;
+    }
     return 1;
 }
 
@@ -72,14 +83,12 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
     rt_kernels = k;
 }
 
-void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
-                       size_t size, int constant, int global)
+static void register_var(void **fatCubinHandle, const void *hostVar, void **managed_ptr, const char *deviceName,
+                         size_t size)
 {
-    API_LOCKED;
-    if (!registration_ok("__cudaRegisterVar", fatCubinHandle, deviceName, "no variable name"))
-        return;
     RtVar *v = xcalloc(1, sizeof *v);
     v->host_var = hostVar;
+    v->managed_ptr = managed_ptr;
     v->name = xstrdup(deviceName);
     v->mod = (RtModule *)fatCubinHandle;
     v->size = size;
@@ -87,11 +96,29 @@ void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress
     rt_vars = v;
 }
 
+void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
+                       size_t size, int constant, int global)
+{
+    API_LOCKED;
+    if (registration_ok("__cudaRegisterVar", fatCubinHandle, deviceName, "no variable name"))
+        register_var(fatCubinHandle, hostVar, NULL, deviceName, size);
+}
+
+/* A __managed__ variable: the program's code reaches it through *hostVarPtrAddress (after
+ * __cudaInitModule), which the module's load points at the variable's memory, host memory
+ * the device addresses at the same address; the symbol the program passes to
+ * cudaMemcpyToSymbol and the like is that address. */
 void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
                               const char *deviceName, int ext, size_t size, int constant, int global)
 {
-    fprintf(stderr, "warpsim: __managed__ variable '%s': managed memory is not supported\n",
-            deviceName ? deviceName : "?");
+    API_LOCKED;
+    if (!registration_ok("__cudaRegisterManagedVar", fatCubinHandle, deviceName, "no variable name"))
+        return;
+    if (!hostVarPtrAddress) {
+        fprintf(stderr, "warpsim: __cudaRegisterManagedVar: '%s': no pointer to set\n", deviceName);
+        return;
+    }
+    register_var(fatCubinHandle, hostVarPtrAddress, hostVarPtrAddress, deviceName, size);
 }
 
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
@@ -228,9 +255,14 @@ static cudaError_t module_load(RtModule *mod, const char *call)
         else if (have_cubin)
             fprintf(stderr, "warpsim: %s: no register count (%s); using an estimate\n", k->name, err);
     }
-    for (RtVar *v = rt_vars; v; v = v->next)
-        if (v->mod == mod && warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, NULL) != WARPSIM_OK)
+    for (RtVar *v = rt_vars; v; v = v->next) {
+        if (v->mod != mod)
+            continue;
+        if (warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, NULL) != WARPSIM_OK)
             v->addr = 0;
+        if (v->managed_ptr)
+            *v->managed_ptr = (void *)(uintptr_t)v->addr;
+    }
     return cudaSuccess;
 }
 
@@ -260,8 +292,8 @@ RtKernel *rt_kernel_of(const void *func)
 cudaError_t rt_var_of(const void *symbol, const char *call, RtVar **out)
 {
     *out = NULL;
-    RtVar *v = rt_vars;
-    while (v && v->host_var != symbol)
+    RtVar *v = rt_vars; /* a __managed__ variable is named by its address */
+    while (v && v->host_var != symbol && !(v->managed_ptr && symbol && *v->managed_ptr == symbol))
         v = v->next;
     if (!v)
         return rt_fail(cudaErrorInvalidSymbol, call, "%p is not a __device__ or __constant__ variable", symbol);

@@ -10,18 +10,9 @@
 
 #include <stdlib.h>
 
-typedef struct CUevent_st *cudaEvent_t;
-
 enum { cudaEventDisableTiming = 2 };
 
 /* ---- streams ---- */
-
-/* A stream remembers what the program may ask about it; the work itself is never queued. */
-struct CUstream_st {
-    unsigned flags;
-    int priority;
-    unsigned long long id;
-};
 
 enum { cudaStreamNonBlocking = 1 };
 
@@ -107,12 +98,11 @@ cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
     return e;
 }
 
-/* Nothing can be captured (cudaStreamBeginCapture is not supported), so no stream is capturing. */
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus)
 {
     cudaError_t e = stream_query("cudaStreamIsCapturing", pCaptureStatus);
-    if (e == cudaSuccess)
-        *pCaptureStatus = 0; /* cudaStreamCaptureStatusNone */
+    if (e == cudaSuccess) /* cudaStreamCaptureStatusActive or None */
+        *pCaptureStatus = rt_capturing(stream) ? 1 : 0;
     return e;
 }
 
@@ -126,6 +116,10 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void *), void *us
         ENTER("cudaLaunchHostFunc");
         if (!fn)
             return rt_fail(cudaErrorInvalidValue, "cudaLaunchHostFunc", "null function");
+        if (rt_capturing(stream)) {
+            RtOp op = {.kind = RT_OP_HOST, .fn = fn, .data = userData};
+            return rt_capture_op(stream, &op, "cudaLaunchHostFunc");
+        }
     }
     fn(userData);
     return cudaSuccess;
@@ -154,6 +148,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     if (!stream)
         return rt_fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy", "the default stream cannot be destroyed");
+    if (rt_capturing(stream))
+        return rt_fail(cudaErrorStreamCaptureUnmatched, "cudaStreamDestroy", "the stream is being captured: end the "
+                       "capture first (cudaStreamEndCapture)");
+    free(stream->deps);
     free(stream);
     return cudaSuccess;
 }
@@ -170,18 +168,18 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
     return cudaSuccess;
 }
 
+/* In a capture, waiting on an event recorded in it joins the stream to the capture. */
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags)
 {
     ENTER("cudaStreamWaitEvent");
+    if (!event)
+        return rt_fail(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent", "null event");
+    if (event->capture_id)
+        return rt_capture_event_wait(stream, event, "cudaStreamWaitEvent");
     return cudaSuccess;
 }
 
 /* ---- events ---- */
-
-struct CUevent_st {
-    double ns;     /* simulated time when recorded; < 0: never recorded */
-    unsigned flags;
-};
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 {
@@ -202,6 +200,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     if (!event)
         return rt_fail(cudaErrorInvalidResourceHandle, "cudaEventDestroy", "null event");
+    free(event->deps);
     free(event);
     return cudaSuccess;
 }
@@ -211,7 +210,11 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     ENTER("cudaEventRecord");
     if (!event)
         return rt_fail(cudaErrorInvalidResourceHandle, "cudaEventRecord", "null event");
-    event->ns = warpsim_time_ns(rt_sim);
+    event->capture_id = 0;
+    if (rt_capturing(stream))
+        rt_capture_event_record(event, stream);
+    else
+        event->ns = warpsim_time_ns(rt_sim);
     return cudaSuccess;
 }
 

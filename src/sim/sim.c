@@ -460,6 +460,28 @@ WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
     return WARPSIM_OK;
 }
 
+uint64_t warpsim_malloc_managed(WarpsimSim *s, uint64_t bytes)
+{
+    return ptx_memory_alloc_host(s->mem, bytes);
+}
+
+WarpsimStatus warpsim_map_host(WarpsimSim *s, const void *p, uint64_t bytes)
+{
+    if (!p || !bytes)
+        return fail(s, WARPSIM_E_INPUT, "mapping host memory: %s", p ? "0 bytes" : "a null pointer");
+    if (!ptx_memory_map_host(s->mem, p, bytes))
+        return fail(s, WARPSIM_E_INPUT, "mapping host memory at %p (%llu bytes): it overlaps memory the device "
+                    "addresses already", p, (unsigned long long)bytes);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_unmap_host(WarpsimSim *s, const void *p)
+{
+    if (!ptx_memory_unmap_host(s->mem, (uint64_t)(uintptr_t)p))
+        return fail(s, WARPSIM_E_INPUT, "unmapping host memory at %p: not mapped", p);
+    return WARPSIM_OK;
+}
+
 void warpsim_free_all(WarpsimSim *s)
 {
     ptx_memory_free_all(s->mem);
@@ -476,7 +498,9 @@ int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, Warpsim
     if (!ptx_memory_find(s->mem, addr, bytes ? bytes : 1, &r))
         return 0;
     if (out)
-        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC};
+        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC,
+                              .is_managed = r.host && r.kind != PTX_REGION_HOST,
+                              .is_mapped = r.kind == PTX_REGION_HOST};
     return 1;
 }
 
@@ -667,9 +691,10 @@ static WarpsimStatus kernel_done(WarpsimSim *s, WarpsimStatus st)
     return st;
 }
 
-WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
-                             const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
-                             size_t params_len)
+/* A launch; grid_ws: a cooperative launch's grid workspace (0: not cooperative). */
+static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                            const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params, size_t params_len,
+                            uint64_t grid_ws)
 {
     const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
     if (!ki)
@@ -697,6 +722,10 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
     if (!l)
         return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
     ptx_launch_count_faults(l, &s->faults);
+    if (grid_ws) { /* its CTAs are co-resident: --functional runs them taking turns */
+        ptx_launch_set_grid_workspace(l, grid_ws);
+        ptx_launch_set_coresident(l, n_ctas);
+    }
     if (s->functional) {
         stats_kernel_begin(&s->fstats);
         ptx_launch_set_limits(l, s->cfg.gpu.spin_insts, s->cfg.gpu.stall_insts);
@@ -718,7 +747,8 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         return kernel_done(s, fail(s, WARPSIM_E_CYCLE_LIMIT,
                                    "%s. Stopped by %s = %llu: the kernel may wait for something that never happens, "
                                    "such as a flag no thread sets or a later CTA (--functional runs one CTA at a "
-                                   "time). If it is only slow, raise the limit: -o %s=N (0: no limit)", err, key,
+                                   "time, except in cooperative launches). If it is only slow, raise the limit: "
+                                   "-o %s=N (0: no limit)", err, key,
                                    (unsigned long long)(stop == PTX_STOP_SPIN ? s->cfg.gpu.spin_insts
                                                                               : s->cfg.gpu.stall_insts), key));
     }
@@ -754,6 +784,49 @@ WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel
         s->gpu_stopped = st;
     ptx_launch_destroy(l);
     return kernel_done(s, st);
+}
+
+WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                             const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                             size_t params_len)
+{
+    return launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, 0);
+}
+
+WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                                         const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
+                                         size_t params_len)
+{
+    uint64_t n_ctas = (uint64_t)grid[0] * grid[1] * grid[2], fit;
+    WarpsimStatus st = warpsim_cooperative_max_blocks(s, m, kernel, block, dyn_smem_bytes, &fit);
+    if (st != WARPSIM_OK)
+        return st;
+    if (n_ctas > fit)
+        return fail(s, WARPSIM_E_LAUNCH, "cooperative launch of %s: %llu blocks, but at most %llu of %ux%ux%u threads "
+                    "fit on the device at once", kernel, (unsigned long long)n_ctas, (unsigned long long)fit,
+                    block[0], block[1], block[2]);
+    /* the grid workspace: grid.sync() counts arrivals in its second word */
+    uint64_t ws = ptx_memory_alloc(s->mem, 8);
+    if (!ptx_memory_set(s->mem, ws, 0, 8)) {
+        ptx_memory_free(s->mem, ws);
+        return over_limit(s, "the grid workspace of a cooperative launch", 8);
+    }
+    st = launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, ws);
+    ptx_memory_free(s->mem, ws);
+    return st;
+}
+
+WarpsimStatus warpsim_cooperative_max_blocks(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
+                                             const uint32_t block[3], uint32_t dyn_smem_bytes, uint64_t *max_blocks)
+{
+    uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+    uint32_t per_sm = 0;
+    WarpsimStatus st = warpsim_kernel_occupancy(s, m, kernel, (uint32_t)MIN(threads, (uint64_t)UINT32_MAX),
+                                                dyn_smem_bytes, &per_sm);
+    WarpsimDeviceInfo di;
+    warpsim_device_info(s, &di);
+    *max_blocks = st == WARPSIM_OK ? (uint64_t)per_sm * di.n_sms : 0;
+    return st;
 }
 
 double warpsim_time_ns(const WarpsimSim *s)

@@ -77,12 +77,25 @@ bool ptx_memory_place(PtxMemory *mem, const PtxModule *m);
 /* Forget a module's variables (before the module is freed); nothing if it was never bound. */
 void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m);
 
-/* What a device address may name: an allocation or a module variable. */
-typedef enum PtxRegionKind { PTX_REGION_ALLOC, PTX_REGION_GLOBAL, PTX_REGION_CONST } PtxRegionKind;
+/* Host memory the device addresses directly, at the host's own addresses (ptx_hostmem.c):
+ * managed memory (cudaMallocManaged; __managed__ variables, placed so when their module is
+ * bound) and mapped host memory (cudaHostAlloc / cudaHostRegister with the mapped flag).
+ * A managed allocation: page-aligned host memory of the memory's own, zero-filled, which
+ * ptx_memory_free releases; 0 if the host has no such memory to give. */
+uint64_t ptx_memory_alloc_host(PtxMemory *mem, uint64_t bytes);
+/* Let kernels address the program's [p, p + bytes) (a PTX_REGION_HOST range); false if it
+ * overlaps memory the device already addresses. */
+bool ptx_memory_map_host(PtxMemory *mem, const void *p, uint64_t bytes);
+/* Forget a range of ptx_memory_map_host; false if none starts at addr. */
+bool ptx_memory_unmap_host(PtxMemory *mem, uint64_t addr);
+
+/* What a device address may name: an allocation, a module variable, or mapped host memory. */
+typedef enum PtxRegionKind { PTX_REGION_ALLOC, PTX_REGION_GLOBAL, PTX_REGION_CONST, PTX_REGION_HOST } PtxRegionKind;
 
 typedef struct PtxRegion {
     uint64_t addr, size;  /* the bytes asked for (an allocation holds them rounded up to 256) */
     PtxRegionKind kind;
+    bool host;            /* host memory: managed, or mapped (PTX_REGION_HOST) */
     const char *name;     /* a variable's name; NULL for allocations */
 } PtxRegion;
 
@@ -164,6 +177,15 @@ const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
  * completed. The run then fails and ptx_launch_stop says which limit ended it. */
 typedef enum PtxStop { PTX_STOP_NONE, PTX_STOP_SPIN, PTX_STOP_STALL } PtxStop;
 void ptx_launch_set_limits(PtxLaunch *l, uint64_t spin_insts, uint64_t stall_insts);
+/* A cooperative launch's grid workspace: the address of 8 zeroed bytes of global memory, which
+ * the launch's threads read from %envreg1 (high half) and %envreg2 (low half), as the CUDA
+ * driver passes it; grid.sync() of cooperative groups counts the CTAs' arrivals there. 0 (the
+ * default) makes grid.sync() trap, as on a GPU for a launch that is not cooperative. Set it
+ * before the run. */
+void ptx_launch_set_grid_workspace(PtxLaunch *l, uint64_t addr);
+/* ptx_run_kernel runs up to n CTAs at once, taking turns, so that CTAs may wait for one another
+ * (grid.sync(), a flag set by another CTA); default 1: one after another. */
+void ptx_launch_set_coresident(PtxLaunch *l, uint64_t n_ctas);
 PtxStop ptx_launch_stop(const PtxLaunch *l);
 
 /* Run the whole launch functionally: CTAs one after another, each CTA's warps interleaved (a

@@ -11,6 +11,7 @@
 #include "front/ptx/ptx_parse_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 
 /* ---------------------------------------------------------------- symbols and registers */
 
@@ -73,6 +74,8 @@ const char *ptx_special_reg_name(unsigned sr)
     return sr == SR_CARRY ? "the carry flag" : "?";
 }
 
+static uint32_t alloc_regs(Parser *P, const Tok *at, uint32_t count);
+
 uint16_t ptx_find_reg(Parser *P, const Tok *t)
 {
     for (uint32_t i = P->n_regdecl; i-- > 0;) {
@@ -102,6 +105,16 @@ uint16_t ptx_find_reg(Parser *P, const Tok *t)
     for (size_t i = 0; i < ARRAY_LEN(special_regs); i++)
         if (strlen(special_regs[i].name) == t->len && !memcmp(special_regs[i].name, t->s, t->len))
             return special_regs[i].sr;
+    /* %envreg0..31: what the driver tells a launch (the cooperative-groups grid workspace) */
+    if (t->len >= 8 && t->len <= 9 && !memcmp(t->s, "%envreg", 7) && isdigit((unsigned char)t->s[7]) &&
+        (t->len == 8 || (t->s[7] != '0' && isdigit((unsigned char)t->s[8])))) {
+        unsigned n = (unsigned)atoi(t->s + 7);
+        if (n < PTX_N_ENVREGS) {
+            if (P->m->envreg[n] == PTX_NO_REG)
+                P->m->envreg[n] = (uint16_t)alloc_regs(P, t, 1);
+            return P->m->envreg[n];
+        }
+    }
     return PTX_NO_REG;
 }
 
@@ -228,6 +241,21 @@ static uint64_t array_dims(Parser *P, bool *unsized)
 void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
 {
     uint32_t align = 0, vec = 1;
+    bool managed = false;
+    /* .attribute(.managed): a __managed__ variable (unified memory), the only variable
+     * attribute nvcc emits */
+    const Tok *at = ptx_peek(P);
+    if (ptx_is_word(at, ".attribute")) {
+        ptx_next(P);
+        ptx_expect(P, '(');
+        const Tok *a = ptx_expect_word(P, "a variable attribute");
+        if (!ptx_is_word(a, ".managed"))
+            ptx_parse_fail(P, a, "variable attribute '%.*s': only .managed is supported", (int)a->len, a->s);
+        ptx_expect(P, ')');
+        if (space != SP_GLOBAL)
+            ptx_parse_fail(P, at, ".attribute(.managed) on a variable outside .global");
+        managed = true;
+    }
     uint8_t et = decl_attributes(P, false, &align, &vec);
     if (et == PT_NONE)
         ptx_parse_fail(P, ptx_peek(P), "expected a type (.b32, .f32, ...) in the variable declaration");
@@ -242,6 +270,7 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
         uint16_t id = new_symbol(P, name, space, align ? align : eb, unsized ? 0 : n_elems * eb);
         PtxSymbol *s = &P->m->syms[id];
         s->is_extern = is_extern && space == SP_SHARED;
+        s->managed = managed;
         if (unsized && !s->is_extern && space != SP_PARAM_K && space != SP_PARAM_F)
             ptx_parse_fail(P, name, "array '%s' has no size", s->name);
         if (ptx_accept(P, '=')) {
@@ -264,7 +293,7 @@ void ptx_parse_var_decl(Parser *P, uint8_t space, bool is_extern)
         /* Fixed layouts: module-wide frames for everything except shared (per kernel) and
          * kernel parameters (per entry, laid out by the caller). */
         PtxModule *m = P->m;
-        uint64_t *cursor = space == SP_GLOBAL ? &m->global_bytes : space == SP_CONST ? &m->const_bytes : NULL;
+        uint64_t *cursor = managed ? NULL : space == SP_GLOBAL ? &m->global_bytes : space == SP_CONST ? &m->const_bytes : NULL;
         if (cursor) {
             if (*cursor > UINT64_MAX / 2 - s->size) /* every term below 2^63: no wrap */
                 ptx_parse_fail(P, name, "the module's %s variables take more than 2^63 bytes",

@@ -88,6 +88,10 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
         sr[SR_LANEMASK_GT * WARP_SIZE + lane] = (uint32_t)~((2ull << lane) - 1);
         sr[SR_LANEMASK_GE * WARP_SIZE + lane] = (uint32_t)~((1u << lane) - 1);
     }
+    for (unsigned k = 0; k < PTX_N_ENVREGS; k++)
+        if (m->envreg[k] != PTX_NO_REG)
+            for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+                w->regs[(size_t)m->envreg[k] * WARP_SIZE + lane] = l->envreg[k];
     w->depth = 1;
     w->stack[0].pc = m->funcs[l->entry].first_inst;
     w->stack[0].rpc = PTX_NO_PC;

@@ -133,6 +133,7 @@ typedef struct PtxSymbol {
     char *name;
     uint8_t space;   /* PtxSpace */
     bool is_extern;  /* .extern .shared dynamic array */
+    bool managed;    /* .global .attribute(.managed): placed in host memory, outside the layout */
     uint16_t func;   /* owning function, or 0xFFFF for module scope */
     uint32_t align;
     uint64_t size;
@@ -154,6 +155,8 @@ typedef struct PtxFunc {
     uint32_t decl_line;
 } PtxFunc;
 
+#define PTX_N_ENVREGS 32 /* %envreg0 .. %envreg31 */
+
 struct PtxModule {
     char *filename;
     PtxInst *insts;
@@ -168,6 +171,11 @@ struct PtxModule {
     uint32_t n_regs;      /* all function registers + SR_COUNT pseudo-registers */
     uint32_t special_base;
     uint64_t global_bytes, const_bytes; /* module variable layouts */
+    /* The register that holds %envregN, allocated where the module first reads it (PTX_NO_REG:
+     * never read); a launch sets it in every thread (ptx_launch_set_grid_workspace). A register
+     * of its own rather than a special register, so that the modules that do not read it keep
+     * their register numbering. */
+    uint16_t envreg[PTX_N_ENVREGS];
     uint32_t local_bytes, pframe_bytes; /* per-thread frames (module-wide layout) */
     PtxKernelInfo *kernels;
     uint32_t *kernel_func;   /* function index of each kernel */

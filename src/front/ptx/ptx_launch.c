@@ -2,7 +2,8 @@
  * shared-memory layout), the purely functional driver ptx_run_kernel, and the FrontOps that let
  * the timing model drive the same interpreter one warp instruction at a time.
  *
- * ptx_run_kernel runs CTAs one after another; within a CTA the warps take turns in warp order,
+ * ptx_run_kernel runs CTAs one after another (or several at once, taking turns, when the
+ * launch says they are co-resident: a cooperative launch); within a CTA the warps take turns in warp order,
  * each running up to PTX_TURN_INSTS instructions, until it reaches bar.sync or exits; the
  * barrier opens when every live warp has reached it (warps that exited count as arrived, as on
  * the hardware). Taking turns lets a warp that spins on a flag another warp of its CTA sets
@@ -119,7 +120,7 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
     for (uint32_t s = 0; s < m->n_syms; s++) {
         const PtxSymbol *sy = &m->syms[s];
         switch (sy->space) {
-        case SP_GLOBAL: l->sym_addr[s] = gbase + sy->offset; break;
+        case SP_GLOBAL: l->sym_addr[s] = sy->managed ? b->managed[s] : gbase + sy->offset; break;
         case SP_CONST: l->sym_addr[s] = cbase + sy->offset; break;
         default: l->sym_addr[s] = sy->offset; break;
         }
@@ -187,6 +188,14 @@ void ptx_launch_set_limits(PtxLaunch *l, uint64_t spin_insts, uint64_t stall_ins
     l->stall_limit = stall_insts;
 }
 PtxStop ptx_launch_stop(const PtxLaunch *l) { return l->stop; }
+
+void ptx_launch_set_grid_workspace(PtxLaunch *l, uint64_t addr)
+{
+    l->envreg[1] = (uint32_t)(addr >> 32);
+    l->envreg[2] = (uint32_t)addr;
+}
+
+void ptx_launch_set_coresident(PtxLaunch *l, uint64_t n_ctas) { l->coresident = n_ctas ? n_ctas : 1; }
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
 const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
 PtxFault ptx_launch_fault_kind(const PtxLaunch *l) { return l->failed ? l->fault : PTX_FAULT_NONE; }
@@ -232,59 +241,104 @@ static bool writes_memory(const WinstStatic *s)
     return (s->op == WOP_STORE || s->op == WOP_ATOMIC) && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
 }
 
+/* One CTA of ptx_run_kernel's: its memories and warps. */
+typedef struct RunCta {
+    PtxCta cta;
+    PtxWarp *warps;
+} RunCta;
+
+static void run_cta_start(PtxLaunch *l, RunCta *r, uint64_t id)
+{
+    cta_reset(l, &r->cta, id, 0);
+    for (uint32_t i = 0; i < l->warps_per_cta; i++)
+        ptx_warp_init(l, &r->warps[i], &r->cta, i);
+}
+
+/* Give each warp of r's CTA a turn; false once every warp has exited. at_write: the warp
+ * instructions executed at the last write to memory. */
+static bool run_cta_turn(PtxLaunch *l, RunCta *r, uint64_t *at_write)
+{
+    uint32_t live = 0, waiting = 0;
+    for (uint32_t i = 0; i < l->warps_per_cta; i++) {
+        PtxWarp *w = &r->warps[i];
+        for (uint32_t n = 0; n < PTX_TURN_INSTS && !w->done && !w->at_barrier; n++) {
+            const WinstStatic *s = &l->m->statics[w->stack[w->depth - 1].pc];
+            l->clock++;
+            if (ptx_warp_step(l, w, NULL) == WOP_BARRIER)
+                w->at_barrier = true;
+            else if (writes_memory(s))
+                *at_write = l->stats.warp_insts;
+        }
+        live += !w->done;
+        waiting += !w->done && w->at_barrier;
+    }
+    if (live && waiting == live)
+        for (uint32_t i = 0; i < l->warps_per_cta; i++)
+            r->warps[i].at_barrier = false;
+    return live != 0;
+}
+
+/* CTAs run `coresident` at a time (1 unless ptx_launch_set_coresident said more): each live
+ * CTA has a turn in CTA order, and a CTA that completes makes way for the next of the grid.
+ * With one at a time this is the sequential order; with several, CTAs that wait for one
+ * another finish. */
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
 {
-    PtxCta cta;
-    memset(&cta, 0, sizeof cta);
-    cta_alloc(l, &cta);
-    PtxWarp *warps = xcalloc(l->warps_per_cta, sizeof *warps);
+    uint64_t width = MIN(MAX(l->coresident, 1), l->n_ctas);
+    RunCta *run = xcalloc(width, sizeof *run);
+    for (uint64_t c = 0; c < width; c++) {
+        cta_alloc(l, &run[c].cta);
+        run[c].warps = xcalloc(l->warps_per_cta, sizeof *run[c].warps);
+    }
     uint64_t at_write = 0; /* warp instructions executed at the last write to memory */
-    for (uint64_t id = 0; id < l->n_ctas && !l->failed; id++) {
-        cta_reset(l, &cta, id, 0);
-        for (uint32_t i = 0; i < l->warps_per_cta; i++)
-            ptx_warp_init(l, &warps[i], &cta, i);
-        uint64_t at_start = l->stats.warp_insts; /* CTAs do not overlap: the last completion */
-        for (;;) {
-            uint32_t live = 0, waiting = 0;
-            for (uint32_t i = 0; i < l->warps_per_cta; i++) {
-                PtxWarp *w = &warps[i];
-                for (uint32_t n = 0; n < PTX_TURN_INSTS && !w->done && !w->at_barrier; n++) {
-                    const WinstStatic *s = &l->m->statics[w->stack[w->depth - 1].pc];
-                    l->clock++;
-                    if (ptx_warp_step(l, w, NULL) == WOP_BARRIER)
-                        w->at_barrier = true;
-                    else if (writes_memory(s))
-                        at_write = l->stats.warp_insts;
-                }
-                live += !w->done;
-                waiting += !w->done && w->at_barrier;
-            }
-            if (!live || l->failed)
+    uint64_t at_done = 0;  /* ... when a CTA last completed (or the launch began) */
+    uint64_t next = 0, live = 0;
+    for (uint64_t c = 0; c < width; c++, next++, live++)
+        run_cta_start(l, &run[c], next);
+    while (live && !l->failed) {
+        for (uint64_t c = 0; c < width && !l->failed; c++) {
+            RunCta *r = &run[c];
+            if (!r->cta.live)
+                continue;
+            bool running = run_cta_turn(l, r, &at_write);
+            if (l->failed)
                 break;
-            if (waiting == live)
-                for (uint32_t i = 0; i < l->warps_per_cta; i++)
-                    warps[i].at_barrier = false;
-            uint64_t since_done = l->stats.warp_insts - at_start;
-            uint64_t since_write = l->stats.warp_insts - MAX(at_start, at_write);
+            if (!running) {
+                l->stats.ctas++;
+                at_done = l->stats.warp_insts;
+                if (next < l->n_ctas) {
+                    run_cta_start(l, r, next++);
+                } else {
+                    r->cta.live = false;
+                    live--;
+                }
+                continue;
+            }
+            uint64_t since_done = l->stats.warp_insts - at_done;
+            uint64_t since_write = l->stats.warp_insts - MAX(at_done, at_write);
             if (l->stall_limit && since_done >= l->stall_limit) {
-                cta_stopped(l, PTX_STOP_STALL, &cta, warps, since_done, "a CTA last completed");
+                cta_stopped(l, PTX_STOP_STALL, &r->cta, r->warps, since_done, "a CTA last completed");
                 break;
             }
             if (l->spin_limit && since_write >= l->spin_limit) {
-                cta_stopped(l, PTX_STOP_SPIN, &cta, warps, since_write,
+                cta_stopped(l, PTX_STOP_SPIN, &r->cta, r->warps, since_write,
                             "a CTA last completed or a thread last wrote global or local memory");
                 break;
             }
         }
+    }
+    if (l->failed) /* the CTA that faulted or was stopped counts, as it ran */
         l->stats.ctas++;
+    for (uint64_t c = 0; c < width; c++) {
+        for (uint32_t i = 0; i < l->warps_per_cta; i++) {
+            free(run[c].warps[i].regs);
+            free(run[c].warps[i].stack);
+            free(run[c].warps[i].calls);
+        }
+        free(run[c].warps);
+        cta_free(&run[c].cta);
     }
-    for (uint32_t i = 0; i < l->warps_per_cta; i++) {
-        free(warps[i].regs);
-        free(warps[i].stack);
-        free(warps[i].calls);
-    }
-    free(warps);
-    cta_free(&cta);
+    free(run);
     ptx_output_flush(l);
     if (stats)
         *stats = l->stats;

@@ -13,7 +13,9 @@
  * how the timing model caches it. Allocations and variables are ranges of one ordered map
  * (ptx_ranges.c, O(log n) per operation): every kernel access is checked against it (the ranges
  * of the last two hits answer most checks without a lookup), and so are the host's copies. Texture
- * objects (tex1Dfetch) are a small table of linear buffers indexed by handle. */
+ * objects (tex1Dfetch) are a small table of linear buffers indexed by handle. Host memory the
+ * device addresses (managed and mapped memory, ptx_hostmem.c) is found before the device's
+ * pages: a page it lies in is the host's own. */
 #include "front/ptx/ptx_mem.h"
 
 #include "base/base.h"
@@ -22,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEAP_BASE 0x100000000ull
-#define ALLOC_ALIGN 256ull
+#define HEAP_BASE PTX_HEAP_BASE
+#define ALLOC_ALIGN PTX_ALLOC_ALIGN
 
 typedef struct PageSlot {
     uint64_t pn; /* page number + 1; 0 = empty */
@@ -45,6 +47,7 @@ PtxMemory *ptx_memory_create(void)
     mem->next = HEAP_BASE;
     ptx_ranges_init(&mem->live);
     ptx_ranges_init(&mem->holes);
+    ptx_ranges_init(&mem->host);
     return mem;
 }
 
@@ -55,6 +58,12 @@ void ptx_memory_destroy(PtxMemory *mem)
     for (uint32_t i = 0; i < mem->cap; i++)
         free(mem->slots[i].data);
     free(mem->slots);
+    for (const PtxRange *r = ptx_ranges_above(&mem->host, 0); r; r = ptx_ranges_above(&mem->host, 0))
+        if (!ptx_memory_host_release(mem, r->addr))
+            ptx_ranges_remove(&mem->host, r->addr, NULL); /* the program's: not ours to free */
+    ptx_ranges_free(&mem->host);
+    for (uint32_t i = 0; i < mem->n_binds; i++)
+        free(mem->binds[i].managed);
     ptx_ranges_free(&mem->live);
     ptx_ranges_free(&mem->holes);
     free(mem->binds);
@@ -103,6 +112,12 @@ uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create)
     PtxTlbEntry *e = &mem->tlb[pn & (PTX_TLB_SIZE - 1)];
     if (e->pn == pn + 1)
         return e->data;
+    uint8_t *host = mem->host.count ? ptx_memory_host_page(mem, pn) : NULL;
+    if (host) {
+        e->pn = pn + 1;
+        e->data = host;
+        return host;
+    }
     PageSlot *s = find_slot(mem, pn);
     if (!s->pn) {
         if (!create)
@@ -191,6 +206,8 @@ bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
     if ((uint8_t)value == 0) {
         if (n)
             clear_range(mem, addr, n);
+        if (n && mem->host.count)
+            ptx_memory_host_clear(mem, addr, n);
         return true;
     }
     while (n) {
@@ -211,9 +228,9 @@ bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
 static uint64_t reserve(PtxMemory *mem, uint64_t span)
 {
     const PtxRange *h = ptx_ranges_first_fit(&mem->holes, span);
-    if (!h) {
-        uint64_t addr = mem->next;
-        mem->next += span;
+    if (!h) { /* the space skipped for host memory stays unused */
+        uint64_t addr = mem->host.count ? ptx_memory_host_skip(mem, mem->next, span) : mem->next;
+        mem->next = addr + span;
         return addr;
     }
     PtxRange rest = *h;
@@ -253,6 +270,12 @@ static void live_changed(PtxMemory *mem)
     memset(mem->hit, 0, sizeof mem->hit);
 }
 
+void ptx_memory_changed(PtxMemory *mem)
+{
+    live_changed(mem);
+    memset(mem->tlb, 0, sizeof mem->tlb);
+}
+
 uint64_t ptx_memory_alloc(PtxMemory *mem, uint64_t bytes)
 {
     if (!bytes)
@@ -271,8 +294,10 @@ bool ptx_memory_free(PtxMemory *mem, uint64_t addr)
     if (!r || r->addr != addr || r->kind != PTX_REGION_ALLOC)
         return false;
     PtxRange gone = *r;
-    ptx_ranges_remove(&mem->live, addr, NULL);
     mem->allocated -= gone.size;
+    if (ptx_memory_host_release(mem, addr)) /* managed: the host's memory */
+        return true;
+    ptx_ranges_remove(&mem->live, addr, NULL);
     release(mem, gone.addr, gone.reserve);
     live_changed(mem);
     return true;
@@ -316,11 +341,12 @@ bool ptx_memory_valid_slow(PtxMemory *mem, uint64_t addr, unsigned bytes, bool c
     return true;
 }
 
-static PtxRegion region_of(const PtxRange *r)
+static PtxRegion region_of(const PtxMemory *mem, const PtxRange *r)
 {
     const PtxSymbol *sy = r->label;
+    const PtxRange *h = mem->host.count ? ptx_ranges_floor(&mem->host, r->addr) : NULL;
     return (PtxRegion){.addr = r->addr, .size = r->size, .kind = (PtxRegionKind)r->kind,
-                       .name = sy ? sy->name : NULL};
+                       .host = h && h->addr == r->addr, .name = sy ? sy->name : NULL};
 }
 
 bool ptx_memory_find(const PtxMemory *mem, uint64_t addr, uint64_t bytes, PtxRegion *out)
@@ -329,20 +355,21 @@ bool ptx_memory_find(const PtxMemory *mem, uint64_t addr, uint64_t bytes, PtxReg
     if (!inside(r, addr, bytes ? bytes : 1))
         return false;
     if (out)
-        *out = region_of(r);
+        *out = region_of(mem, r);
     return true;
 }
 
 /* "the allocation at 0x100000000 (4000 bytes)", "the __device__ variable 'x' at ... (8 bytes)" */
-static int name_region(const PtxRange *r, char *buf, size_t len)
+static int name_region(const PtxMemory *mem, const PtxRange *r, char *buf, size_t len)
 {
-    PtxRegion g = region_of(r);
-    if (g.kind == PTX_REGION_ALLOC)
-        return snprintf(buf, len, "the allocation at 0x%llx (%llu bytes)", (unsigned long long)g.addr,
-                        (unsigned long long)g.size);
+    PtxRegion g = region_of(mem, r);
+    if (g.kind == PTX_REGION_ALLOC || g.kind == PTX_REGION_HOST)
+        return snprintf(buf, len, "the %sallocation at 0x%llx (%llu bytes)",
+                        g.kind == PTX_REGION_HOST ? "mapped host " : g.host ? "managed " : "",
+                        (unsigned long long)g.addr, (unsigned long long)g.size);
     return snprintf(buf, len, "the %s variable '%s' at 0x%llx (%llu bytes)",
-                    g.kind == PTX_REGION_CONST ? "__constant__" : "__device__", g.name, (unsigned long long)g.addr,
-                    (unsigned long long)g.size);
+                    g.kind == PTX_REGION_CONST ? "__constant__" : g.host ? "__managed__" : "__device__", g.name,
+                    (unsigned long long)g.addr, (unsigned long long)g.size);
 }
 
 void ptx_memory_describe(const PtxMemory *mem, uint64_t addr, uint64_t bytes, char *buf, size_t len)
@@ -354,7 +381,7 @@ void ptx_memory_describe(const PtxMemory *mem, uint64_t addr, uint64_t bytes, ch
     const PtxRange *before = ptx_ranges_floor(&mem->live, addr), *after = ptx_ranges_above(&mem->live, addr);
     char what[192];
     if (before && addr - before->addr < before->size) {
-        name_region(before, what, sizeof what);
+        name_region(mem, before, what, sizeof what);
         snprintf(buf, len, "its last %llu bytes lie past the end of %s",
                  (unsigned long long)(bytes - (before->size - (addr - before->addr))), what);
         return;
@@ -364,11 +391,11 @@ void ptx_memory_describe(const PtxMemory *mem, uint64_t addr, uint64_t bytes, ch
     if (!before && !after) {
         snprintf(buf, len, "no allocation or variable exists");
     } else if (gap_before <= gap_after) {
-        name_region(before, what, sizeof what);
+        name_region(mem, before, what, sizeof what);
         snprintf(buf, len, "inside no allocation or variable: %llu bytes after the end of %s",
                  (unsigned long long)gap_before, what);
     } else {
-        name_region(after, what, sizeof what);
+        name_region(mem, after, what, sizeof what);
         snprintf(buf, len, "inside no allocation or variable: %llu bytes before %s", (unsigned long long)gap_after,
                  what);
     }
@@ -383,7 +410,7 @@ static uint64_t init_pages_needed(PtxMemory *mem, const PtxModule *m, uint64_t g
     uint64_t needed = 0, last[2] = {UINT64_MAX, UINT64_MAX};
     for (uint32_t s = 0; s < m->n_syms; s++) {
         const PtxSymbol *sy = &m->syms[s];
-        if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || !sy->size || !sy->init)
+        if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || !sy->size || !sy->init || sy->managed)
             continue;
         int c = sy->space == SP_CONST;
         uint64_t addr = (c ? const_base : global_base) + sy->offset;
@@ -413,6 +440,11 @@ const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m)
         release(mem, nb.global_base, nb.global_reserve);
         return NULL;
     }
+    if (!ptx_memory_host_bind(mem, m, &nb)) {
+        release(mem, nb.const_base, nb.const_reserve);
+        release(mem, nb.global_base, nb.global_reserve);
+        return NULL;
+    }
     mem->binds = xrealloc(mem->binds, (mem->n_binds + 1) * sizeof *mem->binds);
     PtxBinding *b = &mem->binds[mem->n_binds++];
     *b = nb;
@@ -420,7 +452,7 @@ const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m)
     ptx_memory_set(mem, b->const_base, 0, m->const_bytes);
     for (uint32_t s = 0; s < m->n_syms; s++) {
         const PtxSymbol *sy = &m->syms[s];
-        if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || !sy->size)
+        if ((sy->space != SP_GLOBAL && sy->space != SP_CONST) || !sy->size || sy->managed)
             continue;
         uint64_t base = sy->space == SP_GLOBAL ? b->global_base : b->const_base;
         PtxRange r = {.addr = base + sy->offset, .size = sy->size, .label = sy,
@@ -441,10 +473,11 @@ void ptx_memory_unbind(PtxMemory *mem, const PtxModule *m)
             continue;
         for (uint32_t s = 0; s < m->n_syms; s++) {
             const PtxSymbol *sy = &m->syms[s];
-            if ((sy->space == SP_GLOBAL || sy->space == SP_CONST) && sy->size)
+            if ((sy->space == SP_GLOBAL || sy->space == SP_CONST) && sy->size && !sy->managed)
                 ptx_ranges_remove(&mem->live, (sy->space == SP_GLOBAL ? b->global_base : b->const_base) + sy->offset,
                                   NULL);
         }
+        ptx_memory_host_unbind(mem, m, b);
         release(mem, b->global_base, b->global_reserve);
         release(mem, b->const_base, b->const_reserve);
         *b = mem->binds[--mem->n_binds];
@@ -469,6 +502,8 @@ uint64_t ptx_memory_symbol(PtxMemory *mem, const PtxModule *m, const char *name,
             return 0;
         if (size_out)
             *size_out = sy->size;
+        if (sy->managed)
+            return b->managed[s];
         return (sy->space == SP_GLOBAL ? b->global_base : b->const_base) + sy->offset;
     }
     return 0;

@@ -11,6 +11,8 @@
 #define PTX_PAGE_BITS 12
 #define PTX_PAGE_SIZE (1ull << PTX_PAGE_BITS)
 #define PTX_TLB_SIZE 64
+#define PTX_HEAP_BASE 0x100000000ull /* where the allocator's ranges start */
+#define PTX_ALLOC_ALIGN 256ull
 
 typedef struct PtxTlbEntry {
     uint64_t pn; /* page number + 1; 0 = empty */
@@ -27,6 +29,7 @@ typedef struct PtxBinding {
     const PtxModule *module;
     uint64_t global_base, const_base;
     uint64_t global_reserve, const_reserve; /* the bytes each block holds */
+    uint64_t *managed; /* per symbol: a __managed__ variable's host address (NULL: the module has none) */
 } PtxBinding;
 
 struct PtxMemory {
@@ -38,6 +41,8 @@ struct PtxMemory {
     uint64_t next;        /* the heap's top: everything above is free */
     PtxRangeMap live;     /* allocations (PTX_REGION_ALLOC) and module variables */
     PtxRangeMap holes;    /* free space below next, coalesced */
+    PtxRangeMap host;     /* host memory the device addresses (ptx_hostmem.c); reserve: the
+                             bytes mapped for it when the memory owns it, else 0 */
     uint64_t allocated;   /* bytes of live allocations, as requested */
     /* The ranges the last checked accesses fell in, the latest first: [0] for any access, [1]
      * for the const space (__constant__ variables only). Two, so that a loop reading two arrays
@@ -60,6 +65,25 @@ static inline const PtxTexture *ptx_memory_texture(const PtxMemory *mem, uint64_
 /* The page holding addr (its first byte), created zero-filled if create; NULL if absent, or if
  * creating it would pass the memory's limit (over_limit is then set). */
 uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create);
+/* The host's own page holding page number pn, when host memory the device addresses lies
+ * in it (host memory is addressed at its own addresses); else NULL. */
+uint8_t *ptx_memory_host_page(const PtxMemory *mem, uint64_t pn);
+/* Zero the host memory inside [addr, addr + n) (a set to zero creates no device page). */
+void ptx_memory_host_clear(PtxMemory *mem, uint64_t addr, uint64_t n);
+/* The allocator's next range at the heap's top would be [addr, addr + span): the first start
+ * at or above addr where it overlaps no host memory. */
+uint64_t ptx_memory_host_skip(const PtxMemory *mem, uint64_t addr, uint64_t span);
+/* Release a managed allocation or variable (a host range the memory owns) starting at addr;
+ * false if there is none. */
+bool ptx_memory_host_release(PtxMemory *mem, uint64_t addr);
+/* Place m's __managed__ variables, each in host memory of its own, initialised, into b; false
+ * if the host gave no memory (nothing placed). */
+bool ptx_memory_host_bind(PtxMemory *mem, const PtxModule *m, PtxBinding *b);
+/* Forget b's __managed__ variables. */
+void ptx_memory_host_unbind(PtxMemory *mem, const PtxModule *m, PtxBinding *b);
+/* The map of addressable ranges or the host pages changed: forget the remembered hits and
+ * translations. */
+void ptx_memory_changed(PtxMemory *mem);
 /* Place and initialise m's variables on first use. The pointer is valid until the next bind;
  * NULL (nothing placed) when their initialisers need more pages than the memory's limit. */
 const PtxBinding *ptx_memory_bind(PtxMemory *mem, const PtxModule *m);

@@ -428,6 +428,8 @@ PtxModule *ptx_module_parse(const char *text, const char *filename, char *err, s
     P->next_reg = SR_COUNT;
     P->m = xcalloc(1, sizeof *P->m);
     P->m->filename = xstrdup(filename);
+    for (int i = 0; i < PTX_N_ENVREGS; i++)
+        P->m->envreg[i] = PTX_NO_REG;
     PtxModule *volatile result = NULL;
     if (setjmp(P->jb) == 0) {
         parse_module(P);

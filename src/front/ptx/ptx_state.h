@@ -68,6 +68,8 @@ struct PtxLaunch {
     uint64_t clock;
     uint64_t inst_limit;
     uint64_t spin_limit, stall_limit; /* ptx_run_kernel's run limits (ptx.h) */
+    uint64_t coresident; /* CTAs ptx_run_kernel runs at once (ptx_launch_set_coresident) */
+    uint32_t envreg[PTX_N_ENVREGS]; /* what %envregN reads */
     PtxStop stop;
     PtxRunStats stats;
     bool failed;

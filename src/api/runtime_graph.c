@@ -1,0 +1,525 @@
+/* runtime_graph.c: CUDA graphs and stream capture in warpsim's libcudart replacement (see
+ * runtime.c).
+ *
+ * A graph is a recorded sequence of stream-ordered work: kernel launches (their parameters
+ * packed when the node is made), 1D and pitched copies, memsets of 1-, 2- or 4-byte elements,
+ * host functions and empty nodes, each with the nodes it depends on. A node may only depend on
+ * nodes already in its graph (there is no cudaGraphAddDependencies), so the order in which the
+ * nodes were added is a dependency order; cudaGraphInstantiate copies the nodes in that order,
+ * and cudaGraphLaunch runs them one after another on the synchronous device, stopping at the
+ * first that fails. A graph executable does not refer to its graph, which may be destroyed.
+ *
+ * Stream capture (cudaStreamBeginCapture .. cudaStreamEndCapture) records, instead of running,
+ * the work a program puts into the captured stream: kernel launches, cudaMemcpyAsync,
+ * cudaMemsetAsync and cudaLaunchHostFunc. Each node depends on the stream's last ones. Another
+ * stream joins the capture by waiting on an event recorded in a captured stream (the fork and
+ * join of cudaEventRecord / cudaStreamWaitEvent), and its nodes then depend on that event's.
+ * The legacy and per-thread default streams cannot be captured here (the program's own streams
+ * can), and work the program puts into other streams, or synchronous calls, run at once. */
+#include "api/runtime_internal.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct CUgraphNode_st {
+    RtOp op;
+    cudaGraph_t graph;
+    size_t n_deps;
+};
+
+struct CUgraph_st {
+    cudaGraphNode_t *nodes; /* in the order they were added: a dependency order */
+    size_t n, cap;
+};
+
+struct CUgraphExec_st {
+    RtOp *ops;
+    size_t n;
+};
+
+/* A capture in progress: the graph it fills, and the streams that joined it. */
+typedef struct RtCapture {
+    unsigned long long id;
+    cudaGraph_t graph;
+    cudaStream_t origin;
+    cudaStream_t *streams;
+    size_t n_streams;
+} RtCapture;
+
+/* A copy of op whose kernel parameters are its own. */
+static RtOp op_copy(const RtOp *op)
+{
+    RtOp c = *op;
+    if (op->kind == RT_OP_KERNEL) {
+        c.params = xmalloc(op->param_bytes ? op->param_bytes : 1);
+        memcpy(c.params, op->params, op->param_bytes);
+    }
+    return c;
+}
+
+/* ---- graphs and their nodes ---- */
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned flags)
+{
+    API_LOCKED;
+    if (!pGraph)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphCreate", "null pointer");
+    if (flags != 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphCreate", "flags %u: expected 0", flags);
+    *pGraph = xcalloc(1, sizeof **pGraph);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    API_LOCKED;
+    if (!graph)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphDestroy", "null graph");
+    for (size_t i = 0; i < graph->n; i++) {
+        free(graph->nodes[i]->op.params);
+        free(graph->nodes[i]);
+    }
+    free(graph->nodes);
+    free(graph);
+    return cudaSuccess;
+}
+
+/* Add op to graph after deps, which must be nodes of the graph; op's kernel parameters are
+ * taken (or freed on failure): op->params is NULL after. */
+static cudaError_t add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                            size_t n_deps, RtOp *op)
+{
+    if (!pNode || !graph || (n_deps && !deps)) {
+        free(op->params);
+        op->params = NULL;
+        return rt_fail(cudaErrorInvalidValue, call, "null %s", !pNode ? "node pointer" : !graph ? "graph" :
+                       "dependency list");
+    }
+    for (size_t i = 0; i < n_deps; i++)
+        if (!deps[i] || deps[i]->graph != graph) {
+            free(op->params);
+            op->params = NULL;
+            return rt_fail(cudaErrorInvalidValue, call, "dependency %zu is not a node of this graph", i);
+        }
+    cudaGraphNode_t n = xcalloc(1, sizeof *n);
+    n->op = *op;
+    op->params = NULL; /* the node's now */
+    n->graph = graph;
+    n->n_deps = n_deps;
+    if (graph->n == graph->cap) {
+        graph->cap = graph->cap ? 2 * graph->cap : 16;
+        graph->nodes = xrealloc(graph->nodes, graph->cap * sizeof *graph->nodes);
+    }
+    graph->nodes[graph->n++] = n;
+    *pNode = n;
+    return cudaSuccess;
+}
+
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                   size_t n_deps, const struct cudaKernelNodeParams *p)
+{
+    API_LOCKED;
+    if (!p)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", "null parameters");
+    if (p->extra)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", "extra: expected NULL (the parameters go in "
+                       "kernelParams)");
+    RtOp op;
+    cudaError_t e = rt_kernel_op(rt_kernel_of(p->func), p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes,
+                                 "cudaGraphAddKernelNode", &op);
+    if (e != cudaSuccess) {
+        free(op.params);
+        return e;
+    }
+    return add_node("cudaGraphAddKernelNode", pGraphNode, graph, deps, n_deps, &op);
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                     size_t n_deps, void *dst, const void *src, size_t count, int kind)
+{
+    API_LOCKED;
+    RtOp op = {.kind = RT_OP_MEMCPY, .dst = dst, .src = src, .width = count, .height = 1, .copy_kind = kind};
+    return add_node("cudaGraphAddMemcpyNode1D", pGraphNode, graph, deps, n_deps, &op);
+}
+
+/* cudaMemcpy3DParms and its parts (driver_types.h) */
+struct cudaPos {
+    size_t x, y, z;
+};
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+};
+struct cudaExtent {
+    size_t width, height, depth;
+};
+struct cudaMemcpy3DParms {
+    void *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    void *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind;
+};
+_Static_assert(sizeof(struct cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms layout");
+
+/* A copy between pitched pointers of one slice (depth 1); CUDA arrays are not supported here. */
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                   size_t n_deps, const struct cudaMemcpy3DParms *p)
+{
+    API_LOCKED;
+    const char *call = "cudaGraphAddMemcpyNode";
+    if (!p)
+        return rt_fail(cudaErrorInvalidValue, call, "null parameters");
+    if (p->srcArray || p->dstArray)
+        return rt_fail(cudaErrorNotSupported, call, "a copy to or from a CUDA array: only pitched pointers are "
+                       "supported in graph copies");
+    if (p->extent.depth > 1)
+        return rt_fail(cudaErrorNotSupported, call, "extent depth %zu: only copies of one slice (depth 1) are "
+                       "supported", p->extent.depth);
+    size_t spitch = p->srcPtr.pitch ? p->srcPtr.pitch : p->extent.width;
+    size_t dpitch = p->dstPtr.pitch ? p->dstPtr.pitch : p->extent.width;
+    if (p->extent.height > 1 && (p->extent.width > spitch || p->extent.width > dpitch))
+        return rt_fail(cudaErrorInvalidValue, call, "rows of %zu bytes in pitches of %zu (destination) and %zu "
+                       "(source)", p->extent.width, dpitch, spitch);
+    RtOp op = {.kind = RT_OP_MEMCPY, .width = p->extent.width, .height = p->extent.depth ? p->extent.height : 0,
+               .dpitch = dpitch, .spitch = spitch, .copy_kind = p->kind};
+    op.src = (const char *)p->srcPtr.ptr + p->srcPos.y * spitch + p->srcPos.x;
+    op.dst = (char *)p->dstPtr.ptr + p->dstPos.y * dpitch + p->dstPos.x;
+    return add_node(call, pGraphNode, graph, deps, n_deps, &op);
+}
+
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned value, elementSize;
+    size_t width, height;
+};
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                   size_t n_deps, const struct cudaMemsetParams *p)
+{
+    API_LOCKED;
+    const char *call = "cudaGraphAddMemsetNode";
+    if (!p)
+        return rt_fail(cudaErrorInvalidValue, call, "null parameters");
+    if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+        return rt_fail(cudaErrorInvalidValue, call, "elementSize %u: expected 1, 2 or 4", p->elementSize);
+    if (p->height > 1 && p->pitch < p->width * p->elementSize)
+        return rt_fail(cudaErrorInvalidValue, call, "rows of %zu elements of %u bytes in a pitch of %zu", p->width,
+                       p->elementSize, p->pitch);
+    RtOp op = {.kind = RT_OP_MEMSET, .dst = p->dst, .width = p->width, .height = p->height, .dpitch = p->pitch,
+               .value = p->value, .elem = p->elementSize};
+    return add_node(call, pGraphNode, graph, deps, n_deps, &op);
+}
+
+struct cudaHostNodeParams {
+    void (*fn)(void *);
+    void *userData;
+};
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                 size_t n_deps, const struct cudaHostNodeParams *p)
+{
+    API_LOCKED;
+    if (!p || !p->fn)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddHostNode", "null %s", p ? "function" : "parameters");
+    RtOp op = {.kind = RT_OP_HOST, .fn = p->fn, .data = p->userData};
+    return add_node("cudaGraphAddHostNode", pGraphNode, graph, deps, n_deps, &op);
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                  size_t n_deps)
+{
+    API_LOCKED;
+    RtOp op = {.kind = RT_OP_EMPTY};
+    return add_node("cudaGraphAddEmptyNode", pGraphNode, graph, deps, n_deps, &op);
+}
+
+/* The nodes (all, or only those without dependencies): their count, or the first *n of them. */
+static cudaError_t list_nodes(const char *call, cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *n, bool roots)
+{
+    API_LOCKED;
+    if (!graph || !n)
+        return rt_fail(cudaErrorInvalidValue, call, "null %s", graph ? "count" : "graph");
+    size_t found = 0;
+    for (size_t i = 0; i < graph->n; i++) {
+        if (roots && graph->nodes[i]->n_deps)
+            continue;
+        if (nodes && found < *n)
+            nodes[found] = graph->nodes[i];
+        found++;
+    }
+    if (!nodes || found < *n)
+        *n = found;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
+{
+    return list_nodes("cudaGraphGetNodes", graph, nodes, numNodes, false);
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numRootNodes)
+{
+    return list_nodes("cudaGraphGetRootNodes", graph, nodes, numRootNodes, true);
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *pType)
+{
+    API_LOCKED;
+    if (!node || !pType)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphNodeGetType", "null %s", node ? "pointer" : "node");
+    /* cudaGraphNodeTypeKernel, Memcpy, Memset, Host, Empty */
+    static const int types[] = {[RT_OP_KERNEL] = 0, [RT_OP_MEMCPY] = 1, [RT_OP_MEMSET] = 2, [RT_OP_HOST] = 3,
+                                [RT_OP_EMPTY] = 5};
+    *pType = types[node->op.kind];
+    return cudaSuccess;
+}
+
+/* A copy of the graph: each node depends on the copies of its dependencies (the clone keeps
+ * the counts; the order, a dependency order, is what runs). */
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+    API_LOCKED;
+    if (!pGraphClone || !originalGraph)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphClone", "null %s", pGraphClone ? "graph" : "pointer");
+    cudaGraph_t g = xcalloc(1, sizeof *g);
+    g->n = g->cap = originalGraph->n;
+    g->nodes = xmalloc((g->cap ? g->cap : 1) * sizeof *g->nodes);
+    for (size_t i = 0; i < g->n; i++) {
+        g->nodes[i] = xcalloc(1, sizeof *g->nodes[i]);
+        g->nodes[i]->op = op_copy(&originalGraph->nodes[i]->op);
+        g->nodes[i]->graph = g;
+        g->nodes[i]->n_deps = originalGraph->nodes[i]->n_deps;
+    }
+    *pGraphClone = g;
+    return cudaSuccess;
+}
+
+/* ---- executable graphs ---- */
+
+enum { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
+       cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8 };
+
+static cudaError_t instantiate(const char *call, cudaGraphExec_t *pExec, cudaGraph_t graph, unsigned long long flags)
+{
+    API_LOCKED;
+    if (!pExec || !graph)
+        return rt_fail(cudaErrorInvalidValue, call, "null %s", pExec ? "graph" : "pointer");
+    if (flags & cudaGraphInstantiateFlagDeviceLaunch)
+        return rt_fail(cudaErrorNotSupported, call, "cudaGraphInstantiateFlagDeviceLaunch: graphs launched from the "
+                       "device are not supported");
+    if (flags & ~0xfull)
+        return rt_fail(cudaErrorInvalidValue, call, "flags 0x%llx: not CUDA's", flags);
+    cudaGraphExec_t x = xcalloc(1, sizeof *x);
+    x->n = graph->n;
+    x->ops = xmalloc((x->n ? x->n : 1) * sizeof *x->ops);
+    for (size_t i = 0; i < x->n; i++)
+        x->ops[i] = op_copy(&graph->nodes[i]->op);
+    *pExec = x;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
+{
+    return instantiate("cudaGraphInstantiate", pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
+{
+    return instantiate("cudaGraphInstantiateWithFlags", pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
+{
+    API_LOCKED;
+    if (!graphExec)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphExecDestroy", "null graph executable");
+    for (size_t i = 0; i < graphExec->n; i++)
+        free(graphExec->ops[i].params);
+    free(graphExec->ops);
+    free(graphExec);
+    return cudaSuccess;
+}
+
+/* The nodes in dependency order, now (the device is synchronous). */
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    ENTER("cudaGraphLaunch");
+    if (!graphExec)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphLaunch", "null graph executable");
+    if (rt_capturing(stream))
+        return rt_fail(cudaErrorStreamCaptureUnsupported, "cudaGraphLaunch", "launching a graph into a captured "
+                       "stream is not supported");
+    for (size_t i = 0; i < graphExec->n; i++) {
+        cudaError_t e = rt_op_run(&graphExec->ops[i], "cudaGraphLaunch");
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+/* Nothing to upload: the nodes run from the host's memory. */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    ENTER("cudaGraphUpload");
+    if (!graphExec)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphUpload", "null graph executable");
+    return cudaSuccess;
+}
+
+/* ---- stream capture ---- */
+
+static RtCapture **rt_captures; /* the captures in progress */
+static size_t rt_n_captures;
+
+/* The legacy (0, cudaStreamLegacy 1) and per-thread (cudaStreamPerThread 2) default streams are
+ * handles, not streams of the program's. */
+static bool own_stream(cudaStream_t s)
+{
+    return (uintptr_t)s > 2;
+}
+
+bool rt_capturing(cudaStream_t stream)
+{
+    return own_stream(stream) && stream->capture;
+}
+
+static void set_deps(cudaStream_t s, cudaGraphNode_t *deps, size_t n)
+{
+    s->deps = xrealloc(s->deps, (n ? n : 1) * sizeof *s->deps);
+    memcpy(s->deps, deps, n * sizeof *deps);
+    s->n_deps = n;
+}
+
+static void join(RtCapture *c, cudaStream_t s)
+{
+    c->streams = xrealloc(c->streams, (c->n_streams + 1) * sizeof *c->streams);
+    c->streams[c->n_streams++] = s;
+    s->capture = c;
+    s->n_deps = 0;
+}
+
+enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode)
+{
+    ENTER("cudaStreamBeginCapture");
+    if (!own_stream(stream))
+        return rt_fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture", "the default stream: capture a "
+                       "stream of the program's (cudaStreamCreate)");
+    if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamBeginCapture", "mode %d: not a cudaStreamCaptureMode", mode);
+    if (stream->capture)
+        return rt_fail(cudaErrorIllegalState, "cudaStreamBeginCapture", "the stream is being captured already");
+    static unsigned long long next_id = 1;
+    RtCapture *c = xcalloc(1, sizeof *c);
+    c->id = next_id++;
+    c->graph = xcalloc(1, sizeof *c->graph);
+    c->origin = stream;
+    join(c, stream);
+    rt_captures = xrealloc(rt_captures, (rt_n_captures + 1) * sizeof *rt_captures);
+    rt_captures[rt_n_captures++] = c;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+    ENTER("cudaStreamEndCapture");
+    if (!pGraph)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamEndCapture", "null pointer");
+    if (!rt_capturing(stream))
+        return rt_fail(cudaErrorIllegalState, "cudaStreamEndCapture", "the stream is not being captured");
+    RtCapture *c = stream->capture;
+    if (c->origin != stream)
+        return rt_fail(cudaErrorStreamCaptureUnmatched, "cudaStreamEndCapture", "the capture began in another "
+                       "stream: end it there");
+    for (size_t i = 0; i < c->n_streams; i++) {
+        c->streams[i]->capture = NULL;
+        c->streams[i]->n_deps = 0;
+    }
+    for (size_t i = 0; i < rt_n_captures; i++)
+        if (rt_captures[i] == c)
+            rt_captures[i] = rt_captures[--rt_n_captures];
+    *pGraph = c->graph;
+    free(c->streams);
+    free(c);
+    return cudaSuccess;
+}
+
+cudaError_t rt_capture_op(cudaStream_t stream, RtOp *op, const char *call)
+{
+    cudaGraphNode_t n = NULL;
+    cudaError_t e = add_node(call, &n, stream->capture->graph, stream->deps, stream->n_deps, op);
+    if (e == cudaSuccess)
+        set_deps(stream, &n, 1);
+    return e;
+}
+
+void rt_capture_event_record(cudaEvent_t event, cudaStream_t stream)
+{
+    event->capture_id = stream->capture->id;
+    event->deps = xrealloc(event->deps, (stream->n_deps ? stream->n_deps : 1) * sizeof *event->deps);
+    memcpy(event->deps, stream->deps, stream->n_deps * sizeof *event->deps);
+    event->n_deps = stream->n_deps;
+}
+
+cudaError_t rt_capture_event_wait(cudaStream_t stream, cudaEvent_t event, const char *call)
+{
+    RtCapture *c = NULL;
+    for (size_t i = 0; i < rt_n_captures && !c; i++)
+        if (rt_captures[i]->id == event->capture_id)
+            c = rt_captures[i];
+    if (!c) /* its capture has ended: nothing to wait for on a synchronous device */
+        return cudaSuccess;
+    if (!own_stream(stream))
+        return rt_fail(cudaErrorStreamCaptureUnsupported, call, "the default stream cannot join a capture");
+    if (stream->capture && stream->capture != c)
+        return rt_fail(cudaErrorStreamCaptureInvalidated, call, "the stream is part of another capture");
+    if (!stream->capture)
+        join(c, stream);
+    /* the stream's next node depends on its own last ones and the event's */
+    for (size_t i = 0; i < event->n_deps; i++) {
+        bool have = false;
+        for (size_t j = 0; j < stream->n_deps && !have; j++)
+            have = stream->deps[j] == event->deps[i];
+        if (!have) {
+            stream->deps = xrealloc(stream->deps, (stream->n_deps + 1) * sizeof *stream->deps);
+            stream->deps[stream->n_deps++] = event->deps[i];
+        }
+    }
+    return cudaSuccess;
+}
+
+/* The mode decides which calls a capture forbids in other threads; nothing is forbidden here. */
+cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
+{
+    static _Thread_local int thread_mode = cudaStreamCaptureModeGlobal;
+    if (!mode)
+        return rt_fail(cudaErrorInvalidValue, "cudaThreadExchangeStreamCaptureMode", "null pointer");
+    if (*mode < cudaStreamCaptureModeGlobal || *mode > cudaStreamCaptureModeRelaxed)
+        return rt_fail(cudaErrorInvalidValue, "cudaThreadExchangeStreamCaptureMode", "mode %d: not a "
+                       "cudaStreamCaptureMode", *mode);
+    int old = thread_mode;
+    thread_mode = *mode;
+    *mode = old;
+    return cudaSuccess;
+}
+
+RT_PER_THREAD(cudaGraphLaunch_ptsz, cudaGraphLaunch);
+RT_PER_THREAD(cudaGraphUpload_ptsz, cudaGraphUpload);
+RT_PER_THREAD(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
+RT_PER_THREAD(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
