@@ -255,6 +255,10 @@ static bool core_tick(Gpu *g, uint64_t now)
             progress |= sm_cycle(&g->sms[i], now);
             if (g->sms[i].n_done_ctas)
                 collect_done(g, i, now);
+            if (g->sms[i].cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
+                g->sms[i].cta_room_grew = false;
+                g->dispatch_pending = true;
+            }
         }
     return progress;
 }

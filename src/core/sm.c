@@ -82,6 +82,7 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     l1d_smem_unused(&sm->l1d, cfg->sm.smem_bytes);
     regfile_init(&sm->rf, cfg->sm.n_regs, cfg->sm.max_ctas);
+    sm_ctl_init(sm);
     sm_ldst_init(sm, st);
     sm_connect_l1d_events(sm);
     if (cfg->sm.icache_sets)
@@ -230,8 +231,7 @@ void sm_set_front(Sm *sm, const FrontOps *ops, void *self)
     sm->front_self = self;
 }
 
-/* The register file changed: miss-path components that keep lines in idle registers hear it. */
-static void regfile_changed(Sm *sm, uint64_t now)
+void sm_regfile_changed(Sm *sm, uint64_t now)
 {
     if (!sm->l1d.n_mpath)
         return;
@@ -271,13 +271,18 @@ uint32_t sm_cta_room(const Sm *sm, const FrontKernel *k, bool empty)
     SmUsage u = {sm->n_live_ctas, sm->threads_used, sm->warps_used, sm->regs_used, sm->smem_used};
     if (empty)
         memset(&u, 0, sizeof u);
-    return cta_room(&sm->cfg->sm, &u, k);
+    uint32_t room = cta_room(&sm->cfg->sm, &u, k);
+    if (!empty && sm->cta_limit != UINT32_MAX) /* a CTA controller's cap (sm_ctl.c) */
+        room = MIN(room, sm->cta_limit > sm->n_live_ctas ? sm->cta_limit - sm->n_live_ctas : 0);
+    return room;
 }
 
 bool sm_can_take(const Sm *sm, const FrontKernel *k) { return sm_cta_room(sm, k, false) > 0; }
 
 void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now)
 {
+    CHECK(!sm->held_mask);
+    sm->cta_limit = UINT32_MAX; /* a CTA controller throttles within one kernel */
     l1d_kernel_begin(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_start; i++)
         sm->sched_ops->on_kernel_start(sm->sched[i], k);
@@ -340,7 +345,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
     c->threads = front_kernel_threads_per_cta(k);
     c->regs = regs_of_cta(&sm->cfg->sm, k);
     c->frn = regfile_alloc(&sm->rf, slot, regfile_warp_regs(c->regs), now);
-    regfile_changed(sm, now);
+    sm_regfile_changed(sm, now);
     c->smem_bytes = k->smem_bytes_per_cta;
     sm->n_live_ctas++;
     sm->threads_used += c->threads;
@@ -369,6 +374,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_launch; i++)
         sm->sched_ops->on_cta_launch(sm->sched[i], cta_id, first, nw);
     sm->next_wake = MIN(sm->next_wake, now);
+    sm_ctl_cta_event(sm, c, true, now);
 }
 
 static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
@@ -381,7 +387,7 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->slots_owned &= ~((c->n_warps >= 64 ? ~0ull : (1ull << c->n_warps) - 1) << c->first_slot);
     sm->regs_used -= c->regs;
     regfile_release(&sm->rf, (uint32_t)(c - sm->ctas), now);
-    regfile_changed(sm, now);
+    sm_regfile_changed(sm, now);
     sm->smem_used -= c->smem_bytes;
     l1d_smem_unused(&sm->l1d, sm->cfg->sm.smem_bytes - sm->smem_used);
     sm->ctas_done++;
@@ -389,6 +395,7 @@ static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
     sm->done_ctas[sm->n_done_ctas++] = c->cta_id;
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_done; i++)
         sm->sched_ops->on_cta_done(sm->sched[i], c->cta_id);
+    sm_ctl_cta_event(sm, c, false, now);
 }
 
 static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
@@ -443,6 +450,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     sm->accounted = now + 1;
     if (sm->n_live_ctas)
         sm->cycles_active++;
+    sm_ctl_tick(sm, now);
     bool progress = sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
     progress |= sm_schedule(sm, now, &next);
@@ -453,6 +461,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     if (sm->fetch_mask)
         next = now + 1;
     next = MIN(next, sm_ldst_next_event(sm, now));
+    next = MIN(next, sm->ctl_due);
     sm->next_wake = MAX(next, now + 1);
     return progress;
 }

@@ -198,6 +198,13 @@ typedef struct Sm {
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
     uint64_t accounted;  /* cycles before this one are in cycles_active / sched.no_ready */
     uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
+    /* CTA throttling (sm_ctl.c): warps held from issue, the cap on resident CTAs the dispatcher
+     * fills up to, whether the cap grew since the GPU last looked, the controller's next tick */
+    SmCtaCtl ctl;
+    uint64_t held_mask;
+    uint32_t cta_limit;
+    bool cta_room_grew;
+    uint64_t ctl_due;
     /* stats */
     uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
     uint64_t issued, dual_issued, idle_no_ready, stall_ldst, held, ldst_busy, ldst_replay, ctas_done;

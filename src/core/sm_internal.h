@@ -28,6 +28,15 @@ static inline void sm_count_no_ready(Sm *sm, uint32_t k, uint64_t n)
 
 /* sm.c */
 void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now);
+/* The register file changed: miss-path components that keep lines in idle registers hear it. */
+void sm_regfile_changed(Sm *sm, uint64_t now);
+
+/* sm_ctl.c: CTA throttling by a miss-path component (SmCtaCtl). A CTA arrived or completed; a
+ * controller request's reply; the controller's tick when it is due (sm->ctl_due). */
+void sm_ctl_init(Sm *sm);
+void sm_ctl_cta_event(Sm *sm, const SmCta *c, bool launched, uint64_t now);
+void sm_ctl_reply(Sm *sm, MemReq *r, uint64_t now);
+void sm_ctl_tick(Sm *sm, uint64_t now);
 void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now);
 
 /* sm_issue.c: each scheduler issues at most one instruction; true if any did. */

@@ -221,7 +221,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         first = (n & (n - 1)) == 0 ? (uint32_t)(now & (n - 1)) : (uint32_t)(now % n);
     for (uint32_t i = 0, k = first; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
         uint64_t live = sm->sched_mask[k], mem_wait = sm->mem_wait_mask & live;
-        uint64_t cand = live & ~sm->waiting_mask, blocked_mem = 0;
+        uint64_t cand = live & ~sm->waiting_mask & ~sm->held_mask, blocked_mem = 0; /* held: sm_ctl.c */
         bool wanted_ldst = false;
         if (!sm_ldst_can_take(sm)) { /* memory instructions cannot issue: look at them only for stats */
             blocked_mem = cand & sm->mem_next_mask;

@@ -251,6 +251,10 @@ static bool reply_act(Sm *sm, MemReq *r, uint64_t now)
         inst_line_back(sm, r, now);
         return true;
     }
+    if (r->ctl) { /* a CTA controller's line (sm_ctl.c) */
+        sm_ctl_reply(sm, r, now);
+        return true;
+    }
     if (r->kind == MREQ_WRITE) { /* a store's acknowledgement: its warp may be waiting to exit */
         Warp *w = &sm->warps[r->token];
         mempool_put(sm->l1d.pool, r);

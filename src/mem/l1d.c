@@ -55,7 +55,7 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     c->max_fill_tokens = cfg->l1d.mshr_max_merge * c->tags.n_sectors;
     c->set_count = xcalloc(c->tags.n_sets, sizeof *c->set_count);
     linemap_init(&c->evicted_by);
-    c->steer_k = -1;
+    c->steer_k = c->ctl_k = -1;
     for (uint32_t i = 0; i < policy_count(POLICY_MPATH); i++) {
         const MpathOps *ops = policy_mpath(policy_name_at(POLICY_MPATH, i));
         if (!policy_mpath_enabled(ops, cfg))
@@ -68,6 +68,10 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
         c->mpath[k] = ops->create(&c->mpath_ctx[k], c->tags.line_bytes);
         if (c->steer_k < 0 && ops->steered_probe)
             c->steer_k = (int)k;
+        if (ops->ctl_tick) {
+            CHECK(c->ctl_k < 0); /* one CTA controller per SM: its requests' replies need one owner */
+            c->ctl_k = (int)k;
+        }
     }
 }
 
@@ -176,6 +180,35 @@ void l1d_regfile_changed(L1d *c, const RegfileView *rf)
     for (uint32_t k = 0; k < c->n_mpath; k++)
         if (c->mpath_ops[k]->on_regfile)
             c->mpath_ops[k]->on_regfile(c->mpath[k], rf);
+}
+
+void l1d_cta_event(L1d *c, const MpathCtaEvent *e, const SmCtaCtl *ctl)
+{
+    if (c->ctl_k >= 0 && c->mpath_ops[c->ctl_k]->on_cta)
+        c->mpath_ops[c->ctl_k]->on_cta(c->mpath[c->ctl_k], e, ctl);
+}
+
+uint64_t l1d_ctl_tick(L1d *c, uint64_t now, const SmCtaCtl *ctl)
+{
+    return c->ctl_k < 0 ? UINT64_MAX : c->mpath_ops[c->ctl_k]->ctl_tick(c->mpath[c->ctl_k], now, ctl);
+}
+
+bool l1d_send_ctl(L1d *c, uint64_t addr, bool write, uint32_t tag, uint64_t now)
+{
+    if (c->miss_q.n >= c->miss_queue_cap)
+        return false;
+    new_request(c, addr, write ? MREQ_WRITE : MREQ_READ, c->tags.line_bytes, tag, now)->ctl = true;
+    return true;
+}
+
+void l1d_ctl_reply(L1d *c, MemReq *r, uint64_t now)
+{
+    CHECK(c->ctl_k >= 0 && r->ctl);
+    uint32_t tag = r->token;
+    bool write = r->kind == MREQ_WRITE;
+    mempool_put(c->pool, r);
+    if (c->mpath_ops[c->ctl_k]->on_ctl_reply)
+        c->mpath_ops[c->ctl_k]->on_ctl_reply(c->mpath[c->ctl_k], tag, write, now);
 }
 
 /* Tell the components what became of an accepted load access. */

@@ -105,6 +105,7 @@ typedef struct L1d {
     void *mpath[L1D_MAX_MPATH];
     PolicyCtx mpath_ctx[L1D_MAX_MPATH];
     int steer_k; /* the alternate store: the first component with steered hooks, -1: none */
+    int ctl_k;   /* the CTA controller: the component with ctl_tick (at most one), -1: none */
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
     uint64_t hit_other_cta; /* hits on lines another CTA's miss brought in */
     uint64_t store, store_hit_evict, atomic, fill, bypass, bypass_sched, fill_stall, mpath_hit;
@@ -135,6 +136,15 @@ void l1d_flush(L1d *c, uint64_t now);
 void l1d_kernel_begin(L1d *c, uint64_t now);
 /* The SM's register file changed: miss-path components hear it (MpathOps.on_regfile). */
 void l1d_regfile_changed(L1d *c, const RegfileView *rf);
+
+/* CTA throttling (policy.h SmCtaCtl): the component that has ctl_tick, if any, hears CTA events
+ * and its ticks (l1d_ctl_tick: the next cycle it needs, UINT64_MAX without a controller); its
+ * line reads and writes go through the miss queue (l1d_send_ctl: false when the queue is full)
+ * and their replies come back through l1d_ctl_reply (which recycles r). */
+void l1d_cta_event(L1d *c, const MpathCtaEvent *e, const SmCtaCtl *ctl);
+uint64_t l1d_ctl_tick(L1d *c, uint64_t now, const SmCtaCtl *ctl);
+bool l1d_send_ctl(L1d *c, uint64_t addr, bool write, uint32_t tag, uint64_t now);
+void l1d_ctl_reply(L1d *c, MemReq *r, uint64_t now);
 
 /* addr: any byte of the line. a: who is asking (warp, pc, divergence, and the 32-byte segments
  * it touches; 0: the whole line); token: the caller's, handed back by l1d_fill. *out: on

@@ -23,7 +23,8 @@ typedef struct MemReq {
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
     bool routed;          /* partition/slice/bank/row/col decoded */
-    bool inst;            /* an instruction-cache line fetch (its reply goes to the SM's I-cache) */
+    bool inst : 1;        /* an instruction-cache line fetch (its reply goes to the SM's I-cache) */
+    bool ctl : 1;         /* a CTA controller's request (SmCtaCtl.send): its reply goes to the controller */
     uint8_t subs_left;    /* a request served as sector accesses: those not yet done (with
                            * mem.sector_replies: whose replies the requester has not yet taken) */
     bool part;            /* a sector access replying on its own (mem.sector_replies) */

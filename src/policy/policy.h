@@ -390,6 +390,34 @@ static inline bool regfile_view_idle(const RegfileView *v, uint32_t rn)
     return rn < v->n_wregs && (v->idle[rn / 64] >> (rn % 64) & 1);
 }
 
+/* CTA throttling (optional for miss-path components): what the SM lets a component do with its
+ * CTAs, given with the component's CTA hooks (MpathOps.on_cta, ctl_tick). A CTA is named by its
+ * slot in the SM (the hardware CTA id). A held CTA's warps issue nothing (loads already in
+ * flight complete); its registers stay allocated to it. The CTA limit caps the CTAs resident on
+ * the SM that the dispatcher fills up to (UINT32_MAX: no cap; held CTAs count). Requests sent
+ * go through the L1D's miss queue to the L2 and DRAM as real traffic, outside the MSHRs: a read
+ * fetches one 128-byte line, a write stores one; each is answered (MpathOps.on_ctl_reply) with
+ * its tag. */
+typedef struct SmCtaCtl {
+    void *sm;
+    uint64_t (*insts)(void *sm);                        /* warp instructions issued so far */
+    bool (*cta_drained)(void *sm, uint32_t slot);      /* no load of the CTA's warps is in flight */
+    void (*cta_hold)(void *sm, uint32_t slot, bool hold, uint64_t now);
+    /* the CTA's registers become dynamically unused (false) or the CTA's again (true) */
+    void (*cta_regs_active)(void *sm, uint32_t slot, bool active, uint64_t now);
+    void (*set_cta_limit)(void *sm, uint32_t limit);
+    bool (*send)(void *sm, uint64_t addr, bool write, uint32_t tag, uint64_t now); /* false: queue full */
+} SmCtaCtl;
+
+/* A CTA arrived on the SM or completed (MpathOps.on_cta). */
+typedef struct MpathCtaEvent {
+    bool launched;      /* false: completed */
+    uint32_t slot;      /* hardware CTA id */
+    uint32_t frn, n_wregs; /* its first warp register and how many it holds */
+    uint32_t max_ctas;  /* CTA slots of the SM */
+    uint64_t cycle;
+} MpathCtaEvent;
+
 /* A per-SM chain of structures probed, in registry order, when an L1D load misses and no MSHR
  * entry tracks its line yet (before an MSHR entry is taken), and fed by the L1D's evictions.
  * Each has its own latency, port limit, options (`l1d.<name>.*`) and stats (`sm[i].l1d.<name>.*`). */
@@ -456,6 +484,15 @@ typedef struct MpathOps {
     void (*on_regfile)(void *self, const RegfileView *rf);
     /* Optional. A kernel starts on the SM. */
     void (*on_kernel_begin)(void *self, uint64_t cycle);
+    /* Optional, CTA throttling (SmCtaCtl). on_cta: a CTA arrived or completed (a component may
+     * act on it at once, e.g. bring a held CTA back before the dispatcher fills the slot).
+     * ctl_tick: called by the SM at the cycle it last returned (the first time at the kernel's
+     * first CTA); returns the next cycle it is needed (UINT64_MAX: only after an event).
+     * on_ctl_reply: a request it sent was answered. After on_cta and on_ctl_reply the SM calls
+     * ctl_tick again at the next cycle. */
+    void (*on_cta)(void *self, const MpathCtaEvent *e, const SmCtaCtl *ctl);
+    uint64_t (*ctl_tick)(void *self, uint64_t now, const SmCtaCtl *ctl);
+    void (*on_ctl_reply)(void *self, uint32_t tag, bool write, uint64_t now);
 } MpathOps;
 
 /* ---- registry --------------------------------------------------------------------------- */

@@ -393,6 +393,52 @@ TEST(linebacker_svc_keeps_only_selected_loads_victims)
     lbrig_free(&r);
 }
 
+/* lb: the selection as in svc, but the only idle registers are those of a throttled CTA. A CTA
+ * holds all 16 registers: nothing is kept. It becomes inactive (backed up): the selected load's
+ * victim goes into its registers and is served from there; a store invalidates it (the store
+ * goes on to the L2) and the next load of the line misses. */
+TEST(linebacker_lb_victims_in_a_throttled_ctas_registers)
+{
+    static const char *const kv[] = {"window=100"};
+    LbRig r;
+    lbrig_init(&r, "lb", 16 * 32, kv, 1);
+    regfile_alloc(&r.rf, 0, 16, 0);
+    lbrig_tell_rf(&r, 0);
+    uint32_t lat;
+    uint64_t t = 1;
+    for (uint32_t w = 0; w < 2; w++) {
+        for (uint32_t i = 0; i < 4; i++) {
+            lbrig_load(&r, i % 2, 0x10, t++, &lat);
+            lbrig_return(&r, t++);
+        }
+        t = 100 * (w + 1) + 1;
+    }
+    lbrig_load(&r, 2, 0x18, 201, &lat); /* ends window 2: 0x10 selected */
+    lbrig_return(&r, 202);
+    EXPECT_EQ_U(lb_stat(&r, "kernels_selected"), 1);
+    lbrig_load(&r, 0, 0x10, 203, &lat);
+    lbrig_return(&r, 204);
+    lbrig_load(&r, 3, 0x18, 205, &lat); /* evicts line 0: no usable partition */
+    lbrig_return(&r, 206);
+    EXPECT_EQ_U(lb_stat(&r, "no_room"), 2); /* and line 1, evicted at 201 */
+    EXPECT_EQ_U(lb_stat(&r, "insert"), 0);
+    regfile_set_active(&r.rf, 0, false, 210); /* throttled, its backup done */
+    lbrig_tell_rf(&r, 210);
+    lbrig_load(&r, 0, 0x10, 211, &lat);
+    lbrig_return(&r, 212);
+    lbrig_load(&r, 4, 0x18, 213, &lat); /* line 0 -> the CTA's register 0 */
+    lbrig_return(&r, 214);
+    EXPECT_EQ_U(lb_stat(&r, "insert"), 1);
+    EXPECT_EQ_U(lbrig_load(&r, 0, 0x10, 220, &lat), L1D_HIT);
+    EXPECT_EQ_U(lb_stat(&r, "hit"), 1);
+    ReplAccess st = {.warp_uid = 1};
+    EXPECT_EQ_U(l1d_store(&r.l1, 0, 4, &st, 221), L1D_SENT);
+    EXPECT_EQ_U(lb_stat(&r, "invalidate"), 1);
+    EXPECT_EQ_U(lbrig_load(&r, 0, 0x10, 222, &lat), L1D_MISS);
+    EXPECT_EQ_U(lb_stat(&r, "hit"), 1);
+    lbrig_free(&r);
+}
+
 /* Two register hits on one bank in one cycle: the second waits a cycle (1 bank). */
 TEST(linebacker_bank_conflict_adds_latency)
 {
@@ -420,7 +466,16 @@ TEST(linebacker_options_rejected)
     Config c;
     char err[256];
     config_init(&c);
-    EXPECT(!config_set(&c, "l1d.linebacker", "lb", err, sizeof err));
+    EXPECT(!config_set(&c, "l1d.linebacker", "full", err, sizeof err));
+    EXPECT(config_set(&c, "l1d.linebacker", "lb", err, sizeof err));
+    EXPECT(policy_check_config(&c, err, sizeof err));
+    EXPECT(config_set(&c, "l1d.linebacker.buffer", "0", err, sizeof err) == 0 ||
+           !policy_check_config(&c, err, sizeof err));
+    config_init(&c);
+    EXPECT(config_set(&c, "l1d.linebacker", "lb", err, sizeof err));
+    EXPECT(config_set(&c, "l1d.linebacker.ipc_bound", "0", err, sizeof err) == 0 ||
+           !policy_check_config(&c, err, sizeof err));
+    config_init(&c);
     EXPECT(config_set(&c, "l1d.linebacker", "svc", err, sizeof err));
     c.l1d.line_bytes = 64;
     EXPECT(!policy_check_config(&c, err, sizeof err));

@@ -1,8 +1,6 @@
 /* lb_ctl.h: the decisions of Linebacker's CTA Throttling Logic (seeds/004 sec. 3.2 and 4.1
- * "CTL", Fig. 8): the IPC monitor and the CTA manager's bookkeeping. Not connected to the SM
- * yet: deactivating CTAs and moving their registers to and from memory is the part of
- * Linebacker still to be modelled (docs/linebacker.md, "Not modelled yet"); this is the logic
- * that part will drive, tested on its own.
+ * "CTL", Fig. 8): the IPC monitor and the CTA manager's bookkeeping. lb_throttle.c drives the
+ * SM with them (deactivating CTAs, their register backup and restore).
  *
  * IPC monitor: windows of 50,000 cycles; at a window's end the window's IPC (instructions / the
  * window's length) becomes #Current_IPC and the old one #Previous_IPC, and

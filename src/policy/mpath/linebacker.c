@@ -21,16 +21,17 @@
 
 #include "base/base.h"
 #include "policy/mpath/lb_monitor.h"
+#include "policy/mpath/lb_throttle.h"
 #include "policy/mpath/lb_vtt.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 
-enum { LB_OFF, LB_VC, LB_SVC }; /* l1d.linebacker, src/conf/cache.def */
+enum { LB_OFF, LB_VC, LB_SVC, LB_FULL }; /* l1d.linebacker, src/conf/cache.def */
 #define LB_VTT_MAX_WAYS 32      /* the VTT is 32-way in all (seeds/004 sec. 4.1) */
 
 typedef struct LbOpts {
-    uint32_t window, threshold, sets, ways, offset, vp_lat, banks, ports;
+    uint32_t window, threshold, sets, ways, offset, vp_lat, banks, ports, ipc_bound, buffer;
 } LbOpts;
 
 static const OptDesc lb_opts[] = {
@@ -49,6 +50,10 @@ static const OptDesc lb_opts[] = {
     {"banks", OPT_U32, offsetof(LbOpts, banks), "16", 1, 256, NULL, "banks",
      "register-file banks: each serves one victim-line read or write a cycle (register RN in bank RN mod banks)"},
     {"ports", OPT_U32, offsetof(LbOpts, ports), "1", 1, 64, NULL, "", "VTT probes accepted per cycle"},
+    {"ipc_bound", OPT_U32, offsetof(LbOpts, ipc_bound), "10", 1, 1000, NULL, "%",
+     "lb: IPC variation bounds of the CTA throttling, +/- this (Table 3: 10%)"},
+    {"buffer", OPT_U32, offsetof(LbOpts, buffer), "6", 1, 1024, NULL, "entries",
+     "lb: entries of the register backup/restore buffer, one warp register each (sec. 4: 6)"},
 };
 
 typedef struct Linebacker {
@@ -57,6 +62,7 @@ typedef struct Linebacker {
     uint32_t threshold;
     LbMonitor lm;
     LbVtt vtt;
+    LbThrottle th; /* lb: the CTA throttling */
     uint64_t *bank_free; /* first cycle each bank is free */
     uint64_t port_cycle;
     uint32_t port_used;
@@ -71,15 +77,20 @@ typedef struct Linebacker {
 
 static bool lb_enabled(const Config *cfg) { return cfg->l1d.linebacker != LB_OFF; }
 
+/* svc and lb keep only the victims of the loads the Load Monitor selects. */
+static bool selective(const Linebacker *lb) { return lb->mode == LB_SVC || lb->mode == LB_FULL; }
+
 /* A kernel starts: empty table; svc watches its first windows again. */
 static void lb_kernel_begin(void *self, uint64_t cycle)
 {
     Linebacker *lb = self;
     lb_vtt_clear(&lb->vtt);
-    if (lb->mode == LB_SVC) {
+    if (selective(lb)) {
         lb_monitor_start(&lb->lm, lb->window, lb->threshold, cycle);
         lb_vtt_set_tags_only(&lb->vtt, true);
     }
+    if (lb->mode == LB_FULL)
+        lb_throttle_kernel_begin(&lb->th, cycle);
 }
 
 static void *lb_create(const PolicyCtx *ctx, uint32_t line_bytes)
@@ -96,6 +107,7 @@ static void *lb_create(const PolicyCtx *ctx, uint32_t line_bytes)
     lb_vtt_init(&lb->vtt, o->sets, 1u << o->ways, o->offset, ctx->cfg->sm.n_regs / 32, LB_VTT_MAX_WAYS);
     lb->bank_free = xcalloc(lb->banks, sizeof *lb->bank_free);
     lb->port_cycle = UINT64_MAX;
+    lb_throttle_init(&lb->th, o->buffer, o->window, o->ipc_bound / 100.0, ctx->sm);
     lb_kernel_begin(lb, 0);
 #define C(field, help) policy_stat_counter(ctx, &lb->field, #field, help)
     C(probe, "L1D misses that searched the VTT (victim caching on; replays probe again)");
@@ -116,6 +128,21 @@ static void *lb_create(const PolicyCtx *ctx, uint32_t line_bytes)
     C(kernels_disabled, "kernels whose Load Monitor found no high-locality load (victim caching off)");
     C(monitor_hit, "Load Monitor accesses that hit in the tags-only VTT (counted as hits)");
     C(usable_cycles, "warp registers of usable VTT partitions summed over cycles (victim-cache space)");
+    if (lb->mode == LB_FULL) {
+#define T(field, help) policy_stat_counter(ctx, &lb->th.field, #field, help)
+        T(throttles, "lb: CTAs throttled (their warps held, their registers backed up)");
+        T(restores, "lb: throttled CTAs brought back (their registers restored)");
+        T(skipped, "lb: throttle decisions not acted on: the backup/restore buffer was busy");
+        T(throttle_decisions, "lb: IPC windows that decided to throttle one more CTA (the first after selection included)");
+        T(restore_decisions, "lb: IPC windows that decided to bring one CTA back (IPC_Var below the lower bound)");
+        T(ipc_windows, "lb: IPC monitor windows ended");
+        T(backup_bytes, "lb: register bytes written to memory by backups");
+        T(restore_bytes, "lb: register bytes read from memory by restores");
+        T(drain_cycles, "lb: cycles throttled CTAs waited for their loads in flight before their backup");
+        T(backup_cycles, "lb: cycles from a throttle to its backup's last acknowledgement (drain included)");
+        T(restore_cycles, "lb: cycles from a restore's start to its last register written");
+#undef T
+    }
 #undef C
     return lb;
 }
@@ -131,7 +158,7 @@ static void lb_destroy(void *self)
 /* svc: end the windows that have passed; when the Load Monitor decides, leave tags-only mode. */
 static void sync_monitor(Linebacker *lb, uint64_t now)
 {
-    if (lb->mode != LB_SVC || lb->lm.state != LB_MONITORING)
+    if (!selective(lb) || lb->lm.state != LB_MONITORING)
         return;
     uint32_t before = lb->lm.windows;
     lb_monitor_advance(&lb->lm, now);
@@ -190,7 +217,7 @@ static void lb_on_load(void *self, const MpathAccess *a, MpathOutcome o)
 {
     Linebacker *lb = self;
     sync_monitor(lb, a->cycle);
-    if (lb->mode == LB_SVC && lb->lm.state == LB_MONITORING) {
+    if (selective(lb) && lb->lm.state == LB_MONITORING) {
         bool hit = o != MPATH_OUT_MISS;
         /* a miss whose tag the VTT kept counts as a hit; the line goes back to the L1D */
         if (!hit && lb_vtt_invalidate(&lb->vtt, a->line_addr)) {
@@ -209,13 +236,13 @@ static void lb_on_evict(void *self, const MpathAccess *a)
     Linebacker *lb = self;
     sync_monitor(lb, a->cycle);
     LbVttSlot s;
-    if (lb->mode == LB_SVC && lb->lm.state == LB_MONITORING) {
+    if (selective(lb) && lb->lm.state == LB_MONITORING) {
         lb_vtt_insert(&lb->vtt, a->line_addr, &s); /* tags only: every victim */
         return;
     }
     if (!caching(lb))
         return;
-    if (lb->mode == LB_SVC && !lb_monitor_selects(&lb->lm, lb_hpc(a->pc))) {
+    if (selective(lb) && !lb_monitor_selects(&lb->lm, lb_hpc(a->pc))) {
         lb->skip++;
         return;
     }
@@ -252,10 +279,33 @@ static void lb_on_regfile(void *self, const RegfileView *rf)
     lb->usable_wregs = lb->vtt.n_usable * per_part;
 }
 
+static void lb_on_cta(void *self, const MpathCtaEvent *e, const SmCtaCtl *ctl)
+{
+    Linebacker *lb = self;
+    if (lb->mode == LB_FULL)
+        lb_throttle_cta(&lb->th, e, ctl);
+}
+
+static uint64_t lb_ctl_tick(void *self, uint64_t now, const SmCtaCtl *ctl)
+{
+    Linebacker *lb = self;
+    if (lb->mode != LB_FULL)
+        return UINT64_MAX;
+    sync_monitor(lb, now); /* windows end at the same cycles as the IPC monitor's */
+    return lb_throttle_tick(&lb->th, now, lb->lm.state == LB_SELECTED, ctl);
+}
+
+static void lb_on_ctl_reply(void *self, uint32_t tag, bool write, uint64_t now)
+{
+    Linebacker *lb = self;
+    lb_throttle_reply(&lb->th, write);
+}
+
 const MpathOps mpath_linebacker_ops = {
     .meta = {.name = "linebacker",
              .help = "Linebacker (ISCA 2019): L1D victim lines in idle registers, found through a partitioned victim tag "
-                     "table; l1d.linebacker = vc (every victim) or svc (victims of high-locality loads)",
+                     "table; l1d.linebacker = vc (every victim), svc (victims of high-locality loads) or lb (svc with "
+                     "CTA throttling: registers of throttled CTAs backed up to memory and used for victims)",
              POLICY_OPTS(lb_opts, LbOpts)},
     .enabled = lb_enabled,
     .create = lb_create,
@@ -266,4 +316,7 @@ const MpathOps mpath_linebacker_ops = {
     .on_load = lb_on_load,
     .on_regfile = lb_on_regfile,
     .on_kernel_begin = lb_kernel_begin,
+    .on_cta = lb_on_cta,
+    .ctl_tick = lb_ctl_tick,
+    .on_ctl_reply = lb_on_ctl_reply,
 };
