@@ -383,3 +383,35 @@ TEST(statpcal_completes_one_warp_ctas)
     EXPECT_EQ_U(total(j, "sm.ctas_done"), 1920);
     json_free(j);
 }
+
+/* ---- the sm.sched.active_warps series (WarpSchedOps.throttled) ------------------------------ */
+
+TEST(sched_active_warps_series_leaves_out_throttled_warps)
+{
+    const char *w = "workloads/synthetic/syrk-small.syn"; /* 64 CTAs of 8 warps on 30 SMs */
+    char a[2][256];
+    snprintf(a[0], sizeof a[0], "-o gpu.sample_cycles=2000 %s", w);
+    snprintf(a[1], sizeof a[1], "-o gpu.sample_cycles=2000 -o sm.sched=swl -o sm.sched.swl.limit=1 %s", w);
+    JsonValue *j[2];
+    for (int i = 0; i < 2; i++)
+        j[i] = test_run_json(a[i]);
+    ASSERT(j[0] && j[1]);
+    const JsonValue *gto_act = json_get(json_get(j[0], "series"), "sm.sched.active_warps");
+    const JsonValue *gto_res = json_get(json_get(j[0], "series"), "sm.active_warps");
+    const JsonValue *swl_act = json_get(json_get(j[1], "series"), "sm.sched.active_warps");
+    const JsonValue *swl_res = json_get(json_get(j[1], "series"), "sm.active_warps");
+    ASSERT(gto_act && gto_res && swl_act && swl_res && gto_act->n > 2 && swl_act->n > 2);
+    /* GTO throttles nothing: every live warp counts (the resident ones, sm.active_warps, also
+     * count the exited warps of CTAs still running); 512 warps are resident at first */
+    EXPECT_EQ_U((uint64_t)json_number(&gto_res->items[0], -1), 512);
+    EXPECT(json_number(&gto_act->items[0], 0) > 480);
+    for (uint32_t i = 0; i < gto_act->n; i++)
+        EXPECT(json_number(&gto_act->items[i], 999) <= json_number(&gto_res->items[i], -1));
+    /* SWL with one warp per scheduler: two per SM (2 schedulers, 30 SMs), all SMs busy at first */
+    EXPECT(json_number(&swl_res->items[0], 0) > 60);
+    EXPECT_EQ_U((uint64_t)json_number(&swl_act->items[0], -1), 60);
+    for (uint32_t i = 0; i < swl_act->n; i++)
+        EXPECT(json_number(&swl_act->items[i], 99) <= 60);
+    for (int i = 0; i < 2; i++)
+        json_free(j[i]);
+}

@@ -228,6 +228,13 @@ bool pcal_bypass_l1d(void *self, uint32_t slot)
     return bypass;
 }
 
+/* The throttled group as of the last look (warps at a barrier are in no group). */
+uint64_t pcal_throttled(const void *self)
+{
+    const Pcal *p = self;
+    return p->grouped ? p->cand_seen & ~p->active : 0;
+}
+
 void pcal_on_l1d_miss(void *self, const WarpL1dEvent *e)
 {
     Pcal *p = self;
