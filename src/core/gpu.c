@@ -79,6 +79,10 @@ Gpu *gpu_create(const Config *cfg)
         g->series_ipc = stats_series(&g->stats, "sim.ipc", "thread instructions per core cycle in the period");
         g->series_warps = stats_series(&g->stats, "sm.active_warps", "warps resident on all SMs at the sample");
         g->series_l1d_hit = stats_series(&g->stats, "l1d.hit_rate", "L1D load hits per access in the period (0: none)");
+        g->series_unthrottled = stats_series(&g->stats, "sm.sched.active_warps",
+                                             "warps resident on all SMs that their schedulers do not throttle at the "
+                                             "sample (WarpSchedOps.throttled: SWL's and PCAL's throttled warps, CIAO's "
+                                             "stalled ones, the warps CCWS admits no load)");
     }
     g->sms = xcalloc(g->n_sms, sizeof *g->sms);
     for (uint32_t i = 0; i < g->n_sms; i++) {
@@ -480,17 +484,19 @@ static void deadlock_report(Gpu *g, FILE *f, const char *why)
  * idle skip over several periods, the later ones record no activity, as is true. */
 static void take_sample(Gpu *g)
 {
-    uint64_t thread_insts = 0, access = 0, hit = 0, warps = 0;
+    uint64_t thread_insts = 0, access = 0, hit = 0, warps = 0, unthrottled = 0;
     for (uint32_t i = 0; i < g->n_sms; i++) {
         const Sm *sm = &g->sms[i];
         thread_insts += sm->thread_insts;
         access += sm->l1d.access;
         hit += sm->l1d.hit;
         warps += sm->warps_used;
+        unthrottled += sm_unthrottled_warps(sm);
     }
     uint64_t period = g->cfg.gpu.sample_cycles;
     stats_series_push(&g->stats, g->series_ipc, (double)(thread_insts - g->last_thread_insts) / (double)period);
     stats_series_push(&g->stats, g->series_warps, (double)warps);
+    stats_series_push(&g->stats, g->series_unthrottled, (double)unthrottled);
     uint64_t da = access - g->last_l1d_access;
     stats_series_push(&g->stats, g->series_l1d_hit, da ? (double)(hit - g->last_l1d_hit) / (double)da : 0.0);
     g->last_thread_insts = thread_insts;

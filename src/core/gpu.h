@@ -69,7 +69,7 @@ struct Gpu {
     double start_wall, last_report_wall;
     /* time series (gpu.sample_cycles) */
     uint64_t next_sample;
-    uint32_t series_ipc, series_warps, series_l1d_hit;
+    uint32_t series_ipc, series_warps, series_l1d_hit, series_unthrottled;
     uint64_t last_thread_insts, last_l1d_access, last_l1d_hit;
     /* stats */
     uint64_t sim_cycles, sim_warp_insts, sim_thread_insts, kernels;

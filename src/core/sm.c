@@ -472,6 +472,18 @@ void sm_sample(Sm *sm)
         sm->sched_ops->on_sample(sm->sched[0]);
 }
 
+uint32_t sm_unthrottled_warps(const Sm *sm)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < sm->n_sched; k++) {
+        uint64_t live = sm->sched_mask[k];
+        if (sm->sched_ops->throttled)
+            live &= ~sm->sched_ops->throttled(sm->sched[k]);
+        n += popcount_u64(live);
+    }
+    return n;
+}
+
 bool sm_busy(const Sm *sm)
 {
     return sm->n_live_ctas || sm->ldst.active || sm->ldst.lq_n || sm->ldst.rq_n || sm->replies.head || sm->ring[SM_RING_HIT].n || sm->l1d.miss_q.n ||

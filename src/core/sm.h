@@ -265,6 +265,8 @@ void sm_miss_queue_drained(Sm *sm, uint64_t now);
 bool sm_busy(const Sm *sm);
 /* A time-series sample is taken (gpu.sample_cycles): the scheduler policy may push its series. */
 void sm_sample(Sm *sm);
+/* Live warps the schedulers do not throttle now (WarpSchedOps.throttled), for the series. */
+uint32_t sm_unthrottled_warps(const Sm *sm);
 /* Pass the L1D's line replacements to the scheduler policy when it has on_l1d_evict (sm_init
  * does; call again after changing sm->sched_ops). */
 void sm_connect_l1d_events(Sm *sm);

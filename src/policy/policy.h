@@ -311,6 +311,12 @@ typedef struct WarpSchedOps {
     const char *steers;
     /* A time-series sample is taken (gpu.sample_cycles): the SM's first scheduler hears it. */
     void (*on_sample)(void *self);
+    /* The warps the scheduler throttles, as of its last decision: live warps it holds back
+     * whatever they wait for (SWL's and PCAL's throttled warps, CIAO's stalled ones, the warps
+     * CCWS admits no load). The SM masks the answer with the scheduler's live warps; a shared
+     * state may answer for the whole SM. Read only for the `sm.sched.active_warps` series;
+     * NULL: none throttled. */
+    uint64_t (*throttled)(const void *self);
 } WarpSchedOps;
 
 /* The oldest slot of a mask (smallest age), -1 for an empty mask: GTO's order, for every

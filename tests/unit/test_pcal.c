@@ -98,6 +98,32 @@ TEST(pcal_tokens_go_to_the_oldest)
     prig_free(&t.p);
 }
 
+TEST(pcal_a_slot_taken_by_a_new_warp_between_looks)
+{
+    /* Five warps of one-warp CTAs, ages 10..14, four active. Warp 0 exits and, before the
+     * scheduler looks again, a new CTA's warp (age 20) takes slot 0: the live mask is the same,
+     * but the place goes to the oldest throttled warp (4), not to the newcomer. */
+    static const uint64_t ages[] = {10, 11, 12, 13, 14};
+    static const char *const kv[] = {"warps=4", "tokens=4", "bw_thresh=0"};
+    Pc t;
+    pc_make(&t, "statpcal", kv, 3, ages, 5);
+    EXPECT_EQ_U(pc_allowed(&t, 1), 0x0F);
+    t.p.warp->on_warp_exit(t.p.self, 0);
+    t.age[0] = t.slot[0].age = 20;
+    EXPECT_EQ_U(pc_allowed(&t, 2), 0x1E);
+    EXPECT_EQ_U(pc_tokens(&t), 0x1E);
+    /* Each of the four active warps replaced in turn (gaussian's ge_fan2 at small size): the
+     * newcomers are active again once they are the oldest. Keyed on the live mask alone, every
+     * slot ended up outside `active` and nothing could issue (the statPCAL deadlock). */
+    for (uint32_t s = 1; s <= 4; s++) {
+        t.p.warp->on_warp_exit(t.p.self, s);
+        t.age[s] = t.slot[s].age = 20 + s;
+    }
+    EXPECT_EQ_U(pc_allowed(&t, 3), 0x0F);
+    EXPECT_EQ_U(pc_tokens(&t), 0x0F);
+    prig_free(&t.p);
+}
+
 TEST(pcal_options_are_range_checked)
 {
     /* the registry checks each option's range (tokens > warps is refused when statpcal is made:
@@ -344,5 +370,48 @@ TEST(pcal_whole_runs_on_syrk_small)
     EXPECT(total(j[2], "sm.sched.statpcal.bypass_lookups") >= total(j[2], "sm.sched.statpcal.bypassed"));
     EXPECT(total(j[2], "sm.sched.statpcal.throttled_warp_cycles") > 0);
     for (int i = 0; i < 4; i++)
+        json_free(j[i]);
+}
+
+TEST(statpcal_completes_one_warp_ctas)
+{
+    /* One-warp CTAs whose slots are taken by new warps while the others wait for memory: the
+     * run deadlocked (every warp held) when the groups were cached by the live mask alone. */
+    JsonValue *j = test_run_json("-o sm.sched=statpcal workloads/synthetic/onewarp-ctas.syn");
+    ASSERT(j);
+    EXPECT_STR(json_str(json_get(j, "status")), "complete");
+    EXPECT_EQ_U(total(j, "sm.ctas_done"), 1920);
+    json_free(j);
+}
+
+/* ---- the sm.sched.active_warps series (WarpSchedOps.throttled) ------------------------------ */
+
+TEST(sched_active_warps_series_leaves_out_throttled_warps)
+{
+    const char *w = "workloads/synthetic/syrk-small.syn"; /* 64 CTAs of 8 warps on 30 SMs */
+    char a[2][256];
+    snprintf(a[0], sizeof a[0], "-o gpu.sample_cycles=2000 %s", w);
+    snprintf(a[1], sizeof a[1], "-o gpu.sample_cycles=2000 -o sm.sched=swl -o sm.sched.swl.limit=1 %s", w);
+    JsonValue *j[2];
+    for (int i = 0; i < 2; i++)
+        j[i] = test_run_json(a[i]);
+    ASSERT(j[0] && j[1]);
+    const JsonValue *gto_act = json_get(json_get(j[0], "series"), "sm.sched.active_warps");
+    const JsonValue *gto_res = json_get(json_get(j[0], "series"), "sm.active_warps");
+    const JsonValue *swl_act = json_get(json_get(j[1], "series"), "sm.sched.active_warps");
+    const JsonValue *swl_res = json_get(json_get(j[1], "series"), "sm.active_warps");
+    ASSERT(gto_act && gto_res && swl_act && swl_res && gto_act->n > 2 && swl_act->n > 2);
+    /* GTO throttles nothing: every live warp counts (the resident ones, sm.active_warps, also
+     * count the exited warps of CTAs still running); 512 warps are resident at first */
+    EXPECT_EQ_U((uint64_t)json_number(&gto_res->items[0], -1), 512);
+    EXPECT(json_number(&gto_act->items[0], 0) > 480);
+    for (uint32_t i = 0; i < gto_act->n; i++)
+        EXPECT(json_number(&gto_act->items[i], 999) <= json_number(&gto_res->items[i], -1));
+    /* SWL with one warp per scheduler: two per SM (2 schedulers, 30 SMs), all SMs busy at first */
+    EXPECT(json_number(&swl_res->items[0], 0) > 60);
+    EXPECT_EQ_U((uint64_t)json_number(&swl_act->items[0], -1), 60);
+    for (uint32_t i = 0; i < swl_act->n; i++)
+        EXPECT(json_number(&swl_act->items[i], 99) <= 60);
+    for (int i = 0; i < 2; i++)
         json_free(j[i]);
 }

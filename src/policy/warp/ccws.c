@@ -310,6 +310,13 @@ static bool ccws_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, con
     return ok;
 }
 
+/* The candidates of the last admission that may issue no load, SM-wide (none before the first). */
+static uint64_t ccws_throttled(const void *self)
+{
+    const Ccws *c = ((const CcwsSched *)self)->c;
+    return c->adm_valid ? c->adm_cand & ~c->adm_mask : 0;
+}
+
 static int ccws_pick(void *self, const WarpSchedView *v) { return warp_sched_gto(((const CcwsSched *)self)->last, v); }
 
 static void ccws_on_issue(void *self, uint32_t slot, const WarpSchedView *v)
@@ -419,6 +426,7 @@ const WarpSchedOps warp_ccws_ops = {
     .create = ccws_create,
     .destroy = ccws_destroy,
     .may_issue = ccws_may_issue,
+    .throttled = ccws_throttled,
     .pick = ccws_pick,
     .on_issue = ccws_on_issue,
     .on_warp_exit = ccws_on_warp_exit,

@@ -125,6 +125,7 @@ void ciao_on_warp_exit(void *self, uint32_t slot);
 void ciao_on_cta_launch(void *self, uint32_t cta_id, uint32_t first_slot, uint32_t n_warps);
 bool ciao_steer(void *self, uint32_t slot);
 void ciao_on_sample(void *self);
+uint64_t ciao_throttled(const void *self);
 
 /* The hooks every CIAO scheduler shares (all but create_shared, steer and steers). */
 #define CIAO_META_OPTS .opts = ciao_opts, .n_opts = CIAO_N_OPTS, .opts_size = sizeof(CiaoOpts)
@@ -132,7 +133,7 @@ void ciao_on_sample(void *self);
     .destroy_shared = ciao_destroy_shared, .create = ciao_create, .destroy = ciao_destroy,                           \
     .may_issue = ciao_may_issue, .pick = ciao_pick, .on_issue = ciao_on_issue_hook, .on_warp_exit = ciao_on_warp_exit, \
     .on_l1d_evict = ciao_on_l1d_evict, .on_l1d_miss = ciao_on_l1d_miss, .on_cta_launch = ciao_on_cta_launch,         \
-    .on_sample = ciao_on_sample
+    .on_sample = ciao_on_sample, .throttled = ciao_throttled
 
 /* The SM-wide state of a CIAO scheduler (its create_shared), for tests and dumps. */
 const Ciao *ciao_t_state(const void *shared);

@@ -403,6 +403,9 @@ void ciao_on_sample(void *self)
     policy_series_push(&t->s_isolated, popcount_u64(t->d.isolated));
 }
 
+/* The stalled warps (V = 0), SM-wide: the SM keeps each scheduler's own. */
+uint64_t ciao_throttled(const void *self) { return ((const CiaoInst *)self)->t->d.stalled; }
+
 const Ciao *ciao_t_state(const void *shared) { return &((const CiaoSched *)shared)->d; }
 
 uint32_t ciao_t_stalled_list(const void *shared, uint8_t *out)

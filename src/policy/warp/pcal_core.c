@@ -213,6 +213,11 @@ void pcal_on_warp_exit(void *self, uint32_t slot)
         p->last = -1;
     p->active &= ~(1ull << slot); /* its place goes to the next warp at the next look */
     p->token &= ~(1ull << slot);
+    /* The groups must be made again even when the live mask looks unchanged at that look: a
+     * new CTA's warp may take this slot first, and as the youngest warp it has no claim to the
+     * place. Keyed on the mask alone, the slot stayed out of `active` for good, and with
+     * one-warp CTAs (gaussian's ge_fan2) every slot ended up so: no warp could issue. */
+    p->grouped = false;
 }
 
 bool pcal_bypass_l1d(void *self, uint32_t slot)
@@ -221,6 +226,13 @@ bool pcal_bypass_l1d(void *self, uint32_t slot)
     bool bypass = !(p->token >> slot & 1);
     p->sh->bypass_lookups += bypass;
     return bypass;
+}
+
+/* The throttled group as of the last look (warps at a barrier are in no group). */
+uint64_t pcal_throttled(const void *self)
+{
+    const Pcal *p = self;
+    return p->grouped ? p->cand_seen & ~p->active : 0;
 }
 
 void pcal_on_l1d_miss(void *self, const WarpL1dEvent *e)

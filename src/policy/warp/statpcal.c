@@ -54,6 +54,7 @@ const WarpSchedOps warp_statpcal_ops = {
     .on_issue = pcal_on_issue,
     .on_warp_exit = pcal_on_warp_exit,
     .bypass_l1d = pcal_bypass_l1d,
+    .throttled = pcal_throttled,
     .on_l1d_miss = pcal_on_l1d_miss,
     .on_kernel_start = pcal_on_kernel_start,
 };

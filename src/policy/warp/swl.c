@@ -63,6 +63,13 @@ static bool swl_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, cons
     return s->allowed >> slot & 1;
 }
 
+/* The live warps outside the limit when the scheduler last looked. */
+static uint64_t swl_throttled(const void *self)
+{
+    const Swl *s = self;
+    return s->valid_seen & ~s->allowed;
+}
+
 static int swl_pick(void *self, const WarpSchedView *v) { return warp_sched_gto(((const Swl *)self)->last, v); }
 
 static void swl_on_issue(void *self, uint32_t slot, const WarpSchedView *v) { ((Swl *)self)->last = (int)slot; }
@@ -83,4 +90,5 @@ const WarpSchedOps warp_swl_ops = {
     .pick = swl_pick,
     .on_issue = swl_on_issue,
     .on_warp_exit = swl_on_exit,
+    .throttled = swl_throttled,
 };
