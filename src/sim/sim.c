@@ -341,6 +341,12 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
     free(with_builtins);
     if (!pm)
         return fail(s, WARPSIM_E_PTX, "%s", err);
+    uint32_t wmma_line = ptx_module_wmma_line(pm);
+    if (wmma_line && s->cfg.sm.n_tensor_units == 0) {
+        ptx_module_free(pm);
+        return fail(s, WARPSIM_E_PTX, "%s:%u: wmma needs tensor cores, which the configured machine does not have "
+                    "(sm.n_tensor_units = 0; the qv100 preset has them)", name ? name : "module.ptx", wmma_line);
+    }
     WarpsimModule *m = xcalloc(1, sizeof *m);
     m->ptx = pm;
     ptxinfo_scan(&m->info, ptx_text);

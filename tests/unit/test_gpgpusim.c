@@ -308,6 +308,8 @@ TEST(gpgpusim_qv100_file)
     EXPECT_STR(c.sm.sched, "lrr");
     EXPECT_EQ_U(c.alu.int_add_ii, 2);
     EXPECT_EQ_U(c.alu.sfu_lat, 100); /* -ptx_opcode_latency_sfu */
+    EXPECT_EQ_U(c.sm.n_tensor_units, 4); /* -gpgpu_num_tensor_core_units */
+    EXPECT_EQ_U(c.alu.tensor_lat, 64);   /* -ptx_opcode_latency_tesnor */
     EXPECT_EQ_U(c.l1d.n_sets, 4);    /* S:4:128:64,L:T:m:L:L,A:512:8,16:0,32 */
     EXPECT_EQ_U(c.l1d.sector_bytes, 32);
     EXPECT_EQ_U(c.l2.sector_bytes, 32);
