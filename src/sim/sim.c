@@ -327,6 +327,9 @@ void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out)
     out->smem_per_sm = c->sm.smem_bytes;
     out->l2_bytes = c->l2.n_sets * c->l2.assoc * c->l2.line_bytes * c->mem.n_partitions * c->mem.subpartitions;
     out->global_bytes = 4ull << 30;
+    char cc[16];
+    config_format_option(&c->gpu, config_find("gpu.compute_capability", NULL), cc, sizeof cc);
+    CHECK(sscanf(cc, "%u.%u", &out->cc_major, &out->cc_minor) == 2); /* the option's choices are M.m */
 }
 
 WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const char *name, WarpsimModule **out)
