@@ -77,6 +77,7 @@ typedef struct WarpsimDeviceInfo {
     uint32_t max_threads_per_sm, max_threads_per_cta, max_ctas_per_sm, regs_per_sm, smem_per_sm;
     uint32_t l2_bytes;
     uint64_t global_bytes;
+    uint32_t cc_major, cc_minor; /* gpu.compute_capability */
 } WarpsimDeviceInfo;
 
 WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t err_len);

@@ -267,8 +267,8 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
     case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = (int)di.bus_bits; break;
     case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = (int)di.l2_bytes; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: v = (int)di.max_threads_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = 7; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = 5; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = (int)di.cc_major; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = (int)di.cc_minor; break;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
     *pi = v;
@@ -282,9 +282,10 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
         return CUDA_ERROR_INVALID_DEVICE;
     if (!major || !minor)
         return CUDA_ERROR_INVALID_VALUE;
-    /* The PTX comes from compute_75; the modelled machine is whatever the config says. */
-    *major = 7;
-    *minor = 5;
+    WarpsimDeviceInfo di; /* the configured machine's (gpu.compute_capability) */
+    warpsim_device_info(drv_sim, &di);
+    *major = (int)di.cc_major;
+    *minor = (int)di.cc_minor;
     return CUDA_SUCCESS;
 }
 

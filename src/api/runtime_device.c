@@ -79,10 +79,7 @@ enum {
     ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101
 };
 
-/* What the runtime reports about the device beyond the configured machine: the PTX is
- * compute_75's (nvcc 13's default), whatever machine the configuration models. */
-#define RT_CC_MAJOR 7
-#define RT_CC_MINOR 5
+/* What the runtime reports about the device beyond the configured machine. */
 #define RT_VERSION 13000 /* CUDA 13.0, for cudaRuntimeGetVersion and cudaDriverGetVersion */
 #define RT_CONST_BYTES 65536
 
@@ -242,8 +239,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->maxGridSize[0] = RT_MAX_GRID_X;
     prop->maxGridSize[1] = prop->maxGridSize[2] = RT_MAX_GRID_YZ;
     prop->totalConstMem = RT_CONST_BYTES;
-    prop->major = RT_CC_MAJOR;
-    prop->minor = RT_CC_MINOR;
+    prop->major = (int)di.cc_major;
+    prop->minor = (int)di.cc_minor;
     prop->textureAlignment = 512;
     prop->texturePitchAlignment = RT_PITCH_ALIGN;
     prop->multiProcessorCount = (int)di.n_sms;
@@ -318,8 +315,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_L2_CACHE_SIZE: v = (int)di.l2_bytes; break;
     case ATTR_MAX_THREADS_PER_SM: v = (int)di.max_threads_per_sm; break;
     case ATTR_MAX_BLOCKS_PER_SM: v = (int)di.max_ctas_per_sm; break;
-    case ATTR_CC_MAJOR: v = RT_CC_MAJOR; break;
-    case ATTR_CC_MINOR: v = RT_CC_MINOR; break;
+    case ATTR_CC_MAJOR: v = (int)di.cc_major; break;
+    case ATTR_CC_MINOR: v = (int)di.cc_minor; break;
     case ATTR_UNIFIED_ADDRESSING: case ATTR_GLOBAL_L1_CACHE: case ATTR_LOCAL_L1_CACHE: v = 1; break;
     case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
     case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */

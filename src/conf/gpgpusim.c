@@ -154,6 +154,28 @@ static int apply_bool(Reader *r, const char *v, const char *key)
     return get_u(r, NULL, v, &u) && set(r, key, u ? "true" : "false");
 }
 
+/* -gpgpu_compute_capability_major / _minor (which: "major" or "minor"): that part of
+ * gpu.compute_capability, the other part kept. */
+static int apply_cc(Reader *r, const char *v, const char *which)
+{
+    uint64_t u = 0;
+    char cur[16], val[48];
+    unsigned major = 0, minor = 0;
+    if (!get_u(r, NULL, v, &u))
+        return 0;
+    config_format_option(&r->c->gpu, config_find("gpu.compute_capability", NULL), cur, sizeof cur);
+    if (sscanf(cur, "%u.%u", &major, &minor) != 2)
+        return fail(r, "gpu.compute_capability is '%s'", cur);
+    if (u > 99)
+        return fail(r, "expected at most 99, got %llu", (unsigned long long)u);
+    if (which[1] == 'a')
+        major = (unsigned)u;
+    else
+        minor = (unsigned)u;
+    snprintf(val, sizeof val, "%u.%u", major, minor);
+    return set(r, "gpu.compute_capability", val);
+}
+
 /* A string copied verbatim (the address mapping). */
 static int apply_str(Reader *r, const char *v, const char *key) { return set(r, key, v); }
 

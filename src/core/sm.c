@@ -16,13 +16,13 @@ static void unit_timing(Sm *sm, const AluConfig *a)
 {
     static const WinstOp ops[] = {WOP_INT_ADD, WOP_INT_MUL, WOP_INT_MAD, WOP_INT_DIV, WOP_FP_ADD,
                                   WOP_FP_MUL,  WOP_FP_MAD,  WOP_FP_DIV,  WOP_DP_ADD,  WOP_DP_MUL,
-                                  WOP_DP_MAD,  WOP_DP_DIV,  WOP_SFU};
+                                  WOP_DP_MAD,  WOP_DP_DIV,  WOP_SFU,     WOP_TENSOR};
     const uint32_t lat[] = {a->int_add_lat, a->int_mul_lat, a->int_mad_lat, a->int_div_lat, a->fp_add_lat,
                             a->fp_mul_lat,  a->fp_mad_lat,  a->fp_div_lat,  a->dp_add_lat,  a->dp_mul_lat,
-                            a->dp_mad_lat,  a->dp_div_lat,  a->sfu_lat};
+                            a->dp_mad_lat,  a->dp_div_lat,  a->sfu_lat,     a->tensor_lat};
     const uint32_t ii[] = {a->int_add_ii, a->int_mul_ii, a->int_mad_ii, a->int_div_ii, a->fp_add_ii,
                            a->fp_mul_ii,  a->fp_mad_ii,  a->fp_div_ii,  a->dp_add_ii,  a->dp_mul_ii,
-                           a->dp_mad_ii,  a->dp_div_ii,  a->sfu_ii};
+                           a->dp_mad_ii,  a->dp_div_ii,  a->sfu_ii,     a->tensor_ii};
     for (uint32_t i = 0; i < WOP_COUNT; i++) {
         sm->lat[i] = a->int_add_lat; /* branch, nop, barrier, exit: the integer pipeline */
         sm->ii[i] = a->int_add_ii;
@@ -78,6 +78,7 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sched_create(sm, cfg, st);
     sm->sp_busy = xcalloc(cfg->sm.n_sp_units, sizeof *sm->sp_busy);
     sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
+    sm->tensor_busy = xcalloc(MAX(cfg->sm.n_tensor_units, 1u), sizeof *sm->tensor_busy);
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     l1d_smem_unused(&sm->l1d, cfg->sm.smem_bytes);
@@ -223,6 +224,7 @@ void sm_free(Sm *sm)
     free(sm->slot_info);
     free(sm->sp_busy);
     free(sm->sfu_busy);
+    free(sm->tensor_busy);
 }
 
 void sm_set_front(Sm *sm, const FrontOps *ops, void *self)

@@ -184,7 +184,7 @@ typedef struct Sm {
     WarpSlotInfo *slot_info;  /* per slot, what the schedulers see */
     SmView view;
     uint64_t *age;
-    uint64_t *sp_busy, *sfu_busy;
+    uint64_t *sp_busy, *sfu_busy, *tensor_busy; /* per unit: the cycle it takes its next instruction */
     uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
     Ldst ldst;
     L1d l1d;

@@ -16,11 +16,21 @@ static bool on_sfu(uint8_t op)
     return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
 }
 
-/* Whether the functional unit the instruction needs can accept it this cycle. */
-static bool unit_free(const Sm *sm, const WinstStatic *s, uint64_t now)
+/* The tensor-core unit of warp slot `slot`: one per sub-core (scheduler), shared round-robin
+ * when there are fewer units than schedulers. */
+static uint64_t *tensor_unit(const Sm *sm, uint32_t slot)
+{
+    return &sm->tensor_busy[(slot % sm->n_sched) % sm->cfg->sm.n_tensor_units];
+}
+
+/* Whether the functional unit the instruction of warp slot `slot` needs can accept it this
+ * cycle. */
+static bool unit_free(const Sm *sm, uint32_t slot, const WinstStatic *s, uint64_t now)
 {
     if (winst_is_mem(s))
         return sm_ldst_can_take(sm);
+    if (s->op == WOP_TENSOR)
+        return *tensor_unit(sm, slot) <= now;
     const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
     uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
     for (uint32_t i = 0; i < n; i++)
@@ -118,6 +128,9 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
         w->exited = true;
         sm_warp_retire(sm, slot, now);
         return;
+    } else if (op == WOP_TENSOR) {
+        *tensor_unit(sm, slot) = now + sm->ii[op];
+        sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     } else {
         uint64_t *busy = on_sfu(op) ? sm->sfu_busy : sm->sp_busy;
         uint32_t n = on_sfu(op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
@@ -131,10 +144,10 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     sm_warp_update(sm, w, now);
 }
 
-/* The unit an instruction issues to: 0 SP, 1 SFU, 2 LD/ST. */
+/* The unit an instruction issues to: 0 SP, 1 SFU, 2 LD/ST, 3 tensor. */
 static int unit_of(const WinstStatic *s)
 {
-    return winst_is_mem(s) ? 2 : on_sfu(s->op) ? 1 : 0;
+    return winst_is_mem(s) ? 2 : s->op == WOP_TENSOR ? 3 : on_sfu(s->op) ? 1 : 0;
 }
 
 /* sm.issue_per_warp = 2 (GPGPU-Sim's dual issue, with its default of two different units): the
@@ -148,7 +161,7 @@ static bool issue_second(Sm *sm, uint32_t k, uint32_t slot, int first, const War
         return false; /* the buffer is empty, or the next instruction waits for the same unit */
     w->ibuf_ready = now;
     sm_warp_update(sm, w, now);
-    bool ok = sm->ready_at[slot] <= now && unit_free(sm, w->next, now);
+    bool ok = sm->ready_at[slot] <= now && unit_free(sm, slot, w->next, now);
     const WarpSchedOps *ops = sm->sched_ops;
     if (ok && ops->may_issue)
         ok = ops->may_issue(sm->sched[k], slot, &sm->slot_info[slot], v);
@@ -201,7 +214,7 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
             *next_ready = MIN(*next_ready, sm->ready_at[slot]);
             continue;
         }
-        if (unit_free(sm, sm->warps[slot].next, now)) {
+        if (unit_free(sm, slot, sm->warps[slot].next, now)) {
             ready |= 1ull << slot;
         } else {
             *busy = true;

@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 #define WARP_SIZE 32
-#define WINST_MAX_DST 4 /* ld.v4 writes four registers */
-#define WINST_MAX_SRC 6
+#define WINST_MAX_DST 8 /* ld.v4 writes four registers, wmma.load and wmma.mma eight */
+#define WINST_MAX_SRC 25 /* wmma.mma reads three fragments of up to eight registers, and a guard */
 #define WINST_PC_STEP 8 /* pc distance of consecutive instructions, in every front end */
 
 /* Operation classes: each maps to an execution unit and a latency/initiation option. */
@@ -39,6 +39,7 @@ typedef enum WinstOp {
     WOP_BRANCH,  /* bra, call, ret: no result register, integer pipeline */
     WOP_EXIT,    /* the warp (all its threads) has finished */
     WOP_NOP,     /* membar and other no-ops: integer pipeline */
+    WOP_TENSOR,  /* wmma.mma: the tensor-core unit of the warp's scheduler (sm.n_tensor_units) */
     WOP_COUNT
 } WinstOp;
 

@@ -328,6 +328,9 @@ void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out)
     out->smem_per_sm = c->sm.smem_bytes;
     out->l2_bytes = c->l2.n_sets * c->l2.assoc * c->l2.line_bytes * c->mem.n_partitions * c->mem.subpartitions;
     out->global_bytes = 4ull << 30;
+    char cc[16];
+    config_format_option(&c->gpu, config_find("gpu.compute_capability", NULL), cc, sizeof cc);
+    CHECK(sscanf(cc, "%u.%u", &out->cc_major, &out->cc_minor) == 2); /* the option's choices are M.m */
 }
 
 WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const char *name, WarpsimModule **out)
@@ -342,6 +345,12 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
     free(with_builtins);
     if (!pm)
         return fail(s, WARPSIM_E_PTX, "%s", err);
+    uint32_t wmma_line = ptx_module_wmma_line(pm);
+    if (wmma_line && s->cfg.sm.n_tensor_units == 0) {
+        ptx_module_free(pm);
+        return fail(s, WARPSIM_E_PTX, "%s:%u: wmma needs tensor cores, which the configured machine does not have "
+                    "(sm.n_tensor_units = 0; the qv100 preset has them)", name ? name : "module.ptx", wmma_line);
+    }
     WarpsimModule *m = xcalloc(1, sizeof *m);
     m->ptx = pm;
     ptxinfo_scan(&m->info, ptx_text);

@@ -3,7 +3,8 @@
 # program is built (-cudart shared, nvcc's default fat-binary compression), into OUTDIR
 # (default: tests/cudart/bin, the prebuilt copies checked in for machines without nvcc).
 # vecadd_lz4 is vecadd with --compress-mode=speed (LZ4 instead of zstd); vecadd_ptsz is vecadd
-# with --default-stream per-thread (the _ptsz / _ptds entry points).
+# with --default-stream per-thread (the _ptsz / _ptds entry points); wmma and wmma_sm80 are
+# run by tests/unit/test_ptx_wmma.c.
 #   sh tests/cudart/build.sh [OUTDIR]
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,3 +21,8 @@ for prog in vecadd symbols reduce texture devprops badlaunch pools runtime_api m
 done
 "$NVCC" $flags --compress-mode=speed -o "$out/vecadd_lz4" "vecadd.cu"
 "$NVCC" $flags --default-stream per-thread -o "$out/vecadd_ptsz" "vecadd.cu"
+# tensor cores: wmma with nvcc's default sm_75, and wmma_sm80 adding the bf16 fragments of sm_80
+"$NVCC" $flags -o "$out/wmma" "wmma.cu"
+"$NVCC" $flags -arch=sm_80 -DWMMA_BF16 -o "$out/wmma_sm80" "wmma.cu"
+# small PTX features: WARP_SZ, match, bmsk, f16 arithmetic, CUB (tests/unit/test_cuda_ptxgaps.c)
+"$NVCC" $flags -o "$out/ptxgaps" "ptxgaps.cu"

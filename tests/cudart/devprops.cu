@@ -27,7 +27,10 @@ int main()
     cudaFuncAttributes fa;
     CHECK(cudaFuncGetAttributes(&fa, scale));
     printf("devices: %d (current %d), runtime %d, driver %d\n", count, dev, rt, drv);
-    printf("name: %s, compute capability %d.%d\n", p.name, p.major, p.minor);
+    int cc_major = -1, cc_minor = -1;
+    CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, 0));
+    CHECK(cudaDeviceGetAttribute(&cc_minor, cudaDevAttrComputeCapabilityMinor, 0));
+    printf("name: %s, compute capability %d.%d (attributes %d.%d)\n", p.name, p.major, p.minor, cc_major, cc_minor);
     printf("SMs: %d, warp size %d, max threads per block %d, per SM %d\n", p.multiProcessorCount, p.warpSize,
            p.maxThreadsPerBlock, p.maxThreadsPerMultiProcessor);
     printf("block dims max %d x %d x %d, grid max %d x %d x %d\n", p.maxThreadsDim[0], p.maxThreadsDim[1],

@@ -245,7 +245,10 @@ TEST(gpgpusim_gtx480_file)
     EXPECT(!strstr(notes, "-gpgpu_n_clusters"));
     EXPECT(!strstr(notes, "-gpgpu_dram_timing_opt"));
     EXPECT(!strstr(notes, "indexing_policy")); /* 0 and 1 are exactly warpsim's */
-    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 14);
+    EXPECT_EQ_I(count_lines(notes, "is not modelled by warpsim; ignored\n"), 13);
+    char cc[16];
+    config_format_option(&c.gpu, config_find("gpu.compute_capability", NULL), cc, sizeof cc);
+    EXPECT_STR(cc, "2.0"); /* -gpgpu_compute_capability_major 2 */
 }
 
 /* configs/gpgpusim/gtx480.config, the machine `warpsim bench` runs its divergent stream on,
@@ -308,6 +311,8 @@ TEST(gpgpusim_qv100_file)
     EXPECT_STR(c.sm.sched, "lrr");
     EXPECT_EQ_U(c.alu.int_add_ii, 2);
     EXPECT_EQ_U(c.alu.sfu_lat, 100); /* -ptx_opcode_latency_sfu */
+    EXPECT_EQ_U(c.sm.n_tensor_units, 4); /* -gpgpu_num_tensor_core_units */
+    EXPECT_EQ_U(c.alu.tensor_lat, 64);   /* -ptx_opcode_latency_tesnor */
     EXPECT_EQ_U(c.l1d.n_sets, 4);    /* S:4:128:64,L:T:m:L:L,A:512:8,16:0,32 */
     EXPECT_EQ_U(c.l1d.sector_bytes, 32);
     EXPECT_EQ_U(c.l2.sector_bytes, 32);
@@ -350,6 +355,21 @@ TEST(gpgpusim_syntax_comments_quotes_crlf)
     EXPECT_EQ_U(c.dram.tRAS, 28); /* not in the string: kept */
     EXPECT_EQ_U(c.sm.max_ctas, 4);
     EXPECT_SAME(notes, "");
+}
+
+TEST(gpgpusim_compute_capability)
+{
+    Config c;
+    config_init(&c);
+    char err[600], notes[4096], cc[16];
+    EXPECT_EQ_I(load(&c, "-gpgpu_compute_capability_major 8\n-gpgpu_compute_capability_minor 6\n", err, sizeof err,
+                     notes, sizeof notes), 1);
+    config_format_option(&c.gpu, config_find("gpu.compute_capability", NULL), cc, sizeof cc);
+    EXPECT_STR(cc, "8.6");
+    config_init(&c);
+    EXPECT_EQ_I(load(&c, "-gpgpu_compute_capability_major 7\n-gpgpu_compute_capability_minor 3\n", err, sizeof err,
+                     notes, sizeof notes), 0);
+    EXPECT_CONTAINS(err, ":2: -gpgpu_compute_capability_minor: gpu.compute_capability: expected one of 2.0|2.1|");
 }
 
 TEST(gpgpusim_mappings_and_approximations)

@@ -51,6 +51,8 @@ const PtxKernelInfo *ptx_module_kernel_at(const PtxModule *m, uint32_t i);
 char *ptx_builtins_define(const char *text);
 /* Number of decoded instructions in the module (all functions). */
 uint32_t ptx_module_n_insts(const PtxModule *m);
+/* The source line of the module's first wmma instruction (tensor cores), 0 if none. */
+uint32_t ptx_module_wmma_line(const PtxModule *m);
 
 /* ---- simulated global memory: sparse, paged, 64-bit addresses ---- */
 PtxMemory *ptx_memory_create(void);

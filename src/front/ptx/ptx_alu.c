@@ -770,8 +770,10 @@ const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t a
             exec_float(l, w, in, active);
             return NULL;
         }
-        if (in->op == OP_FMA || ptx_type_float(in->type))
-            return "f16/bf16 arithmetic is not supported";
+        if (ptx_type_float(in->type))
+            return ptx_half_exec(l, w, in, active); /* f16, f16x2 (ptx_half.c) */
+        if (in->op == OP_FMA)
+            return "fma needs a floating-point type";
         exec_int(l, w, in, active);
         return NULL;
     default:

@@ -11,6 +11,9 @@
  * instruction fail at run time (the caller reports it as a fault at the instruction). */
 const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active,
                          uint32_t simt_mask);
+/* ptx_half.c: add, sub, mul, fma, neg, abs, min, max of .f16 and .f16x2; NULL, or why the
+ * instruction cannot run. */
+const char *ptx_half_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
 /* The value of operand o for every lane: a pointer and a stride (0 for uniform values). */
 const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
                                    uint64_t tmp[WARP_SIZE], unsigned *stride);

@@ -8,6 +8,7 @@
  * functional model is sequentially consistent. Each opcode is classified once into a WinstOp so
  * the timing model picks an execution unit without seeing PTX. */
 #include "front/ptx/ptx_ir.h"
+#include "front/ptx/ptx_wmma.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static const NameVal opcode_names[] = {
     {"match", OP_MATCH},
     {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP}, {"tex", OP_TEX},
     {"trap", OP_EXIT}, /* an exit that fails the launch (mode EXIT_TRAP) */
+    {"wmma", OP_WMMA},
 };
 
 static const NameVal type_names[] = {
@@ -136,6 +138,8 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         in->mode = EXIT_TRAP;
     if (op == OP_CVTA)
         in->space = SP_GENERIC;
+    if (op == OP_WMMA) /* its own modifier grammar (matrix, layouts, shape, several types) */
+        return ptx_wmma_decode(word, len, in, why, why_len);
     unsigned n_types = 0;
     bool have_cmp = false;
     const char *p = dot;
@@ -297,6 +301,7 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
     case OP_BAR: a = 0; b = 2; break;
     case OP_RET: case OP_EXIT: case OP_MEMBAR: case OP_NOP: a = 0; b = 6; break;
     case OP_PREFETCH: a = b = 1; break;
+    case OP_WMMA: ptx_wmma_arity(in, &a, &b); break;
     default: break;
     }
     *lo = a;
@@ -326,6 +331,8 @@ uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i)
         return i == 1 ? PT_PRED : i == 2 ? in->type : PT_B32;
     case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BAR: case OP_BMSK:
         return PT_B32;
+    case OP_WMMA: /* the stride */
+        return PT_U32;
     default:
         return in->type;
     }
@@ -348,6 +355,8 @@ static uint8_t classify(const PtxModule *m, const PtxInst *in)
         return WOP_SFU;
     case OP_LD: case OP_TEX:
         return WOP_LOAD;
+    case OP_WMMA:
+        return in->mode == WMMA_MMA ? WOP_TENSOR : in->mode == WMMA_STORE_D ? WOP_STORE : WOP_LOAD;
     case OP_ST:
         return WOP_STORE;
     case OP_ATOM: case OP_RED:
@@ -405,7 +414,7 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
     s->op = classify(m, in);
     if (s->op == WOP_LOAD || s->op == WOP_STORE || s->op == WOP_ATOMIC) {
         s->space = (uint8_t)(in->op == OP_TEX ? WSPACE_TEX : wspace(in->space));
-        s->access_bytes = (uint8_t)(ptx_type_bytes(in->type) * in->vec);
+        s->access_bytes = (uint8_t)(in->op == OP_WMMA ? ptx_wmma_lane_bytes(in) : ptx_type_bytes(in->type) * in->vec);
     }
     unsigned first_src = 1;
     /* Destinations. */

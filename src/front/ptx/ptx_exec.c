@@ -275,6 +275,22 @@ bool ptx_lane_read(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t generic, vo
     return true;
 }
 
+bool ptx_lane_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
+                     bool store, uint64_t *v, uint32_t pc, uint64_t *taddr, uint8_t *rspace)
+{
+    if (space == SP_SHARED || space == SP_LOCAL)
+        a &= 0xffffffffull; /* 32-bit window offsets, as exec_mem computes them */
+    Where r;
+    if (!resolve(l, w, lane, space, a, bytes, &r, pc, store ? ACC_STORE : ACC_LOAD))
+        return false;
+    *taddr = r.taddr;
+    *rspace = r.space;
+    if (store)
+        return wr(l, &r, *v, bytes, pc);
+    *v = rd(l, &r, bytes);
+    return true;
+}
+
 static uint64_t atomic_op(const PtxInst *in, uint64_t old, uint64_t b, uint64_t c, unsigned eb)
 {
     bool sg = ptx_type_signed(in->type);
@@ -605,6 +621,11 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         top->pc = next;
         if (active)
             exec_tex(l, w, in, pc, active, out);
+        break;
+    case OP_WMMA:
+        top->pc = next;
+        if (active)
+            ptx_wmma_exec(l, w, in, pc, active, out);
         break;
     case OP_BAR: case OP_MEMBAR: case OP_NOP:
         top->pc = next;

@@ -18,6 +18,14 @@ void ptx_thread_coords(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, char
 /* Read n bytes at a generic address for one lane (what vprintf and __assertfail read), checked
  * like the lane's loads; false once the launch has faulted. */
 bool ptx_lane_read(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t generic, void *dst, size_t n, uint32_t pc);
+/* One lane's access of bytes (1, 2, 4 or 8) at address a of space (generic resolved by
+ * window), checked like an ld/st of that size: store *v, or load into *v. The address the
+ * timing model sees and the space it fell in come back; false once the launch has faulted. */
+bool ptx_lane_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
+                     bool store, uint64_t *v, uint32_t pc, uint64_t *taddr, uint8_t *rspace);
+
+/* ptx_wmma.c: run a wmma.load, wmma.store or wmma.mma for the active lanes. */
+void ptx_wmma_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
 
 /* ptx_builtin.c: vprintf and __assertfail. The functions of m that ptx_builtin_call runs
  * (UINT32_MAX for none); run a call of one of them for the active lanes; write the launch's

@@ -37,6 +37,7 @@ typedef enum PtxOpcode {
     OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_BAR, OP_MEMBAR, OP_NOP,
     OP_SHFL, OP_MATCH, OP_VOTE, OP_ACTIVEMASK, OP_CLOCK,
     OP_TEX, /* tex.1d on a texture object: d (4 regs), the handle register, {coordinate} */
+    OP_WMMA, /* wmma.load / wmma.store / wmma.mma (ptx_wmma.h): mode says which */
     OP_COUNT
 } PtxOpcode;
 
@@ -80,6 +81,8 @@ enum {
     PF_IMM_BYTES = 1 << 9, /* operand widths follow the instruction type exactly */
 };
 
+#define PTX_MAX_VEC 8 /* registers in a {...} operand: ld.v4, and wmma fragments of up to 8 */
+
 typedef enum PtxOperandKind {
     OK_NONE, OK_REG, OK_IMM, OK_VEC, OK_ADDR, OK_SYM, OK_LABEL, OK_FUNC
 } PtxOperandKind;
@@ -94,7 +97,7 @@ typedef struct PtxOperand {
     uint8_t n;
     uint16_t reg;
     uint16_t sym;
-    uint16_t vreg[4];
+    uint16_t vreg[PTX_MAX_VEC];
     uint64_t imm;
 } PtxOperand;
 
@@ -105,15 +108,19 @@ typedef struct PtxInst {
     uint8_t type;  /* instruction type; for cvt the destination type */
     uint8_t type2; /* cvt source type; setp/set: the compared type */
     uint8_t rnd;
-    uint8_t mode;  /* cmp / mul mode / atomic op / shfl / vote / shf / testp sub-operation */
-    uint8_t boolop;
+    uint8_t mode;  /* cmp / mul mode / atomic op / shfl / vote / shf / testp / wmma sub-operation */
+    union {
+        uint8_t boolop;
+        uint8_t type3; /* wmma.mma: the c (accumulator input) type */
+    };
     uint8_t space; /* PtxSpace for ld/st/atom/red/cvta */
     uint8_t vec;   /* 1, 2 or 4 */
     uint16_t flags;
     uint16_t guard; /* predicate register or PTX_NO_REG */
     uint8_t n_ops;
     uint8_t func;   /* index of the function containing it (for ret) */
-    uint16_t pad;
+    uint8_t shape;  /* wmma: WmmaShape */
+    uint8_t layout; /* wmma: WMMA_COL_A / WMMA_COL_B bits (load/store: A's bit is the memory's) */
     uint32_t rpc;   /* branches: reconvergence instruction (immediate post-dominator) */
     uint32_t line;  /* source line, for run-time error messages */
     PtxOperand o[PTX_MAX_OPS];

@@ -9,6 +9,7 @@
  * interpreter relies on. Two forms are normalised: the optional second predicate of setp/shfl
  * (d|p) always takes a slot, and mov from %clock becomes OP_CLOCK. */
 #include "front/ptx/ptx_parse_internal.h"
+#include "front/ptx/ptx_wmma.h"
 
 #include <stdio.h>
 
@@ -80,8 +81,8 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
         o->kind = OK_VEC;
         do {
             const Tok *r = ptx_expect_word(P, "a register in {...}");
-            if (o->n == 4)
-                ptx_parse_fail(P, r, "at most four registers in a vector operand");
+            if (o->n == PTX_MAX_VEC)
+                ptx_parse_fail(P, r, "at most %d registers in a vector operand", PTX_MAX_VEC);
             o->vreg[o->n++] = ptx_is_word(r, "_") ? PTX_NO_REG : reg_operand(P, r);
         } while (ptx_accept(P, ','));
         ptx_expect(P, '}');
@@ -266,6 +267,13 @@ static void check_operands(Parser *P, const Tok *at, PtxInst *in)
         break;
     case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR: case OP_MEMBAR: case OP_NOP:
         break;
+    case OP_WMMA: {
+        char b[128];
+        const char *why = ptx_wmma_check(in, b, sizeof b);
+        if (why)
+            ptx_parse_fail(P, at, "'%.*s': %s", (int)at->len, at->s, why);
+        break;
+    }
     case OP_MOV:
         if ((o[0].kind != OK_REG && o[0].kind != OK_VEC) || o[1].kind == OK_ADDR)
             ptx_parse_fail(P, at, "expected 'mov d, a'");

@@ -122,7 +122,7 @@ static bool is_special(const PtxModule *m, uint16_t r) { return (uint32_t)(r - m
 /* ---- definitions and dominance ---- */
 
 /* The registers instruction in writes (as ptx_decode_static lists destinations). */
-static unsigned inst_defs(const PtxInst *in, uint16_t out[4])
+static unsigned inst_defs(const PtxInst *in, uint16_t out[PTX_MAX_VEC])
 {
     unsigned n = 0;
     switch (in->op) {
@@ -139,7 +139,7 @@ static unsigned inst_defs(const PtxInst *in, uint16_t out[4])
         if (in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG)
             out[n++] = in->o[0].reg;
         else if (in->o[0].kind == OK_VEC)
-            for (unsigned k = 0; k < in->o[0].n && k < 4; k++)
+            for (unsigned k = 0; k < in->o[0].n && k < PTX_MAX_VEC; k++)
                 if (in->o[0].vreg[k] != PTX_NO_REG)
                     out[n++] = in->o[0].vreg[k];
         return n;
@@ -151,7 +151,7 @@ static void index_defs(Builder *b)
 {
     const PtxModule *m = b->m;
     b->def_start = xcalloc((size_t)m->n_regs + 2, sizeof *b->def_start);
-    uint16_t d[4];
+    uint16_t d[PTX_MAX_VEC];
     for (uint32_t pc = b->first; pc < b->end; pc++)
         for (unsigned k = 0, n = inst_defs(&m->insts[pc], d); k < n; k++)
             if (d[k] < m->n_regs)

@@ -21,6 +21,7 @@ enum {
     SYNTH_REG_LOAD_FIRST = 1, /* loads write 1..8 in turn */
     SYNTH_N_LOAD_REGS = 8,
     SYNTH_REG_ACC = 9, /* the ALU chain's accumulator */
+    SYNTH_MAX_SRC = 6, /* registers an instruction reads at most (the accumulator and 5 loaded) */
 };
 
 typedef struct SynthProgram SynthProgram;

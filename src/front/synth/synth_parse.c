@@ -182,7 +182,7 @@ static void reg_write_load(Parser *ps, WinstStatic *s)
 static void reg_read(Parser *ps, WinstStatic *s)
 {
     s->src[s->n_src++] = SYNTH_REG_ACC;
-    unsigned take = MIN(ps->n_pending, (unsigned)WINST_MAX_SRC - s->n_src);
+    unsigned take = MIN(ps->n_pending, (unsigned)SYNTH_MAX_SRC - s->n_src);
     for (unsigned i = 0; i < take; i++)
         s->src[s->n_src++] = ps->pending[i];
     memmove(ps->pending, ps->pending + take, (ps->n_pending - take) * sizeof ps->pending[0]);

@@ -1,0 +1,154 @@
+/* test_ptx_wmma.c: the tensor-core instructions (src/front/ptx/ptx_wmma.c) and the CUDA
+ * programs that use them.
+ *
+ * In process, on a hand-written module: the fragment layout warpsim chose (lane l's slots hold
+ * a row-major a's elements l*16 ... l*16+15, modulo the matrix), the order of the f32 sums (one
+ * rounding per addition: c, then k = 0, 1, ...), and the parse errors of forms warpsim does not
+ * run. End to end: tests/cudart/wmma (nvcc 13's sm_75 PTX) and wmma_sm80 (sm_80, with bf16)
+ * check every shape, type and layout against the CPU, functionally and on the timing model of
+ * the qv100 preset, whose tensor units the timing must feel; the default preset (gtx480, no
+ * tensor cores) refuses the module with the PTX file and line. */
+#include "../test.h"
+
+#include "../cuda_exec.h"
+#include "../ptx/ptx_test.h"
+
+#include "base/base.h"
+#include "front/ptx/ptx_value.h"
+
+#include <stdlib.h>
+
+static const char wmma_ptx[] =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry mma(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd, .param .u64 pf)\n"
+    "{\n"
+    "  .reg .b32 %r<24>;\n  .reg .f32 %f<20>;\n  .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n"
+    "  ld.param.u64 %rd4, [pd];\n  ld.param.u64 %rd5, [pf];\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1], 16;\n"
+    "  wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, [%rd2];\n"
+    "  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, [%rd3], 16;\n"
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, "
+    "{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"
+    "  wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [%rd4], {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, 16;\n"
+    "  mov.u32 %r20, %tid.x;\n  mul.wide.u32 %rd6, %r20, 32;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  st.global.v4.b32 [%rd7], {%r1,%r2,%r3,%r4};\n  st.global.v4.b32 [%rd7+16], {%r5,%r6,%r7,%r8};\n"
+    "  ret;\n}\n";
+
+static uint16_t h(double x) { return ptx_f64_to_f16(x, RND_RN); }
+
+TEST(ptx_wmma_layout_and_rounding)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(wmma_ptx, "wmma.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint16_t a[256], b[256];
+    float c[256], d[256];
+    uint32_t frag[32 * 8];
+    /* a(i,k) = i*16 + k, except row 1: 4096, 1, 0, ...; b (column-major) = identity, except
+     * column 1: 4096, 1, 0, ... So d(1,1) = c(1,1) + 4096*4096 + 1*1 with c(1,1) = 1: summed in
+     * order with one rounding each, 1 + 2^24 rounds to 2^24 (to even), + 1 again to 2^24; the
+     * exact sum is 2^24 + 2. */
+    for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 16; k++) {
+            a[i * 16 + k] = h(i == 1 ? (k == 0 ? 4096 : k == 1 ? 1 : 0) : i * 16 + k);
+            b[i * 16 + k] = h(i == 1 ? (k == 0 ? 4096 : k == 1 ? 1 : 0) : i == k); /* b[n*16 + k] */
+        }
+    for (int i = 0; i < 256; i++)
+        c[i] = (float)(i % 7);
+    c[1 * 16 + 1] = 1.0f;
+    uint64_t args[5] = {pt_upload(mem, a, sizeof a), pt_upload(mem, b, sizeof b), pt_upload(mem, c, sizeof c),
+                        pt_upload(mem, NULL, sizeof d), pt_upload(mem, NULL, sizeof frag)};
+    PtxRunStats st;
+    ASSERT(pt_run(m, mem, "mma", 1, 1, 1, 32, 1, 1, 0, args, 5, &st));
+    ptx_memory_read(mem, args[3], d, sizeof d);
+    ptx_memory_read(mem, args[4], frag, sizeof frag);
+    /* lane 5 holds row 5 of a, two halves a register, low half first; lane 21 the same again */
+    EXPECT_EQ_U(frag[5 * 8 + 0], (uint32_t)h(80) | (uint32_t)h(81) << 16);
+    EXPECT_EQ_U(frag[5 * 8 + 7], (uint32_t)h(94) | (uint32_t)h(95) << 16);
+    EXPECT_EQ_U(frag[21 * 8 + 3], frag[5 * 8 + 3]);
+    /* d stored column-major: d(i,j) at d[j*16 + i] */
+    EXPECT_EQ_U(pt_f2u(d[1 * 16 + 1]), pt_f2u(16777216.0f)); /* not 16777218 */
+    EXPECT_EQ_U(pt_f2u(d[0 * 16 + 1]), pt_f2u(4096.0f + c[1 * 16 + 0])); /* d(1,0) = c(1,0) + a(1,0) b(0,0) */
+    for (int i = 2; i < 16; i++)
+        for (int j = 2; j < 16; j++)
+            EXPECT_EQ_U(pt_f2u(d[j * 16 + i]), pt_f2u((float)(i * 16 + j) + c[i * 16 + j]));
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
+static void expect_parse_error(const char *inst, const char *want)
+{
+    char text[1024], err[512];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+             "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<2>;\n  ld.param.u64 %%rd1, [p];\n  %s\n  ret;\n}\n", inst);
+    PtxModule *m = ptx_module_parse(text, "bad.ptx", err, sizeof err);
+    EXPECT(!m);
+    if (m)
+        ptx_module_free(m);
+    else
+        EXPECT_CONTAINS(err, want);
+}
+
+TEST(ptx_wmma_parse_errors)
+{
+    expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k8.global.tf32 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+                       "wmma on .tf32 elements is not supported");
+    expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k4.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+                       "the shape .m8n8k4 is not supported");
+    expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+                       "expected loaded as {...} of 8 registers");
+    expect_parse_error("wmma.load.c.sync.aligned.row.m16n16k16.global.bf16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+                       "expected one type: .f16, .f32 or .s32");
+    expect_parse_error("wmma.load.a.sync.aligned.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];",
+                       "expected a layout (.row or .col)");
+    expect_parse_error("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.s8.f32 {%r1}, {%r1}, {%r1}, {%r1};",
+                       "a and b must have the same type");
+    expect_parse_error("wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd1], {%r1,%r2,%r3,%r4}, 16, 3;",
+                       "expects 2 or more operands, found 4");
+}
+
+/* ---- the CUDA programs ---- */
+
+TEST(ptx_wmma_programs)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    const char *progs[] = {"wmma", "wmma_sm80"}, *want[] = {"wmma: 11 cases, 0 mismatches", "wmma: 14 cases, 0 mismatches"};
+    for (int p = 0; p < 2; p++) {
+        EXPECT_EQ_I(run_prog("tests/cudart/bin", progs[p], "--functional --quiet --preset qv100", out, sizeof out), 0);
+        EXPECT_CONTAINS(out, want[p]);
+    }
+    char args[1100], json[512];
+    snprintf(json, sizeof json, "%s/wmma.json", test_tmpdir());
+    snprintf(args, sizeof args, "--quiet --preset qv100 --json %s", json);
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "wmma", args, out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "wmma: 11 cases, 0 mismatches");
+    char *text = read_file(json, NULL);
+    EXPECT_CONTAINS(text, "_Z4gemmPK6__halfS1_Pfiiif");
+    free(text);
+    /* The GEMM's warps each run 4 dependent wmma.mma: at a tensor latency of 1000 cycles the
+     * kernel takes at least 4000 (1881 at qv100's 64). */
+    uint64_t cycles[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "--quiet --preset qv100 %s --json %s", i ? "-o alu.tensor_lat=1000" : "", json);
+        EXPECT_EQ_I(run_prog("tests/cudart/bin", "wmma gemm", args, out, sizeof out), 0);
+        EXPECT_CONTAINS(out, "wmma: 1 cases, 0 mismatches");
+        text = read_file(json, NULL);
+        const char *c = text ? strstr(text, "\"sim.cycles\"") : NULL;
+        EXPECT(c && sscanf(c, "\"sim.cycles\": %" SCNu64, &cycles[i]) == 1);
+        free(text);
+    }
+    EXPECT(cycles[0] > 0 && cycles[0] < 4000 && cycles[1] >= 4000);
+    /* no tensor cores: the module does not load, and the message names the PTX line */
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "wmma", "--functional --quiet", out, sizeof out), 1);
+    EXPECT_CONTAINS(out, ".compute_75.ptx:");
+    EXPECT_CONTAINS(out, ": wmma needs tensor cores, which the configured machine does not have "
+                         "(sm.n_tensor_units = 0; the qv100 preset has them)");
+    EXPECT_CONTAINS(out, "(cudaErrorInvalidPtx)");
+}

@@ -1,0 +1,83 @@
+#!/bin/sh
+# coverage.sh: how much of a public CUDA suite runs on warpsim. Builds each program of a list with
+# nvcc 13 (-cudart shared), runs it under `warpsim exec` and writes a table of the outcomes. The
+# suite's sources are not part of warpsim: give their folder in SUITE_DIR.
+#
+#   SUITE_DIR=/path/to/cuda-samples sh tools/coverage.sh [LIST] [OUT]
+#
+# LIST (default tools/coverage.list): one program a line, `name source [args...]`, where source
+# is a .cu file or a folder (all its .cu and .cpp files are compiled together), relative to
+# SUITE_DIR; '#' starts a comment. OUT (default coverage.md): the table, one row a program:
+# built or not, the exit status under warpsim, and the first line warpsim or the program said
+# about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
+# is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet"; e.g.
+# "--preset qv100 --quiet" for the timing model), TIMEOUT (seconds a run may take, default 600),
+# WORK (build folder, default a temporary one, removed at the end).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+list=${1:-$here/tools/coverage.list}
+out=${2:-coverage.md}
+: "${SUITE_DIR:?set SUITE_DIR to the suite's source folder}"
+[ -d "$SUITE_DIR" ] || { echo "coverage.sh: SUITE_DIR $SUITE_DIR is not a folder" >&2; exit 1; }
+[ -r "$list" ] || { echo "coverage.sh: cannot read the list $list" >&2; exit 1; }
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+args=${WARPSIM_EXEC_ARGS:---functional --quiet}
+timeout=${TIMEOUT:-600}
+warpsim=$here/build/warpsim
+[ -x "$warpsim" ] || { echo "coverage.sh: build warpsim first (make)" >&2; exit 1; }
+flags=${NVCC_FLAGS:-}
+[ -d "$SUITE_DIR/Common" ] && flags="$flags -I$SUITE_DIR/Common"
+keep_work=1
+if [ -z "${WORK:-}" ]; then
+    WORK=$(mktemp -d)
+    keep_work=0
+fi
+mkdir -p "$WORK"
+
+total=0 built=0 passed=0
+rows=$WORK/rows
+: > "$rows"
+while read -r name src rest; do
+    case $name in '' | '#'*) continue ;; esac
+    total=$((total + 1))
+    path=$SUITE_DIR/$src
+    if [ -d "$path" ]; then
+        files=$(ls "$path"/*.cu "$path"/*.cpp 2>/dev/null)
+        inc="-I$path"
+    else
+        files=$path
+        inc="-I$(dirname "$path")"
+    fi
+    bin=$WORK/$name
+    log=$WORK/$name.log
+    if [ -z "$files" ] || ! "$NVCC" -cudart shared -O2 $flags $inc -o "$bin" $files > "$log.build" 2>&1; then
+        why=$(grep -m1 -i "error" "$log.build" 2>/dev/null || echo "no .cu source at $src")
+        printf '| %s | no | | %s |\n' "$name" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
+        continue
+    fi
+    built=$((built + 1))
+    # shellcheck disable=SC2086
+    (cd "$WORK" && timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1))
+        why=""
+    elif [ $rc -eq 124 ]; then
+        why="timed out after ${timeout} s"
+    else
+        why=$(grep -m1 -E "^warpsim: |error|Error|FAIL|fail" "$log" || tail -n 1 "$log")
+    fi
+    printf '| %s | yes | %s | %s |\n' "$name" "$rc" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
+done < "$list"
+
+{
+    echo "# warpsim coverage: $(basename "$list")"
+    echo
+    echo "warpsim exec $args; $passed of $total programs exit 0 ($built built)."
+    echo
+    echo "| program | built | exit | first failure message |"
+    echo "| --- | --- | --- | --- |"
+    cat "$rows"
+} > "$out"
+echo "coverage.sh: $passed of $total programs exit 0 ($built built): $out"
+[ $keep_work -eq 1 ] || rm -rf "$WORK"
