@@ -69,6 +69,17 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault = 4
 };
 
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned, cudaChannelFormatKindFloat };
+
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    int f; /* enum cudaChannelFormatKind */
+};
+
+struct cudaExtent {
+    size_t width, height, depth;
+};
+
 /* The row alignment a pitched 2D texture needs (cudaDevAttrTexturePitchAlignment). */
 #define RT_PITCH_ALIGN 32
 
@@ -182,6 +193,29 @@ cudaError_t rt_check_device(const void *p, size_t n, const char *call, const cha
 cudaError_t rt_copy(void *dst, const void *src, size_t count, int kind, const char *call);
 /* cudaMemset under the name of the calling API function. */
 cudaError_t rt_memset(void *devPtr, int value, size_t count, const char *call);
+
+/* ---- CUDA arrays (runtime_array.c, runtime_copy3d.c) ---- */
+
+/* A CUDA array: one device allocation at base, laid out by warpsim_array_layout. */
+typedef struct cudaArray {
+    struct cudaChannelFormatDesc desc;
+    uint32_t channels, channel_bytes, elem; /* elem: bytes per element */
+    struct cudaExtent extent;                /* as allocated (height 0: 1D; depth 0: not 3D) */
+    unsigned flags;                          /* cudaArrayLayered, cudaArrayCubemap, ... */
+    uint64_t base;
+    WarpsimArrayLayout layout;
+    struct cudaArray *next;
+} RtArray;
+
+enum { cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2, cudaArrayCubemap = 4, cudaArrayTextureGather = 8 };
+
+/* The live array of a handle, or NULL. */
+RtArray *rt_array_of(const void *handle);
+/* A channel descriptor's channels (1 to 4 of equal width: 8, 16 or 32-bit integers, 16 or
+ * 32-bit floats); false (and the error recorded) if it is not one. */
+bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint32_t *bits, const char *call);
+/* Free every array's bookkeeping (cudaDeviceReset, which frees their memory). */
+void rt_array_reset(void);
 
 /* ---- texture objects (runtime_texture.c) ---- */
 

@@ -11,14 +11,8 @@
 
 typedef unsigned long long cudaTextureObject_t;
 
-enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned, cudaChannelFormatKindFloat };
 enum { cudaResourceTypeLinear = 2 };
 enum { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
-
-struct cudaChannelFormatDesc {
-    int x, y, z, w;
-    int f; /* enum cudaChannelFormatKind */
-};
 
 struct cudaResourceDesc {
     int resType;

@@ -37,6 +37,7 @@ static const struct {
     {"runtime_api", "runtime_api: pitch 512 bytes for rows of 148", "_Z10scale_rowsPfmii"},
     {"runtime_api", "runtime_api: 0 mismatches", "_Z10scale_rowsPfmii"},
     {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
+    {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii"},
 };
 
 static void run_all_functional(const char *dir)
