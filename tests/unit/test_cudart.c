@@ -39,6 +39,7 @@ static const struct {
     {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
     {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii"},
     {"textures", "textures: 6001 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i"},
+    {"surfaces", "surfaces: 8 checks, 0 mismatches", "_Z6othersyyyyi"},
 };
 
 static void run_all_functional(const char *dir)
