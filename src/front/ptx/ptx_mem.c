@@ -13,7 +13,7 @@
  * how the timing model caches it. Allocations and variables are ranges of one ordered map
  * (ptx_ranges.c, O(log n) per operation): every kernel access is checked against it (the ranges
  * of the last two hits answer most checks without a lookup), and so are the host's copies. Texture
- * objects (tex1Dfetch) are a small table of linear buffers indexed by handle. */
+ * and surface objects are a small table indexed by handle (ptx_tex.c reads them). */
 #include "front/ptx/ptx_mem.h"
 
 #include "base/base.h"
