@@ -144,17 +144,51 @@ WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t
 WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes);
 WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes);
 
-/* Texture objects over linear device memory, what tex1Dfetch reads: count elements at base,
- * each of `channels` channels (1 to 4) of channel_bytes (1, 2 or 4; a 2-byte float is a half).
- * normalized: 1- and 2-byte integers read as floats in [0, 1] / [-1, 1]. The handle (never 0)
- * is the value a kernel receives as its cudaTextureObject_t. */
+/* CUDA arrays in device memory. An array of `slices` slices (its depth, its layers, a cube
+ * map's faces) of `height` rows of width_bytes is one allocation of `bytes`, laid out in tiles
+ * of 64 bytes x 8 rows (512 bytes) when tiled (arrays of two or more dimensions: a 2D
+ * neighbourhood shares cache lines, as in a GPU's block-linear layout), tiles row-major,
+ * slices one after another; row after row otherwise (1D arrays). */
+typedef struct WarpsimArrayLayout {
+    uint64_t width_bytes, height, slices; /* as asked */
+    uint64_t row_bytes;   /* tiled: the row padded to whole tiles; else width_bytes */
+    uint64_t slice_bytes, bytes;
+    int tiled;
+} WarpsimArrayLayout;
+
+/* The layout of an array; 0 if its size overflows 64 bits. */
+int warpsim_array_layout(uint64_t width_bytes, uint64_t height, uint64_t slices, int tiled,
+                         WarpsimArrayLayout *out);
+/* The offset of byte xb of row y of slice z from the array's start; *run (if not NULL): the
+ * bytes from there on that are contiguous in memory and in the row (to the end of its tile or
+ * row). */
+uint64_t warpsim_array_offset(const WarpsimArrayLayout *l, uint64_t xb, uint64_t y, uint64_t z, uint64_t *run);
+
+/* Texture and surface objects. Linear memory (WARPSIM_TEX_LINEAR, what tex1Dfetch reads):
+ * count elements at base. Pitched 2D memory: width x height elements, rows `pitch` bytes apart.
+ * An array: width x height x depth elements (height 0: 1D; depth 0: not 3D) in
+ * `layers` layers (0: not layered), or a cube map (six faces of width x width, x layers if
+ * layered), laid out by `layout`. Each element has `channels` channels (1 to 4) of
+ * channel_bytes (1, 2 or 4; a 2-byte float is a half). normalized: 1- and 2-byte integers read
+ * as floats in [0, 1] / [-1, 1]. address, linear_filter, normalized_coords and border are the
+ * sampling of tex1D/2D/3D (cudaTextureDesc's fields; address by cudaTextureAddressMode
+ * value). surface: a surface object (surf*read / surf*write on an array). The handle (never 0)
+ * is the value a kernel receives as its cudaTextureObject_t or cudaSurfaceObject_t. */
 typedef enum WarpsimTexFormat { WARPSIM_TEX_SIGNED, WARPSIM_TEX_UNSIGNED, WARPSIM_TEX_FLOAT } WarpsimTexFormat;
+typedef enum WarpsimTexKind { WARPSIM_TEX_LINEAR, WARPSIM_TEX_PITCH2D, WARPSIM_TEX_ARRAY } WarpsimTexKind;
 
 typedef struct WarpsimTexture {
     uint64_t base, count;
     uint32_t channels, channel_bytes;
     WarpsimTexFormat format;
     int normalized;
+    WarpsimTexKind kind;
+    uint64_t width, height, depth, layers, pitch;
+    int cube;
+    WarpsimArrayLayout layout;
+    int address[3], linear_filter, normalized_coords;
+    float border[4];
+    int surface;
 } WarpsimTexture;
 
 WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle);

@@ -348,7 +348,7 @@ cudaError_t cudaDeviceSynchronize(void)
     return cudaSuccess;
 }
 
-/* Frees every allocation and texture object and clears the errors, like destroying the
+/* Frees every allocation, array and texture object and clears the errors, like destroying the
  * context. The simulator, its statistics and the loaded modules stay. */
 cudaError_t cudaDeviceReset(void)
 {
@@ -358,6 +358,7 @@ cudaError_t cudaDeviceReset(void)
         return e;
     warpsim_free_all(rt_sim);
     rt_texture_reset();
+    rt_array_reset();
     rt_last = rt_sticky = cudaSuccess;
     return cudaSuccess;
 }

@@ -152,27 +152,6 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
     return add_node("cudaGraphAddMemcpyNode1D", pGraphNode, graph, deps, n_deps, &op);
 }
 
-/* cudaMemcpy3DParms and its parts (driver_types.h) */
-struct cudaPos {
-    size_t x, y, z;
-};
-struct cudaPitchedPtr {
-    void *ptr;
-    size_t pitch, xsize, ysize;
-};
-struct cudaExtent {
-    size_t width, height, depth;
-};
-struct cudaMemcpy3DParms {
-    void *srcArray;
-    struct cudaPos srcPos;
-    struct cudaPitchedPtr srcPtr;
-    void *dstArray;
-    struct cudaPos dstPos;
-    struct cudaPitchedPtr dstPtr;
-    struct cudaExtent extent;
-    int kind;
-};
 _Static_assert(sizeof(struct cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms layout");
 
 /* A copy between pitched pointers of one slice (depth 1); CUDA arrays are not supported here. */

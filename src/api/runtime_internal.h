@@ -78,6 +78,17 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault = 4
 };
 
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned, cudaChannelFormatKindFloat };
+
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    int f; /* enum cudaChannelFormatKind */
+};
+
+struct cudaExtent {
+    size_t width, height, depth;
+};
+
 /* The row alignment a pitched 2D texture needs (cudaDevAttrTexturePitchAlignment). */
 #define RT_PITCH_ALIGN 32
 
@@ -253,6 +264,49 @@ cudaError_t rt_capture_op(cudaStream_t stream, RtOp *op, const char *call);
 /* An event recorded in a capturing stream, and a stream waiting on one (runtime_graph.c). */
 void rt_capture_event_record(cudaEvent_t event, cudaStream_t stream);
 cudaError_t rt_capture_event_wait(cudaStream_t stream, cudaEvent_t event, const char *call);
+/* ---- CUDA arrays (runtime_array.c, runtime_copy3d.c) ---- */
+
+/* A CUDA array: one device allocation at base, laid out by warpsim_array_layout. */
+typedef struct cudaArray {
+    struct cudaChannelFormatDesc desc;
+    uint32_t channels, channel_bytes, elem; /* elem: bytes per element */
+    struct cudaExtent extent;                /* as allocated (height 0: 1D; depth 0: not 3D) */
+    unsigned flags;                          /* cudaArrayLayered, cudaArrayCubemap, ... */
+    uint64_t base;
+    WarpsimArrayLayout layout;
+    struct cudaArray *next;
+} RtArray;
+
+/* cudaMemcpy3DParms and its parts (driver_types.h; layout checked in runtime_copy3d.c) */
+struct cudaPos {
+    size_t x, y, z;
+};
+
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+};
+
+struct cudaMemcpy3DParms {
+    RtArray *srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    RtArray *dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    int kind; /* enum cudaMemcpyKind */
+};
+
+enum { cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2, cudaArrayCubemap = 4, cudaArrayTextureGather = 8 };
+
+/* The live array of a handle, or NULL. */
+RtArray *rt_array_of(const void *handle);
+/* A channel descriptor's channels (1 to 4 of equal width: 8, 16 or 32-bit integers, 16 or
+ * 32-bit floats); false (and the error recorded) if it is not one. */
+bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint32_t *bits, const char *call);
+/* Free every array's bookkeeping (cudaDeviceReset, which frees their memory). */
+void rt_array_reset(void);
 
 /* ---- texture objects (runtime_texture.c) ---- */
 

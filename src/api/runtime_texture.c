@@ -1,33 +1,44 @@
-/* runtime_texture.c: texture objects of warpsim's libcudart replacement (see runtime.c).
+/* runtime_texture.c: texture and surface objects of warpsim's libcudart replacement (see
+ * runtime.c).
  *
- * Texture objects over linear device memory, what tex1Dfetch reads: 1 to 4 channels of 8,
- * 16 or 32 bits, signed, unsigned or float, read as elements or as normalised floats. The
- * memory must be a device allocation; the object's handle is the simulator's texture handle,
- * the value a kernel receives as its cudaTextureObject_t. Other resource types (CUDA arrays,
- * pitched 2D memory) are not supported. */
+ * Texture objects over linear device memory (what tex1Dfetch reads), pitched 2D memory and
+ * CUDA arrays (runtime_array.c; tex1D, tex2D, tex3D, their layered forms, texCubemap), and
+ * surface objects over arrays made with cudaArraySurfaceLoadStore (surf*read, surf*write).
+ * Elements are 1 to 4 channels of 8, 16 or 32 bits, signed, unsigned or float, read as
+ * elements or as normalised floats; the sampling (address modes, filtering, normalised
+ * coordinates, border colour) is the interpreter's (src/front/ptx/ptx_tex.c). An object's
+ * handle is the simulator's, the value a kernel receives; the library keeps each object's
+ * descriptors for cudaGetTextureObjectResourceDesc and the like. */
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
 
+#include <string.h>
+
 typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
 
-enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned, cudaChannelFormatKindFloat };
-enum { cudaResourceTypeLinear = 2 };
+enum { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+       cudaResourceTypePitch2D = 3 };
 enum { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
-
-struct cudaChannelFormatDesc {
-    int x, y, z, w;
-    int f; /* enum cudaChannelFormatKind */
-};
+enum { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
 
 struct cudaResourceDesc {
     int resType;
     union {
         struct {
+            RtArray *array;
+        } array;
+        struct {
             void *devPtr;
             struct cudaChannelFormatDesc desc;
             size_t sizeInBytes;
         } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
         int reserved[32];
     } res;
     unsigned flags;
@@ -50,10 +61,19 @@ struct cudaTextureDesc {
 /* Sizes and offsets as CUDA 13's headers give them (x86-64). */
 _Static_assert(sizeof(struct cudaResourceDesc) == 144, "cudaResourceDesc layout");
 _Static_assert(offsetof(struct cudaResourceDesc, res.linear.sizeInBytes) == 40, "cudaResourceDesc layout");
+_Static_assert(offsetof(struct cudaResourceDesc, res.pitch2D.pitchInBytes) == 56, "cudaResourceDesc layout");
 _Static_assert(sizeof(struct cudaTextureDesc) == 72, "cudaTextureDesc layout");
 _Static_assert(offsetof(struct cudaTextureDesc, normalizedCoords) == 40, "cudaTextureDesc layout");
 
-static uint64_t *rt_textures; /* live texture objects */
+/* A live texture or surface object and the descriptors it was made from. */
+typedef struct RtTexture {
+    uint64_t handle;
+    bool surface;
+    struct cudaResourceDesc res;
+    struct cudaTextureDesc tex;
+} RtTexture;
+
+static RtTexture *rt_textures;
 static uint32_t rt_n_textures, rt_cap_textures;
 
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f)
@@ -62,42 +82,105 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, i
     return d;
 }
 
-cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
-                                    const struct cudaTextureDesc *pTexDesc, const void *pResViewDesc)
+static void set_format(WarpsimTexture *t, uint32_t channels, uint32_t bits, int kind)
 {
-    static const char call[] = "cudaCreateTextureObject";
+    t->channels = channels;
+    t->channel_bytes = bits / 8;
+    t->format = kind == cudaChannelFormatKindFloat ? WARPSIM_TEX_FLOAT
+                : kind == cudaChannelFormatKindSigned ? WARPSIM_TEX_SIGNED : WARPSIM_TEX_UNSIGNED;
+}
+
+/* The simulator's object for a resource (textures: with td's sampling). */
+static cudaError_t describe(const struct cudaResourceDesc *r, const struct cudaTextureDesc *td, bool surface,
+                            const char *call, WarpsimTexture *t)
+{
+    memset(t, 0, sizeof *t);
+    t->surface = surface;
+    uint32_t channels, bits;
+    cudaError_t e;
+    switch (surface && r->resType != cudaResourceTypeArray ? -1 : r->resType) {
+    case cudaResourceTypeLinear: {
+        if (!rt_channels(&r->res.linear.desc, &channels, &bits, call))
+            return rt_last;
+        size_t bytes = r->res.linear.sizeInBytes;
+        if ((e = rt_check_device(r->res.linear.devPtr, bytes ? bytes : 1, call, "the texture's memory")) != cudaSuccess)
+            return e;
+        t->kind = WARPSIM_TEX_LINEAR;
+        t->base = (uint64_t)(uintptr_t)r->res.linear.devPtr;
+        t->count = bytes / (channels * bits / 8);
+        set_format(t, channels, bits, r->res.linear.desc.f);
+        td = NULL; /* tex1Dfetch: no address modes, filtering or normalised coordinates */
+        break;
+    }
+    case cudaResourceTypePitch2D: {
+        if (!rt_channels(&r->res.pitch2D.desc, &channels, &bits, call))
+            return rt_last;
+        size_t w = r->res.pitch2D.width, h = r->res.pitch2D.height, pitch = r->res.pitch2D.pitchInBytes;
+        size_t eb = channels * bits / 8;
+        if (w == 0 || h == 0 || pitch % RT_PITCH_ALIGN || w > pitch / eb)
+            return rt_fail(cudaErrorInvalidValue, call, "pitched 2D texture of %zu x %zu elements of %zu bytes in rows "
+                           "of %zu bytes (a multiple of %d, at least the width)", w, h, eb, pitch, RT_PITCH_ALIGN);
+        if ((e = rt_check_device(r->res.pitch2D.devPtr, pitch * (h - 1) + w * eb, call, "the texture's memory")) !=
+            cudaSuccess)
+            return e;
+        t->kind = WARPSIM_TEX_PITCH2D;
+        t->base = (uint64_t)(uintptr_t)r->res.pitch2D.devPtr;
+        t->width = w;
+        t->height = h;
+        t->pitch = pitch;
+        set_format(t, channels, bits, r->res.pitch2D.desc.f);
+        break;
+    }
+    case cudaResourceTypeArray: {
+        const RtArray *a = rt_array_of(r->res.array.array);
+        if (!a)
+            return rt_fail(cudaErrorInvalidResourceHandle, call, "%p is not an array", (void *)r->res.array.array);
+        if (surface && !(a->flags & cudaArraySurfaceLoadStore))
+            return rt_fail(cudaErrorInvalidValue, call, "the array was not made with cudaArraySurfaceLoadStore");
+        bool layered = a->flags & cudaArrayLayered, cube = a->flags & cudaArrayCubemap;
+        t->kind = WARPSIM_TEX_ARRAY;
+        t->base = a->base;
+        t->width = a->extent.width;
+        t->height = a->extent.height;
+        t->depth = layered || cube ? 0 : a->extent.depth;
+        t->layers = layered ? a->extent.depth / (cube ? 6 : 1) : 0;
+        t->cube = cube;
+        t->layout = a->layout;
+        set_format(t, a->channels, a->channel_bytes * 8, a->desc.f);
+        break;
+    }
+    default:
+        return rt_fail(cudaErrorNotSupported, call, "resource type %d: %s", r->resType,
+                       surface ? "a surface is an array (cudaResourceTypeArray)"
+                               : "linear memory, pitched 2D memory and arrays are supported, not mipmapped arrays");
+    }
+    if (td) {
+        if (td->sRGB)
+            return rt_fail(cudaErrorNotSupported, call, "sRGB textures are not supported");
+        for (int i = 0; i < 3; i++)
+            t->address[i] = td->addressMode[i];
+        t->linear_filter = td->filterMode == cudaFilterModeLinear;
+        t->normalized_coords = td->normalizedCoords != 0;
+        memcpy(t->border, td->borderColor, sizeof t->border);
+        t->normalized = td->readMode == cudaReadModeNormalizedFloat && t->channel_bytes < 4 &&
+                        t->format != WARPSIM_TEX_FLOAT;
+        if (t->linear_filter && t->format != WARPSIM_TEX_FLOAT && !t->normalized)
+            return rt_fail(cudaErrorInvalidValue, call, "linear filtering of integer elements read as integers "
+                           "(cudaReadModeElementType): filtering needs float results");
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t object_create(unsigned long long *out, const struct cudaResourceDesc *res, const struct cudaTextureDesc *td,
+                                 bool surface, const char *call)
+{
     ENTER(call);
-    if (!pTexObject || !pResDesc)
+    if (!out || !res || (!surface && !td))
         return rt_fail(cudaErrorInvalidValue, call, "null pointer");
-    if (pResDesc->resType != cudaResourceTypeLinear)
-        return rt_fail(cudaErrorNotSupported, call, "resource type %d: only linear memory (cudaResourceTypeLinear, "
-                       "read with tex1Dfetch) is supported", pResDesc->resType);
-    const struct cudaChannelFormatDesc *c = &pResDesc->res.linear.desc;
-    int bits[4] = {c->x, c->y, c->z, c->w}, channels = 0;
-    while (channels < 4 && bits[channels] != 0)
-        channels++;
-    bool ok = channels > 0 && (bits[0] == 8 || bits[0] == 16 || bits[0] == 32) && c->f >= 0 &&
-              c->f <= cudaChannelFormatKindFloat && !(c->f == cudaChannelFormatKindFloat && bits[0] == 8);
-    for (int i = 0; i < 4; i++)
-        ok &= i < channels ? bits[i] == bits[0] : bits[i] == 0;
-    if (!ok)
-        return rt_fail(cudaErrorInvalidChannelDescriptor, call, "channels of %d, %d, %d, %d bits, kind %d", c->x,
-                       c->y, c->z, c->w, c->f);
-    uint32_t elem = (uint32_t)channels * (uint32_t)bits[0] / 8;
-    size_t bytes = pResDesc->res.linear.sizeInBytes;
-    cudaError_t e = rt_check_device(pResDesc->res.linear.devPtr, bytes ? bytes : 1, call, "the texture's memory");
+    WarpsimTexture t;
+    cudaError_t e = describe(res, td, surface, call, &t);
     if (e != cudaSuccess)
         return e;
-    WarpsimTexture t = {
-        .base = (uint64_t)(uintptr_t)pResDesc->res.linear.devPtr,
-        .count = bytes / elem,
-        .channels = (uint32_t)channels,
-        .channel_bytes = (uint32_t)bits[0] / 8,
-        .format = c->f == cudaChannelFormatKindFloat ? WARPSIM_TEX_FLOAT
-                  : c->f == cudaChannelFormatKindSigned ? WARPSIM_TEX_SIGNED : WARPSIM_TEX_UNSIGNED,
-        .normalized = pTexDesc && pTexDesc->readMode == cudaReadModeNormalizedFloat && bits[0] < 32 &&
-                      c->f != cudaChannelFormatKindFloat,
-    };
     uint64_t h;
     e = rt_status(warpsim_texture_create(rt_sim, &t, &h));
     if (e != cudaSuccess)
@@ -106,26 +189,101 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struc
         rt_cap_textures = rt_cap_textures ? 2 * rt_cap_textures : 16;
         rt_textures = xrealloc(rt_textures, rt_cap_textures * sizeof *rt_textures);
     }
-    rt_textures[rt_n_textures++] = h;
-    *pTexObject = h;
+    RtTexture *r = &rt_textures[rt_n_textures++];
+    memset(r, 0, sizeof *r);
+    r->handle = h;
+    r->surface = surface;
+    r->res = *res;
+    if (td)
+        r->tex = *td;
+    *out = h;
     return cudaSuccess;
+}
+
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+                                    const struct cudaTextureDesc *pTexDesc, const void *pResViewDesc)
+{
+    if (pResViewDesc)
+        return rt_fail(cudaErrorNotSupported, "cudaCreateTextureObject", "resource views are not supported");
+    return object_create(pTexObject, pResDesc, pTexDesc, false, "cudaCreateTextureObject");
+}
+
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
+{
+    return object_create(pSurfObject, pResDesc, NULL, true, "cudaCreateSurfaceObject");
 }
 
 void rt_texture_reset(void)
 {
     while (rt_n_textures > 0)
-        warpsim_texture_destroy(rt_sim, rt_textures[--rt_n_textures]);
+        warpsim_texture_destroy(rt_sim, rt_textures[--rt_n_textures].handle);
+}
+
+static RtTexture *object_of(uint64_t h, bool surface)
+{
+    for (uint32_t i = 0; i < rt_n_textures; i++)
+        if (rt_textures[i].handle == h && rt_textures[i].surface == surface)
+            return &rt_textures[i];
+    return NULL;
+}
+
+static cudaError_t object_destroy(unsigned long long h, bool surface, const char *call)
+{
+    ENTER(call);
+    if (h == 0)
+        return cudaSuccess;
+    RtTexture *r = object_of(h, surface);
+    if (!r)
+        return rt_fail(cudaErrorInvalidValue, call, "%llu is not a %s object", h, surface ? "surface" : "texture");
+    *r = rt_textures[--rt_n_textures];
+    return rt_status(warpsim_texture_destroy(rt_sim, h));
 }
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
-    ENTER("cudaDestroyTextureObject");
-    if (texObject == 0)
-        return cudaSuccess;
-    for (uint32_t i = 0; i < rt_n_textures; i++)
-        if (rt_textures[i] == texObject) {
-            rt_textures[i] = rt_textures[--rt_n_textures];
-            return rt_status(warpsim_texture_destroy(rt_sim, texObject));
-        }
-    return rt_fail(cudaErrorInvalidValue, "cudaDestroyTextureObject", "%llu is not a texture object", texObject);
+    return object_destroy(texObject, false, "cudaDestroyTextureObject");
+}
+
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
+{
+    return object_destroy(surfObject, true, "cudaDestroySurfaceObject");
+}
+
+static cudaError_t object_query(unsigned long long h, bool surface, const void *out, const char *call, RtTexture **r)
+{
+    if (!out)
+        return rt_fail(cudaErrorInvalidValue, call, "null pointer");
+    *r = object_of(h, surface);
+    return *r ? cudaSuccess
+              : rt_fail(cudaErrorInvalidValue, call, "%llu is not a %s object", h, surface ? "surface" : "texture");
+}
+
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject)
+{
+    API_LOCKED;
+    RtTexture *r;
+    cudaError_t e = object_query(texObject, false, pResDesc, "cudaGetTextureObjectResourceDesc", &r);
+    if (e == cudaSuccess)
+        *pResDesc = r->res;
+    return e;
+}
+
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject)
+{
+    API_LOCKED;
+    RtTexture *r;
+    cudaError_t e = object_query(texObject, false, pTexDesc, "cudaGetTextureObjectTextureDesc", &r);
+    if (e == cudaSuccess)
+        *pTexDesc = r->tex;
+    return e;
+}
+
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject)
+{
+    API_LOCKED;
+    RtTexture *r;
+    cudaError_t e = object_query(surfObject, true, pResDesc, "cudaGetSurfaceObjectResourceDesc", &r);
+    if (e == cudaSuccess)
+        *pResDesc = r->res;
+    return e;
 }

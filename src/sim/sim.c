@@ -45,6 +45,7 @@
 #include "mem/addrdec.h"
 #include "policy/policy.h"
 #include "sim/ptxinfo.h"
+#include "sim/sim_texture.h"
 #include "stats/stats_result.h"
 
 #include <dlfcn.h>
@@ -590,17 +591,10 @@ WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t byte
 WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle)
 {
     *handle = 0;
-    uint32_t cb = t->channel_bytes;
-    if (t->channels < 1 || t->channels > 4 || (cb != 1 && cb != 2 && cb != 4) ||
-        (t->format == WARPSIM_TEX_FLOAT && cb == 1) || t->format > WARPSIM_TEX_FLOAT)
-        return fail(s, WARPSIM_E_INPUT, "texture of %u channels of %u bytes (format %d): unsupported",
-                    t->channels, cb, (int)t->format);
-    if (t->count && !t->base)
-        return fail(s, WARPSIM_E_INPUT, "texture of %llu elements at a null address", (unsigned long long)t->count);
-    PtxTexture pt = {.base = t->base, .count = t->count, .channels = t->channels, .channel_bytes = cb,
-                     .format = (uint8_t)(t->format == WARPSIM_TEX_FLOAT ? PTX_TEX_FLOAT
-                                         : t->format == WARPSIM_TEX_SIGNED ? PTX_TEX_SIGNED : PTX_TEX_UNSIGNED),
-                     .normalized = t->normalized != 0};
+    PtxTexture pt;
+    char why[320];
+    if (!sim_texture_convert(t, &pt, why, sizeof why))
+        return fail(s, WARPSIM_E_INPUT, "%s", why);
     *handle = ptx_texture_create(s->mem, &pt);
     return WARPSIM_OK;
 }

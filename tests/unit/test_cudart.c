@@ -40,6 +40,9 @@ static const struct {
     {"managed", "managed: 0 mismatches", "_Z4bumpPii"},
     {"graphs", "graphs: 0 mismatches", "_Z5scalePffi"},
     {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi"},
+    {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii"},
+    {"textures", "textures: 6001 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i"},
+    {"surfaces", "surfaces: 8 checks, 0 mismatches", "_Z6othersyyyyi"},
 };
 
 static void run_all_functional(const char *dir)
@@ -583,10 +586,20 @@ TEST(cudart_tex_unsupported_forms)
     static const struct {
         const char *inst, *msg;
     } cases[] = {
-        {"tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1}];", "unsupported modifier '.2d'"},
-        {"tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "only tex.1d.v4.{f32,s32,u32}.s32"},
+        {"tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f1}], %f1;", "(tex*Lod, tex*Grad: mipmapped "
+         "textures) is not supported"},
+        {"tex.2d.v4.f16.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f1}];", "only tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4"},
+        {"tex.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];", "only tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4"},
         {"tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [texref, {%r1}];", "texture references are not supported"},
-        {"tex.1d.v4.f32.s32 {%f1, %f2}, [%rd1, {%r1}];", "expected 'tex.1d.v4 {d0, d1, d2, d3}, [handle, {x}]'"},
+        {"tex.1d.v4.f32.s32 {%f1, %f2}, [%rd1, {%r1}];", "expected 'tex.GEOMETRY.v4 {d0, d1, d2, d3}"},
+        {"tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];", "with 2 coordinate registers"},
+        {"tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f1}];", "unsupported instruction 'tld4"},
+        {"suld.p.2d.v4.f32.trap {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1}];", "unsupported modifier '.p'"},
+        {"sust.b.cube.b32.trap [%rd1, {%r1, %r1, %r1, %r1}], {%r1};", "only sust.b.{1d,2d,3d,a1d,a2d}"},
+        {"suld.b.2d.v2.b32.trap {%r1}, [%rd1, {%r1, %r1}];", "expected 'suld.b.GEOMETRY {2 registers}"},
+        {"sust.b.3d.b32.zero [%rd1, {%r1, %r1}], {%r1};", "expected 'sust.b.GEOMETRY [handle, {4 coordinates}]"},
+        {"sust.b.2d.b32.clamp [surfref, {%r1, %r1}], {%r1};", "texture references are not supported (nor surface"},
+        {"suld.b.2d.b32.wrap {%r1}, [%rd1, {%r1, %r1}];", "unsupported modifier '.wrap'"},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         char ptx[1024];

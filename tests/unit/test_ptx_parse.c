@@ -88,8 +88,9 @@ static void expect_error(const char *body, const char *want)
 
 TEST(ptx_parse_errors_name_file_line)
 {
-    expect_error("  tex.2d.v4.f32.s32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r0}];",
-                 "bad.ptx:7: unsupported modifier '.2d' in 'tex.2d.v4.f32.s32'");
+    expect_error("  tex.grad.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r0}], {%r0, %r0}, {%r0, %r0};",
+                 "bad.ptx:7: 'tex.grad.2d.v4.f32.f32': tex.grad (tex*Lod, tex*Grad: mipmapped textures) is not "
+                 "supported");
     expect_error("  add.s32 %r1, %r2;", "bad.ptx:7: 'add.s32' expects 3 operands");
     expect_error("  add.s32 %r1, %r2, %r9;", "bad.ptx:7: unknown register '%r9'");
     expect_error("  add.s32 %r1, %r2, %r3", "bad.ptx:8: expected ';'");

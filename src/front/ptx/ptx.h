@@ -114,19 +114,57 @@ void ptx_memory_set_limit(PtxMemory *mem, uint64_t max_bytes);
 /* Host memory the pages take now. */
 uint64_t ptx_memory_host_bytes(const PtxMemory *mem);
 
-/* ---- texture objects over linear memory (what tex1Dfetch reads) ---- */
+/* ---- texture and surface objects ---- */
 typedef enum PtxTexFormat { PTX_TEX_SIGNED, PTX_TEX_UNSIGNED, PTX_TEX_FLOAT } PtxTexFormat;
+/* What the object reads: linear memory (tex1Dfetch), pitched 2D memory, a CUDA array. */
+typedef enum PtxTexKind { PTX_TEXK_LINEAR, PTX_TEXK_PITCH2D, PTX_TEXK_ARRAY } PtxTexKind;
+/* CUDA's address modes, by their cudaTextureAddressMode values. */
+typedef enum PtxTexAddress { PTX_ADDR_WRAP, PTX_ADDR_CLAMP, PTX_ADDR_MIRROR, PTX_ADDR_BORDER } PtxTexAddress;
+
+/* CUDA arrays of two or more dimensions are stored in tiles of PTX_TILE_BYTES x PTX_TILE_ROWS
+ * (512 bytes), tiles row-major, slices one after another; 1D arrays row-major. */
+#define PTX_TILE_BYTES 64
+#define PTX_TILE_ROWS 8
+
+typedef struct PtxTexLayout {
+    uint64_t row_bytes;   /* untiled: bytes from one row to the next; tiled: the padded row */
+    uint64_t slice_bytes; /* from one slice (depth, layer, cube face) to the next */
+    bool tiled;
+} PtxTexLayout;
+
+/* Byte offset of byte xb of row y of slice z. */
+static inline uint64_t ptx_tex_offset(const PtxTexLayout *l, uint64_t xb, uint64_t y, uint64_t z)
+{
+    if (!l->tiled)
+        return z * l->slice_bytes + y * l->row_bytes + xb;
+    return z * l->slice_bytes + (y / PTX_TILE_ROWS) * l->row_bytes * PTX_TILE_ROWS +
+           (xb / PTX_TILE_BYTES) * (PTX_TILE_BYTES * PTX_TILE_ROWS) + (y % PTX_TILE_ROWS) * PTX_TILE_BYTES +
+           xb % PTX_TILE_BYTES;
+}
 
 typedef struct PtxTexture {
     uint64_t base;          /* device address of element 0 */
-    uint64_t count;         /* elements; a fetch at any other index returns zeros */
+    uint64_t count;         /* linear: elements; a tex1Dfetch at any other index returns zeros */
     uint32_t channels;      /* 1 to 4; the channels an element lacks read as 0 */
     uint32_t channel_bytes; /* 1, 2 or 4 (a 2-byte float channel is a half) */
     uint8_t format;         /* PtxTexFormat */
     bool normalized;        /* 1- and 2-byte integers read as floats in [0, 1] or [-1, 1] */
+    /* Pitched 2D memory and arrays (linear memory: width = count, height = depth = 1). */
+    uint8_t kind;           /* PtxTexKind */
+    uint8_t dims;           /* 1, 2 or 3: the coordinates a fetch takes (a cube map: 2 per face) */
+    bool layered, cube;
+    bool surface;           /* a surface object: suld / sust, not tex */
+    bool linear_filter;     /* cudaFilterModeLinear */
+    bool norm_coords;       /* coordinates in [0, 1) */
+    uint8_t address[3];     /* PtxTexAddress per dimension */
+    uint32_t width, height, depth; /* texels; height 1 for 1D, depth 1 below 3D */
+    uint32_t slices;        /* layers (x 6 faces for a cube map); 1 when not layered */
+    PtxTexLayout layout;
+    float border[4];        /* cudaAddressModeBorder's colour */
 } PtxTexture;
 
-/* Register a texture object: its handle, never 0, is what the kernel receives (a .u64). */
+/* Register a texture or surface object: its handle, never 0, is what the kernel receives (a
+ * .u64). */
 uint64_t ptx_texture_create(PtxMemory *mem, const PtxTexture *t);
 /* False if handle is not a live texture object. */
 bool ptx_texture_destroy(PtxMemory *mem, uint64_t handle);

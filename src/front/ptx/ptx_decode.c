@@ -36,6 +36,7 @@ static const NameVal opcode_names[] = {
     {"barrier", OP_BAR}, {"membar", OP_MEMBAR}, {"fence", OP_MEMBAR}, {"shfl", OP_SHFL},
     {"match", OP_MATCH},
     {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP}, {"tex", OP_TEX},
+    {"suld", OP_SULD}, {"sust", OP_SUST},
     {"trap", OP_EXIT}, /* an exit that fails the launch (mode EXIT_TRAP) */
     {"wmma", OP_WMMA},
 };
@@ -68,6 +69,13 @@ static const NameVal space_names[] = {
     {"global", SP_GLOBAL}, {"shared", SP_SHARED}, {"shared::cta", SP_SHARED}, {"local", SP_LOCAL},
     {"const", SP_CONST}, {"param", SP_PARAM_K},
 };
+
+static const NameVal geom_names[] = {
+    {"1d", TEXG_1D}, {"2d", TEXG_2D}, {"3d", TEXG_3D}, {"a1d", TEXG_A1D}, {"a2d", TEXG_A2D},
+    {"cube", TEXG_CUBE}, {"acube", TEXG_ACUBE},
+};
+
+static const NameVal su_mode_names[] = {{"trap", SU_TRAP}, {"clamp", SU_CLAMP}, {"zero", SU_ZERO}};
 
 static const NameVal testp_names[] = {
     {"finite", TESTP_FINITE}, {"infinite", TESTP_INFINITE}, {"number", TESTP_NUMBER},
@@ -212,8 +220,15 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         case OP_BFIND:
             if (eq(w, wl, "shiftamt")) { in->flags |= PF_SHIFTAMT; continue; }
             break;
-        case OP_TEX:
-            if (eq(w, wl, "1d")) continue; /* the only geometry: other ones are unsupported modifiers */
+        case OP_TEX: case OP_SULD: case OP_SUST:
+            if (in->mode == TEXG_NONE && (v = LOOKUP(geom_names, w, wl)) >= 0) { in->mode = (uint8_t)v; continue; }
+            if (op != OP_TEX && eq(w, wl, "b") && !have_cmp) { have_cmp = true; continue; } /* .b: raw bytes */
+            if (op != OP_TEX && (v = LOOKUP(su_mode_names, w, wl)) >= 0) { in->boolop = (uint8_t)v; continue; }
+            if (op == OP_TEX && (eq(w, wl, "level") || eq(w, wl, "grad") || eq(w, wl, "base"))) {
+                snprintf(why, why_len, "'%.*s': tex.%.*s (tex*Lod, tex*Grad: mipmapped textures) is not supported",
+                         (int)len, word, (int)wl, w);
+                return false;
+            }
             break;
         default:
             break;
@@ -248,10 +263,19 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         snprintf(why, why_len, "expected two types in '%.*s'", (int)len, word);
         return false;
     }
-    if (op == OP_TEX && (in->vec != 4 || in->type2 != PT_S32 ||
+    if (op == OP_TEX && (in->mode == TEXG_NONE || in->vec != 4 || (in->type2 != PT_S32 && in->type2 != PT_F32) ||
                          (in->type != PT_F32 && in->type != PT_S32 && in->type != PT_U32))) {
-        snprintf(why, why_len, "'%.*s': only tex.1d.v4.{f32,s32,u32}.s32 (tex1Dfetch on a texture object) "
-                 "is supported", (int)len, word);
+        snprintf(why, why_len, "'%.*s': only tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{f32,s32,u32}.{s32,f32} "
+                 "(tex1Dfetch, tex1D, tex2D, tex3D, their layered forms and texCubemap on a texture object) is "
+                 "supported", (int)len, word);
+        return false;
+    }
+    if ((op == OP_SULD || op == OP_SUST) &&
+        (!have_cmp || in->mode == TEXG_NONE || in->mode == TEXG_CUBE || in->mode == TEXG_ACUBE ||
+         (in->type != PT_B8 && in->type != PT_B16 && in->type != PT_B32 && in->type != PT_B64))) {
+        snprintf(why, why_len, "'%.*s': only %s.b.{1d,2d,3d,a1d,a2d}[.v2,.v4].{b8,b16,b32,b64}[.trap,.clamp,.zero] "
+                 "(surf*read / surf*write on a surface object) is supported", (int)len, word,
+                 op == OP_SULD ? "suld" : "sust");
         return false;
     }
     if (op == OP_SETP && !have_cmp) {
@@ -295,7 +319,8 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
     case OP_MATCH: a = b = 4; break;    /* d, p|none, a, membermask */
     case OP_VOTE: a = 2; b = 3; break;
     case OP_ACTIVEMASK: case OP_CLOCK: a = b = 1; break;
-    case OP_TEX: a = b = 3; break; /* d, handle, {coordinate}: the parser splits [h, {x}] */
+    case OP_TEX: case OP_SULD: case OP_SUST:
+        a = b = 3; break; /* the parser splits [h, {x, ...}] into two operands */
     case OP_BRA: a = b = 1; break;
     case OP_CALL: a = b = 1; break;
     case OP_BAR: a = 0; b = 2; break;
@@ -353,11 +378,11 @@ static uint8_t classify(const PtxModule *m, const PtxInst *in)
         return in->type == PT_F64 ? WOP_DP_DIV : WOP_SFU;
     case OP_EX2: case OP_LG2: case OP_SIN: case OP_COS: case OP_TANH:
         return WOP_SFU;
-    case OP_LD: case OP_TEX:
+    case OP_LD: case OP_TEX: case OP_SULD:
         return WOP_LOAD;
     case OP_WMMA:
         return in->mode == WMMA_MMA ? WOP_TENSOR : in->mode == WMMA_STORE_D ? WOP_STORE : WOP_LOAD;
-    case OP_ST:
+    case OP_ST: case OP_SUST:
         return WOP_STORE;
     case OP_ATOM: case OP_RED:
         return WOP_ATOMIC;
@@ -413,14 +438,16 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
     s->pc = pc * PTX_PC_BYTES;
     s->op = classify(m, in);
     if (s->op == WOP_LOAD || s->op == WOP_STORE || s->op == WOP_ATOMIC) {
-        s->space = (uint8_t)(in->op == OP_TEX ? WSPACE_TEX : wspace(in->space));
+        /* texture and surface loads: the texture space; a surface store: a global store */
+        s->space = (uint8_t)(in->op == OP_TEX || in->op == OP_SULD ? WSPACE_TEX
+                             : in->op == OP_SUST ? WSPACE_GLOBAL : wspace(in->space));
         s->access_bytes = (uint8_t)(in->op == OP_WMMA ? ptx_wmma_lane_bytes(in) : ptx_type_bytes(in->type) * in->vec);
     }
     unsigned first_src = 1;
     /* Destinations. */
     switch (in->op) {
     case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
-    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH:
+    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
         first_src = 0;
         break;
     case OP_SETP: case OP_SHFL: case OP_MATCH:

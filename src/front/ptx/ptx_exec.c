@@ -115,9 +115,6 @@ static void push(PtxWarp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 
 /* ---- memory ---- */
 
-/* What an access does, for its fault message. */
-typedef enum Access { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_TEX, ACC_READ } Access;
-
 typedef struct Where {
     uint8_t space;  /* resolved PtxSpace */
     uint8_t *host;  /* NULL: global memory at addr */
@@ -125,11 +122,11 @@ typedef struct Where {
     uint64_t taddr; /* address reported to the timing model */
 } Where;
 
-/* Stop the launch at an access that may not happen, naming the access, its thread and why. */
-static void access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, PtxFault kind, Access acc,
-                         unsigned bytes, uint8_t space, uint64_t a, const char *why)
+void ptx_access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, PtxFault kind, PtxAccess acc,
+                      unsigned bytes, uint8_t space, uint64_t a, const char *why)
 {
-    static const char *const verbs[] = {"load", "store", "atomic", "texture fetch", "read"};
+    static const char *const verbs[] = {"load", "store", "atomic", "texture fetch", "read", "surface load",
+                                        "surface store"};
     const char *where = space == SP_SHARED ? "shared offset" : space == SP_LOCAL ? "local offset"
                         : space == SP_PARAM_K || space == SP_PARAM_F ? "parameter offset"
                         : space == SP_CONST ? "const address" : "global address";
@@ -157,7 +154,7 @@ static uint64_t frame_bytes(const PtxLaunch *l, uint8_t space, const char **name
 /* The fault of an access resolve refused: misaligned, or outside what its space allows. Out of
  * line, so that the checks of resolve stay a few instructions. */
 static bool __attribute__((noinline, cold)) bad_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc,
-                                                        Access acc, unsigned bytes, uint8_t space, uint64_t a)
+                                                        PtxAccess acc, unsigned bytes, uint8_t space, uint64_t a)
 {
     char why[320];
     const char *frame;
@@ -171,7 +168,7 @@ static bool __attribute__((noinline, cold)) bad_access(PtxLaunch *l, PtxWarp *w,
     } else {
         ptx_memory_describe(l->mem, a, bytes, why, sizeof why);
     }
-    access_fault(l, w, lane, pc, kind, acc, bytes, space, a, why);
+    ptx_access_fault(l, w, lane, pc, kind, acc, bytes, space, a, why);
     return false;
 }
 
@@ -180,7 +177,7 @@ static bool __attribute__((noinline, cold)) bad_access(PtxLaunch *l, PtxWarp *w,
  * allocation or module variable, const ones inside one __constant__ variable, and the others
  * inside the thread's shared, local or parameter memory; else the launch faults. */
 static inline bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
-                           Where *r, uint32_t pc, Access acc)
+                           Where *r, uint32_t pc, PtxAccess acc)
 {
     const PtxModule *m = l->m;
     if (space == SP_GENERIC) {
@@ -244,8 +241,7 @@ static inline uint64_t rd(PtxLaunch *l, const Where *r, unsigned bytes)
     return ptx_mem_load(l->mem, r->addr, bytes);
 }
 
-/* A store the host-memory limit refused (out of line, as bad_access). */
-static bool __attribute__((noinline, cold)) store_refused(PtxLaunch *l, uint64_t addr, uint32_t pc)
+bool __attribute__((noinline, cold)) ptx_store_refused(PtxLaunch *l, uint64_t addr, uint32_t pc)
 {
     char msg[160];
     snprintf(msg, sizeof msg, "a store at 0x%llx needs more host memory than the simulation's limit of %llu MiB",
@@ -259,7 +255,7 @@ static inline bool wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes, 
     if (r->host)
         memcpy(r->host, &v, bytes);
     else if (!ptx_mem_store(l->mem, r->addr, v, bytes))
-        return store_refused(l, r->addr, pc);
+        return ptx_store_refused(l, r->addr, pc);
     return true;
 }
 
@@ -410,7 +406,7 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         if (!resolve(l, w, i, in->space, a, eb, &r, pc, ACC_ATOMIC))
             return;
         if (r.space != SP_GLOBAL && r.space != SP_SHARED) {
-            access_fault(l, w, i, pc, PTX_FAULT_ILLEGAL_ADDRESS, ACC_ATOMIC, eb, r.space, r.addr,
+            ptx_access_fault(l, w, i, pc, PTX_FAULT_ILLEGAL_ADDRESS, ACC_ATOMIC, eb, r.space, r.addr,
                          "atomics work on global and shared memory only");
             return;
         }
@@ -425,77 +421,6 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
             return;
         if (d)
             d[i] = ptx_ext(old, eb, sg);
-    }
-}
-
-/* ---- texture fetches ---- */
-
-static float half_to_float(uint32_t h)
-{
-    uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
-    if (e == 0x1F)
-        return ptx_as_f32(sign | 0x7F800000u | (m << 13));
-    if (e == 0) { /* zero or subnormal: m * 2^-24 */
-        float f = (float)m * 0x1p-24f;
-        return sign ? -f : f;
-    }
-    return ptx_as_f32(sign | ((e + 112) << 23) | (m << 13));
-}
-
-/* One channel's raw bits as the 32-bit value a tex instruction returns. */
-static uint32_t tex_channel(const PtxTexture *t, uint64_t raw)
-{
-    unsigned bits = 8 * t->channel_bytes;
-    if (t->format == PTX_TEX_FLOAT)
-        return t->channel_bytes == 2 ? (uint32_t)ptx_from_f32(half_to_float((uint32_t)raw))
-                                     : (uint32_t)raw;
-    bool sg = t->format == PTX_TEX_SIGNED;
-    int64_t v = (int64_t)ptx_ext(raw, t->channel_bytes, sg);
-    if (t->normalized && bits < 32) { /* cudaReadModeNormalizedFloat */
-        float f = sg ? (float)v / (float)((1u << (bits - 1)) - 1) : (float)v / (float)((1u << bits) - 1);
-        return (uint32_t)ptx_from_f32(f < -1.0f ? -1.0f : f);
-    }
-    return (uint32_t)v;
-}
-
-/* tex.1d.v4.T.s32 d, [handle, {x}]: element x of the texture object's linear buffer, one
- * channel per destination (missing channels 0; an index out of range gives all zeros). The
- * timing model sees a load of the element's bytes in the texture space. */
-static void exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out)
-{
-    const uint64_t *hv = w->regs + (size_t)in->o[1].reg * WARP_SIZE;
-    const uint64_t *xv = w->regs + (size_t)in->o[2].vreg[0] * WARP_SIZE;
-    const PtxOperand *d = &in->o[0];
-    FOR_LANES(active, i) {
-        const PtxTexture *t = ptx_memory_texture(l->mem, hv[i]);
-        if (!t) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "tex: 0x%llx is not a texture object", (unsigned long long)hv[i]);
-            ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
-            return;
-        }
-        uint32_t eb = t->channels * t->channel_bytes;
-        int64_t x = (int32_t)xv[i];
-        bool inside = x >= 0 && (uint64_t)x < t->count;
-        uint64_t addr = t->base + (inside ? (uint64_t)x * eb : 0);
-        if (inside && !ptx_mem_valid(l->mem, addr, eb, false)) { /* its memory was freed */
-            char why[320];
-            ptx_memory_describe(l->mem, addr, eb, why, sizeof why);
-            access_fault(l, w, i, pc, PTX_FAULT_ILLEGAL_ADDRESS, ACC_TEX, eb, SP_GLOBAL, addr, why);
-            return;
-        }
-        for (unsigned k = 0; k < 4; k++) {
-            uint32_t v = 0;
-            if (inside && k < t->channels)
-                v = tex_channel(t, ptx_mem_load(l->mem, addr + k * t->channel_bytes, t->channel_bytes));
-            if (d->vreg[k] != PTX_NO_REG)
-                w->regs[(size_t)d->vreg[k] * WARP_SIZE + i] =
-                    in->type == PT_S32 ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)v;
-        }
-        if (out) {
-            out->addr[i] = addr;
-            out->s.access_bytes = (uint8_t)eb;
-        }
     }
 }
 
@@ -620,7 +545,12 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     case OP_TEX:
         top->pc = next;
         if (active)
-            exec_tex(l, w, in, pc, active, out);
+            ptx_exec_tex(l, w, in, pc, active, out);
+        break;
+    case OP_SULD: case OP_SUST:
+        top->pc = next;
+        if (active)
+            ptx_exec_surface(l, w, in, pc, active, out);
         break;
     case OP_WMMA:
         top->pc = next;

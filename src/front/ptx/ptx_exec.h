@@ -13,6 +13,16 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta);
 int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out);
 /* Record a run-time fault (the first one wins) at instruction pc. */
 void ptx_launch_fault(PtxLaunch *l, uint32_t pc, PtxFault kind, const char *what);
+/* What an access does, for its fault message. */
+typedef enum PtxAccess { ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_TEX, ACC_READ, ACC_SULD, ACC_SUST } PtxAccess;
+/* Stop the launch at an access that may not happen, naming the access, its thread and why. */
+void ptx_access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, PtxFault kind, PtxAccess acc,
+                      unsigned bytes, uint8_t space, uint64_t a, const char *why);
+/* Fail the launch for a store the host-memory limit refused; false. */
+bool ptx_store_refused(PtxLaunch *l, uint64_t addr, uint32_t pc);
+/* ptx_tex.c: tex, and suld / sust, for the active lanes. */
+void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
+void ptx_exec_surface(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
 /* "block (x,y,z) thread (x,y,z)" of a warp's lane. */
 void ptx_thread_coords(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, char *buf, size_t len);
 /* Read n bytes at a generic address for one lane (what vprintf and __assertfail read), checked

@@ -36,7 +36,9 @@ typedef enum PtxOpcode {
     OP_LD, OP_ST, OP_ATOM, OP_RED, OP_PREFETCH,
     OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_BAR, OP_MEMBAR, OP_NOP,
     OP_SHFL, OP_MATCH, OP_VOTE, OP_ACTIVEMASK, OP_CLOCK,
-    OP_TEX, /* tex.1d on a texture object: d (4 regs), the handle register, {coordinate} */
+    OP_TEX, /* tex on a texture object: d (4 regs), the handle register, {coordinates} */
+    OP_SULD, /* suld.b on a surface object: d {regs}, the handle register, {coordinates} */
+    OP_SUST, /* sust.b on a surface object: the handle register, {coordinates}, {values} */
     OP_WMMA, /* wmma.load / wmma.store / wmma.mma (ptx_wmma.h): mode says which */
     OP_COUNT
 } PtxOpcode;
@@ -61,6 +63,10 @@ enum { MATCH_NONE, MATCH_ANY, MATCH_ALL }; /* match.any / match.all (MATCH_NONE:
 enum { SHF_L, SHF_R };
 enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 enum { EXIT_PLAIN, EXIT_TRAP }; /* mode for exit: trap ends the thread and fails the launch */
+/* mode for tex, suld and sust: the geometry (TEXG_NONE: not given) */
+enum { TEXG_NONE, TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D, TEXG_CUBE, TEXG_ACUBE };
+/* boolop for suld and sust: what an access outside the surface does */
+enum { SU_TRAP, SU_CLAMP, SU_ZERO };
 
 /* State spaces as decoded. PARAM_K is the kernel's parameter buffer (shared by all threads);
  * PARAM_F is the per-thread frame holding .func parameters and call-site .param variables. */

@@ -13,8 +13,8 @@
  * how the timing model caches it. Allocations and variables are ranges of one ordered map
  * (ptx_ranges.c, O(log n) per operation): every kernel access is checked against it (the ranges
  * of the last two hits answer most checks without a lookup), and so are the host's copies. Texture
- * objects (tex1Dfetch) are a small table of linear buffers indexed by handle. Host memory the
- * device addresses (managed and mapped memory, ptx_hostmem.c) is found before the device's
+ * and surface objects are a small table indexed by handle (ptx_tex.c reads them). Host memory
+ * the device addresses (managed and mapped memory, ptx_hostmem.c) is found before the device's
  * pages: a page it lies in is the host's own. */
 #include "front/ptx/ptx_mem.h"
 

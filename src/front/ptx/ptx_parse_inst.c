@@ -151,21 +151,30 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
     ptx_parse_fail(P, t, "unknown identifier '%.*s'", (int)t->len, t->s);
 }
 
-/* The [handle, {x}] operand of tex: o[1] the texture object's register, o[2] the coordinates. */
-static void parse_tex_operand(Parser *P, PtxInst *in)
+/* The [handle, {x, ...}] operand of tex, suld and sust: o[n] the texture or surface object's
+ * register, o[n + 1] the coordinates. */
+static void parse_tex_operand(Parser *P, PtxInst *in, unsigned n)
 {
     ptx_expect(P, '[');
-    const Tok *t = ptx_expect_word(P, "a texture object register");
+    const Tok *t = ptx_expect_word(P, "a texture or surface object register");
     if (ptx_find_reg(P, t) == PTX_NO_REG)
-        ptx_parse_fail(P, t, "'%.*s': texture references are not supported, only texture objects "
-                       "(a .u64 register)", (int)t->len, t->s);
-    memset(&in->o[1], 0, sizeof in->o[1]);
-    in->o[1].kind = OK_REG;
-    in->o[1].reg = reg_operand(P, t);
-    in->o[1].sym = PTX_NO_SYM;
+        ptx_parse_fail(P, t, "'%.*s': texture references are not supported (nor surface references), only "
+                       "texture and surface objects (a .u64 register)", (int)t->len, t->s);
+    memset(&in->o[n], 0, sizeof in->o[n]);
+    in->o[n].kind = OK_REG;
+    in->o[n].reg = reg_operand(P, t);
+    in->o[n].sym = PTX_NO_SYM;
     ptx_expect(P, ',');
-    parse_operand(P, in, 2, &in->o[2]);
+    parse_operand(P, in, n + 1, &in->o[n + 1]);
     ptx_expect(P, ']');
+}
+
+/* The coordinates each geometry takes, as nvcc writes them: 3D and layered 2D padded to 4. */
+static unsigned tex_coords(uint8_t geom)
+{
+    static const uint8_t n[] = {[TEXG_1D] = 1, [TEXG_2D] = 2, [TEXG_3D] = 4, [TEXG_A1D] = 2, [TEXG_A2D] = 4,
+                                [TEXG_CUBE] = 4, [TEXG_ACUBE] = 4};
+    return geom < sizeof n ? n[geom] : 0;
 }
 
 /* call[.uni] [(ret, ...),] func [, (arg, ...)] ; */
@@ -262,8 +271,22 @@ static void check_operands(Parser *P, const Tok *at, PtxInst *in)
             ptx_parse_fail(P, at, "expected 'prefetch [address]'");
         break;
     case OP_TEX:
-        if (o[0].kind != OK_VEC || o[0].n != 4 || o[1].kind != OK_REG || o[2].kind != OK_VEC || o[2].n != 1)
-            ptx_parse_fail(P, at, "expected 'tex.1d.v4 {d0, d1, d2, d3}, [handle, {x}]'");
+        if (o[0].kind != OK_VEC || o[0].n != 4 || o[1].kind != OK_REG || o[2].kind != OK_VEC ||
+            o[2].n != tex_coords(in->mode))
+            ptx_parse_fail(P, at, "expected 'tex.GEOMETRY.v4 {d0, d1, d2, d3}, [handle, {coordinates}]' with %u "
+                           "coordinate registers", tex_coords(in->mode));
+        break;
+    case OP_SULD:
+        if (o[0].kind != OK_VEC || o[0].n != in->vec || o[1].kind != OK_REG || o[2].kind != OK_VEC ||
+            o[2].n != tex_coords(in->mode))
+            ptx_parse_fail(P, at, "expected 'suld.b.GEOMETRY {%u registers}, [handle, {%u coordinates}]'", in->vec,
+                           tex_coords(in->mode));
+        break;
+    case OP_SUST:
+        if (o[0].kind != OK_REG || o[1].kind != OK_VEC || o[1].n != tex_coords(in->mode) || o[2].kind != OK_VEC ||
+            o[2].n != in->vec)
+            ptx_parse_fail(P, at, "expected 'sust.b.GEOMETRY [handle, {%u coordinates}], {%u registers}'",
+                           tex_coords(in->mode), in->vec);
         break;
     case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR: case OP_MEMBAR: case OP_NOP:
         break;
@@ -332,9 +355,10 @@ void ptx_parse_instruction(Parser *P)
         for (;;) {
             if (n >= PTX_MAX_OPS)
                 ptx_parse_fail(P, ptx_peek(P), "too many operands");
-            if (in->op == OP_TEX && n == 1 && ptx_is_punct(ptx_peek(P), '[')) {
-                parse_tex_operand(P, in);
-                n = 3;
+            if ((((in->op == OP_TEX || in->op == OP_SULD) && n == 1) || (in->op == OP_SUST && n == 0)) &&
+                ptx_is_punct(ptx_peek(P), '[')) {
+                parse_tex_operand(P, in, n);
+                n += 2;
             } else {
                 parse_operand(P, in, n, &in->o[n]);
                 n++;

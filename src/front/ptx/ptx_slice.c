@@ -127,7 +127,7 @@ static unsigned inst_defs(const PtxInst *in, uint16_t out[PTX_MAX_VEC])
     unsigned n = 0;
     switch (in->op) {
     case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
-    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH:
+    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
         return 0;
     case OP_SETP: case OP_SHFL: case OP_MATCH:
         if (in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG)
@@ -319,8 +319,8 @@ static int slice_def(Builder *b, uint32_t d, uint16_t reg)
         return fail(b, PTX_SLICE_WARP, "line %u: %s result (other lanes' values)", line, ptx_opcode_name(in->op));
     case OP_CLOCK:
         return fail(b, PTX_SLICE_SPECIAL, "line %u: reads %%clock", line);
-    case OP_TEX:
-        return fail(b, PTX_SLICE_MEMORY, "line %u: value fetched from a texture", line);
+    case OP_TEX: case OP_SULD:
+        return fail(b, PTX_SLICE_MEMORY, "line %u: value fetched from a texture or surface", line);
     default:
         break;
     }
