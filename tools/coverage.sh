@@ -57,7 +57,8 @@ while read -r name src rest; do
     fi
     built=$((built + 1))
     # shellcheck disable=SC2086
-    (cd "$WORK" && timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
+    # run in the program's own folder, where the samples look for their data/ files
+    (cd "$(dirname "$path")" && { [ ! -d "$path" ] || cd "$path"; } && timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
     rc=$?
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))
