@@ -45,6 +45,7 @@
 #include "mem/addrdec.h"
 #include "policy/policy.h"
 #include "sim/ptxinfo.h"
+#include "sim/sim_internal.h"
 #include "sim/sim_texture.h"
 #include "stats/stats_result.h"
 
@@ -57,36 +58,7 @@
 
 #define SIM_MAX_ARGS 256
 
-struct WarpsimModule {
-    PtxModule *ptx;
-    PtxInfo info;
-    WarpsimModule *next;
-};
-
-struct WarpsimSim {
-    Config cfg;
-    bool functional, quiet;
-    char name[128];
-    char *json, *csv, *text;
-    char *trace_out;  /* --trace-out: the folder the launches' warp instructions are written to */
-    TraceWriter *trace;
-    Gpu *gpu;         /* timing model (NULL when functional) */
-    Stats fstats;     /* functional mode's counters */
-    uint64_t f_warp_insts, f_thread_insts, f_ctas, f_kernels;
-    uint64_t faults;  /* kernels stopped by a fault (sim.faults) */
-    PtxMemory *mem;
-    WarpsimModule *modules;
-    double t0;
-    char err[1024];
-    char status[1100]; /* of the first kernel that did not complete; "" while all did */
-    WarpsimStatus gpu_stopped; /* how a kernel was stopped on the timing model, its CTAs left resident */
-    StatsResult *result;
-};
-
-static WarpsimStatus fail(WarpsimSim *s, WarpsimStatus st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static WarpsimStatus fail(WarpsimSim *s, WarpsimStatus st, const char *fmt, ...)
+WarpsimStatus sim_fail(WarpsimSim *s, WarpsimStatus st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -338,18 +310,18 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
 {
     *out = NULL;
     if (!ptx_text)
-        return fail(s, WARPSIM_E_INPUT, "module %s: no PTX text", name ? name : "?");
+        return sim_fail(s, WARPSIM_E_INPUT, "module %s: no PTX text", name ? name : "?");
     char err[1024];
     char *with_builtins = ptx_builtins_define(ptx_text); /* printf and assert */
     PtxModule *pm = ptx_module_parse(with_builtins ? with_builtins : ptx_text, name ? name : "module.ptx", err,
                                      sizeof err);
     free(with_builtins);
     if (!pm)
-        return fail(s, WARPSIM_E_PTX, "%s", err);
+        return sim_fail(s, WARPSIM_E_PTX, "%s", err);
     uint32_t wmma_line = ptx_module_wmma_line(pm);
     if (wmma_line && s->cfg.sm.n_tensor_units == 0) {
         ptx_module_free(pm);
-        return fail(s, WARPSIM_E_PTX, "%s:%u: wmma needs tensor cores, which the configured machine does not have "
+        return sim_fail(s, WARPSIM_E_PTX, "%s:%u: wmma needs tensor cores, which the configured machine does not have "
                     "(sm.n_tensor_units = 0; the qv100 preset has them)", name ? name : "module.ptx", wmma_line);
     }
     WarpsimModule *m = xcalloc(1, sizeof *m);
@@ -402,7 +374,7 @@ WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const c
 {
     const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
     if (!ki)
-        return fail(s, WARPSIM_E_NOT_FOUND, "no kernel '%s' in the module", kernel);
+        return sim_fail(s, WARPSIM_E_NOT_FOUND, "no kernel '%s' in the module", kernel);
     out->name = ki->name;
     out->n_params = ki->n_params;
     out->param_offset = ki->param_offset;
@@ -419,9 +391,9 @@ WarpsimStatus warpsim_kernel_occupancy(WarpsimSim *s, const WarpsimModule *m, co
 {
     const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
     if (!ki)
-        return fail(s, WARPSIM_E_NOT_FOUND, "no kernel '%s' in the module", kernel);
+        return sim_fail(s, WARPSIM_E_NOT_FOUND, "no kernel '%s' in the module", kernel);
     if (block_threads == 0)
-        return fail(s, WARPSIM_E_INPUT, "kernel %s: a block of 0 threads", kernel);
+        return sim_fail(s, WARPSIM_E_INPUT, "kernel %s: a block of 0 threads", kernel);
     FrontKernel k = {.grid = {1, 1, 1}, .block = {block_threads, 1, 1}, .regs_per_thread = kernel_regs(m, ki)};
     uint64_t smem = (uint64_t)ki->smem_static_bytes + dynamic_smem;
     k.smem_bytes_per_cta = (uint32_t)MIN(smem, (uint64_t)UINT32_MAX);
@@ -435,7 +407,7 @@ static WarpsimStatus place_module(WarpsimSim *s, const WarpsimModule *m, const c
 {
     if (ptx_memory_place(s->mem, m->ptx))
         return WARPSIM_OK;
-    return fail(s, WARPSIM_E_MEMORY, "%s %s: the module's initialised variables would take the simulated device "
+    return sim_fail(s, WARPSIM_E_MEMORY, "%s %s: the module's initialised variables would take the simulated device "
                 "memory past gpu.max_host_mb = %llu MiB of host memory", what, name,
                 (unsigned long long)s->cfg.gpu.max_host_mb);
 }
@@ -448,161 +420,10 @@ WarpsimStatus warpsim_symbol(WarpsimSim *s, const WarpsimModule *m, const char *
     uint64_t sz = 0;
     uint64_t a = ptx_memory_symbol(s->mem, m->ptx, name, &sz);
     if (!a)
-        return fail(s, WARPSIM_E_NOT_FOUND, "no .global or .const variable '%s' in the module", name);
+        return sim_fail(s, WARPSIM_E_NOT_FOUND, "no .global or .const variable '%s' in the module", name);
     *addr = a;
     if (size)
         *size = sz;
-    return WARPSIM_OK;
-}
-
-uint64_t warpsim_malloc(WarpsimSim *s, uint64_t bytes)
-{
-    return ptx_memory_alloc(s->mem, bytes);
-}
-
-WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
-{
-    if (addr == 0)
-        return WARPSIM_OK;
-    if (!ptx_memory_free(s->mem, addr))
-        return fail(s, WARPSIM_E_INPUT, "free of 0x%llx, which is not the start of an allocation",
-                    (unsigned long long)addr);
-    return WARPSIM_OK;
-}
-
-uint64_t warpsim_malloc_managed(WarpsimSim *s, uint64_t bytes)
-{
-    return ptx_memory_alloc_host(s->mem, bytes);
-}
-
-WarpsimStatus warpsim_map_host(WarpsimSim *s, const void *p, uint64_t bytes)
-{
-    if (!p || !bytes)
-        return fail(s, WARPSIM_E_INPUT, "mapping host memory: %s", p ? "0 bytes" : "a null pointer");
-    if (!ptx_memory_map_host(s->mem, p, bytes))
-        return fail(s, WARPSIM_E_INPUT, "mapping host memory at %p (%llu bytes): it overlaps memory the device "
-                    "addresses already", p, (unsigned long long)bytes);
-    return WARPSIM_OK;
-}
-
-WarpsimStatus warpsim_unmap_host(WarpsimSim *s, const void *p)
-{
-    if (!ptx_memory_unmap_host(s->mem, (uint64_t)(uintptr_t)p))
-        return fail(s, WARPSIM_E_INPUT, "unmapping host memory at %p: not mapped", p);
-    return WARPSIM_OK;
-}
-
-void warpsim_free_all(WarpsimSim *s)
-{
-    ptx_memory_free_all(s->mem);
-}
-
-uint64_t warpsim_mem_allocated(const WarpsimSim *s)
-{
-    return ptx_memory_allocated(s->mem);
-}
-
-int warpsim_mem_find(const WarpsimSim *s, uint64_t addr, uint64_t bytes, WarpsimRange *out)
-{
-    PtxRegion r;
-    if (!ptx_memory_find(s->mem, addr, bytes ? bytes : 1, &r))
-        return 0;
-    if (out)
-        *out = (WarpsimRange){.addr = r.addr, .size = r.size, .is_variable = r.kind != PTX_REGION_ALLOC,
-                              .is_managed = r.host && r.kind != PTX_REGION_HOST,
-                              .is_mapped = r.kind == PTX_REGION_HOST};
-    return 1;
-}
-
-/* The device bytes of a copy lie in one allocation or variable; what fails names where they lie. */
-static WarpsimStatus check_device(WarpsimSim *s, const char *what, uint64_t addr, size_t bytes)
-{
-    if (!bytes || ptx_memory_find(s->mem, addr, bytes, NULL))
-        return WARPSIM_OK;
-    char why[320];
-    ptx_memory_describe(s->mem, addr, bytes, why, sizeof why);
-    return fail(s, WARPSIM_E_INPUT, "%s of %zu bytes at 0x%llx: %s", what, bytes, (unsigned long long)addr, why);
-}
-
-/* A write the host-memory limit refused. */
-static WarpsimStatus over_limit(WarpsimSim *s, const char *what, size_t bytes)
-{
-    return fail(s, WARPSIM_E_MEMORY, "%s of %zu bytes: the simulated device memory would take more than "
-                "gpu.max_host_mb = %llu MiB of host memory", what, bytes,
-                (unsigned long long)s->cfg.gpu.max_host_mb);
-}
-
-WarpsimStatus warpsim_memcpy_htod(WarpsimSim *s, uint64_t dst, const void *src, size_t bytes)
-{
-    if (bytes && (!dst || !src))
-        return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes to the device with a null pointer", bytes);
-    WarpsimStatus st = check_device(s, "copy to the device", dst, bytes);
-    if (st == WARPSIM_OK && !ptx_memory_write(s->mem, dst, src, bytes))
-        st = over_limit(s, "copy to the device", bytes);
-    if (st == WARPSIM_OK && s->gpu)
-        gpu_copy_touch(s->gpu, dst, bytes);
-    if (st == WARPSIM_OK && s->trace)
-        trace_writer_copy(s->trace, true, dst, bytes);
-    return st;
-}
-
-WarpsimStatus warpsim_memcpy_dtoh(WarpsimSim *s, void *dst, uint64_t src, size_t bytes)
-{
-    if (bytes && (!dst || !src))
-        return fail(s, WARPSIM_E_INPUT, "copy of %zu bytes from the device with a null pointer", bytes);
-    WarpsimStatus st = check_device(s, "copy from the device", src, bytes);
-    if (st == WARPSIM_OK)
-        ptx_memory_read(s->mem, src, dst, bytes);
-    if (st == WARPSIM_OK && s->gpu) /* GPGPU-Sim's copy engine touches the L2 both ways */
-        gpu_copy_touch(s->gpu, src, bytes);
-    if (st == WARPSIM_OK && s->trace)
-        trace_writer_copy(s->trace, false, src, bytes);
-    return st;
-}
-
-WarpsimStatus warpsim_memcpy_dtod(WarpsimSim *s, uint64_t dst, uint64_t src, size_t bytes)
-{
-    if (bytes && (!dst || !src))
-        return fail(s, WARPSIM_E_INPUT, "device copy of %zu bytes with a null pointer", bytes);
-    WarpsimStatus st = check_device(s, "device copy from", src, bytes);
-    if (st == WARPSIM_OK)
-        st = check_device(s, "device copy to", dst, bytes);
-    uint8_t buf[4096];
-    for (size_t done = 0; done < bytes && st == WARPSIM_OK;) {
-        size_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
-        ptx_memory_read(s->mem, src + done, buf, n);
-        if (!ptx_memory_write(s->mem, dst + done, buf, n))
-            st = over_limit(s, "device copy", bytes);
-        done += n;
-    }
-    return st;
-}
-
-WarpsimStatus warpsim_memset(WarpsimSim *s, uint64_t dst, int value, size_t bytes)
-{
-    if (bytes && !dst)
-        return fail(s, WARPSIM_E_INPUT, "memset of %zu bytes at a null pointer", bytes);
-    WarpsimStatus st = check_device(s, "memset", dst, bytes);
-    if (st == WARPSIM_OK && !ptx_memory_set(s->mem, dst, value, bytes))
-        st = over_limit(s, "memset", bytes);
-    return st;
-}
-
-WarpsimStatus warpsim_texture_create(WarpsimSim *s, const WarpsimTexture *t, uint64_t *handle)
-{
-    *handle = 0;
-    PtxTexture pt;
-    char why[320];
-    if (!sim_texture_convert(t, &pt, why, sizeof why))
-        return fail(s, WARPSIM_E_INPUT, "%s", why);
-    *handle = ptx_texture_create(s->mem, &pt);
-    return WARPSIM_OK;
-}
-
-WarpsimStatus warpsim_texture_destroy(WarpsimSim *s, uint64_t handle)
-{
-    if (!ptx_texture_destroy(s->mem, handle))
-        return fail(s, WARPSIM_E_INPUT, "0x%llx is not a texture object", (unsigned long long)handle);
     return WARPSIM_OK;
 }
 
@@ -613,31 +434,31 @@ static WarpsimStatus check_launch(WarpsimSim *s, const char *kernel, const uint3
     const SmConfig *c = &s->cfg.sm;
     for (int d = 0; d < 3; d++) {
         if (grid[d] == 0 || block[d] == 0)
-            return fail(s, WARPSIM_E_LAUNCH, "launch of %s: grid %ux%ux%u, block %ux%ux%u: every dimension "
+            return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: grid %ux%ux%u, block %ux%ux%u: every dimension "
                         "must be at least 1", kernel, grid[0], grid[1], grid[2], block[0], block[1], block[2]);
     }
     if (grid[1] > 65535 || grid[2] > 65535 || grid[0] > 0x7fffffffu)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: grid %ux%ux%u exceeds 2147483647x65535x65535",
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: grid %ux%ux%u exceeds 2147483647x65535x65535",
                     kernel, grid[0], grid[1], grid[2]);
     uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
     uint32_t max_threads = c->max_threads < 1024 ? c->max_threads : 1024;
     if (threads > max_threads)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: block %ux%ux%u has %llu threads, more than %u "
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: block %ux%ux%u has %llu threads, more than %u "
                     "(sm.max_threads, at most 1024)", kernel, block[0], block[1], block[2],
                     (unsigned long long)threads, max_threads);
     if (block[2] > 64)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: block z dimension %u exceeds 64", kernel, block[2]);
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: block z dimension %u exceeds 64", kernel, block[2]);
     uint64_t warps = (threads + WARP_SIZE - 1) / WARP_SIZE;
     if (warps > c->max_warps)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %llu warps per CTA, more than sm.max_warps = %u",
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: %llu warps per CTA, more than sm.max_warps = %u",
                     kernel, (unsigned long long)warps, c->max_warps);
     if (smem > c->smem_bytes)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %u bytes of shared memory per CTA, more than "
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: %u bytes of shared memory per CTA, more than "
                     "sm.smem_bytes = %u", kernel, smem, c->smem_bytes);
     uint64_t unit = c->reg_alloc_unit;
     uint64_t per_warp = ((uint64_t)regs * WARP_SIZE + unit - 1) / unit * unit;
     if (per_warp * warps > c->n_regs)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %u registers per thread x %llu threads need more "
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: %u registers per thread x %llu threads need more "
                     "than sm.n_regs = %u", kernel, regs, (unsigned long long)threads, c->n_regs);
     return WARPSIM_OK;
 }
@@ -668,8 +489,8 @@ static WarpsimStatus kernel_fault(WarpsimSim *s, Stats *st, PtxFault kind, const
         memcpy(ks->name, name, sizeof name);
     }
     if (kind == PTX_FAULT_HOST_MEMORY)
-        return fail(s, WARPSIM_E_MEMORY, "%s (gpu.max_host_mb)", msg);
-    return fail(s, kinds[kind].status, "%s", msg);
+        return sim_fail(s, WARPSIM_E_MEMORY, "%s (gpu.max_host_mb)", msg);
+    return sim_fail(s, kinds[kind].status, "%s", msg);
 }
 
 /* A run limit (gpu.KEY) stopped the kernel: the run's status, unless an earlier kernel gave it
@@ -701,12 +522,12 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
 {
     const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
     if (!ki)
-        return fail(s, WARPSIM_E_NOT_FOUND, "launch: no kernel '%s' in the module", kernel);
+        return sim_fail(s, WARPSIM_E_NOT_FOUND, "launch: no kernel '%s' in the module", kernel);
     if (params_len != ki->param_bytes)
-        return fail(s, WARPSIM_E_INPUT, "launch of %s: %zu bytes of parameters, the kernel takes %u",
+        return sim_fail(s, WARPSIM_E_INPUT, "launch of %s: %zu bytes of parameters, the kernel takes %u",
                     kernel, params_len, ki->param_bytes);
     if (s->gpu_stopped != WARPSIM_OK)
-        return fail(s, s->gpu_stopped, "launch of %s: the timing model was stopped by an earlier launch (%s), whose "
+        return sim_fail(s, s->gpu_stopped, "launch of %s: the timing model was stopped by an earlier launch (%s), whose "
                     "CTAs it still holds; create a new simulator to run more", kernel, gpu_stop_reason(s->gpu));
     uint32_t regs = kernel_regs(m, ki);
     WarpsimStatus st = check_launch(s, kernel, grid, block, ki->smem_static_bytes + dyn_smem_bytes, regs);
@@ -716,14 +537,14 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
         return st;
     uint64_t n_ctas = (uint64_t)grid[0] * grid[1] * grid[2];
     if (!s->functional && n_ctas > UINT32_MAX)
-        return fail(s, WARPSIM_E_UNSUPPORTED, "launch of %s: a grid of %llu blocks: the timing model numbers "
+        return sim_fail(s, WARPSIM_E_UNSUPPORTED, "launch of %s: a grid of %llu blocks: the timing model numbers "
                     "blocks in 32 bits (at most 4294967295 per launch); --functional runs it", kernel,
                     (unsigned long long)n_ctas);
     char err[1024];
     PtxLaunch *l = ptx_launch_create(m->ptx, kernel, grid, block, dyn_smem_bytes, params, params_len, s->mem,
                                      err, sizeof err);
     if (!l)
-        return fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
+        return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
     ptx_launch_count_faults(l, &s->faults);
     if (grid_ws) { /* its CTAs are co-resident: --functional runs them taking turns */
         ptx_launch_set_grid_workspace(l, grid_ws);
@@ -747,7 +568,7 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
             return kernel_done(s, ok ? WARPSIM_OK : kernel_fault(s, &s->fstats, fault, err));
         const char *key = stop == PTX_STOP_SPIN ? "gpu.spin_insts" : "gpu.stall_insts";
         limit_status(s, key);
-        return kernel_done(s, fail(s, WARPSIM_E_CYCLE_LIMIT,
+        return kernel_done(s, sim_fail(s, WARPSIM_E_CYCLE_LIMIT,
                                    "%s. Stopped by %s = %llu: the kernel may wait for something that never happens, "
                                    "such as a flag no thread sets or a later CTA (--functional runs one CTA at a "
                                    "time, except in cooperative launches). If it is only slow, raise the limit: "
@@ -772,12 +593,12 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
     if (fault) {
         st = kernel_fault(s, &s->gpu->stats, ptx_launch_fault_kind(l), fault);
     } else if (gs == GPU_RUN_DEADLOCK) {
-        st = fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
+        st = sim_fail(s, WARPSIM_E_DEADLOCK, "kernel %s: the timing model deadlocked (report above)", kernel);
     } else if (gs == GPU_RUN_CYCLE_LIMIT) {
         const char *key = gpu_stop_limit(s->gpu);
         limit_status(s, key);
         if (!strcmp(key, "gpu.max_cycles")) {
-            st = fail(s, WARPSIM_E_CYCLE_LIMIT, "%s", gpu_stop_reason(s->gpu));
+            st = sim_fail(s, WARPSIM_E_CYCLE_LIMIT, "%s", gpu_stop_reason(s->gpu));
         } else { /* the timing model has printed it */
             snprintf(s->err, sizeof s->err, "%s", gpu_stop_reason(s->gpu));
             st = WARPSIM_E_CYCLE_LIMIT;
@@ -805,14 +626,14 @@ WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const 
     if (st != WARPSIM_OK)
         return st;
     if (n_ctas > fit)
-        return fail(s, WARPSIM_E_LAUNCH, "cooperative launch of %s: %llu blocks, but at most %llu of %ux%ux%u threads "
+        return sim_fail(s, WARPSIM_E_LAUNCH, "cooperative launch of %s: %llu blocks, but at most %llu of %ux%ux%u threads "
                     "fit on the device at once", kernel, (unsigned long long)n_ctas, (unsigned long long)fit,
                     block[0], block[1], block[2]);
     /* the grid workspace: grid.sync() counts arrivals in its second word */
     uint64_t ws = ptx_memory_alloc(s->mem, 8);
     if (!ptx_memory_set(s->mem, ws, 0, 8)) {
         ptx_memory_free(s->mem, ws);
-        return over_limit(s, "the grid workspace of a cooperative launch", 8);
+        return sim_over_limit(s, "the grid workspace of a cooperative launch", 8);
     }
     st = launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, ws);
     ptx_memory_free(s->mem, ws);
