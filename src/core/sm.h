@@ -101,12 +101,13 @@ typedef struct LqEntry {
     uint32_t pc, n_lines, sched_rank, sectors, warp_uid;
     uint16_t warp;
     uint8_t op;
+    uint8_t flags; /* WINST_F_* */
 } LqEntry;
 
 /* A memory instruction issued while the LD/ST unit was busy, waiting for it (sm.ldst_queue):
  * what the unit needs to start it. */
 typedef struct MemInst {
-    uint8_t op, space;
+    uint8_t op, space, flags; /* WinstOp, WinstSpace, WINST_F_* */
     uint16_t warp;
     uint32_t rec, n, bytes, pc, sched_rank;
     uint32_t passes; /* shared memory: bank-conflict passes */
@@ -117,6 +118,7 @@ typedef struct Ldst {
     bool active;
     uint8_t op;    /* WinstOp */
     uint8_t space; /* WinstSpace */
+    uint8_t flags; /* WINST_F_* */
     uint16_t warp; /* issuing warp slot */
     uint32_t rec;  /* LoadRec of a load/atomic with a destination, else NO_REC */
     uint32_t pos, n;

@@ -404,7 +404,7 @@ static void ldst_entry(const Sm *sm, LqEntry *e)
     const CoalAccess *a = &u->acc[u->pos];
     *e = (LqEntry){.line_addr = a->line_addr, .rec = u->rec, .bytes = u->bytes, .pc = u->pc, .n_lines = u->n_lines,
                    .sched_rank = u->sched_rank, .sectors = a->segments,
-                   .warp_uid = (uint32_t)sm->warps[u->warp].age, .warp = u->warp, .op = u->op};
+                   .warp_uid = (uint32_t)sm->warps[u->warp].age, .warp = u->warp, .op = u->op, .flags = u->flags};
 }
 
 /* Every access of a global load has been looked up: count its misses per load instruction
@@ -459,7 +459,8 @@ L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now
         uint32_t out = 0; /* the hit latency, or how many fills will return the record */
         LoadRec *r = &sm->recs[e->rec];
         uint32_t free_before = sm->l1d.mshr.n_free;
-        ra.steered = r->global && sm->sched_ops->steer && sm->sched_ops->steer(sm->sched[e->warp % sm->n_sched], e->warp);
+        ra.l2_only = e->flags & WINST_F_L2_ONLY;
+        ra.steered = r->global && !ra.l2_only && sm->sched_ops->steer && sm->sched_ops->steer(sm->sched[e->warp % sm->n_sched], e->warp);
         if (sm->sched_ops->bypass_l1d)
             ra.sched_bypass = sm->sched_ops->bypass_l1d(sm->sched[e->warp % sm->n_sched], e->warp);
         res = l1d_load(&sm->l1d, e->line_addr, e->rec, &ra, now, &out);
@@ -588,6 +589,7 @@ static void ldst_start(Sm *sm, const MemInst *m, uint64_t now)
     u->active = true;
     u->op = m->op;
     u->space = m->space;
+    u->flags = m->flags;
     u->pc = m->pc;
     u->warp = m->warp;
     u->pos = 0;
@@ -626,6 +628,7 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
     MemInst one, *m = u->active ? &u->mq[(u->mq_head + u->mq_n++) % u->mq_cap] : &one;
     m->op = s->op;
     m->space = s->space;
+    m->flags = s->space == WSPACE_GLOBAL ? s->flags : 0; /* local memory is the thread's own */
     m->pc = s->pc;
     m->warp = (uint16_t)slot;
     m->bytes = s->access_bytes;

@@ -54,6 +54,11 @@ typedef enum WinstSpace {
     WSPACE_COUNT
 } WinstSpace;
 
+/* WinstStatic.flags */
+enum {
+    WINST_F_L2_ONLY = 1 << 0, /* a load the L1D may not serve: it reads the L2, allocating no line */
+};
+
 /* Static view of an instruction, known before it executes. Register ids are per-kernel and
  * dense (front ends number them from 0); predicates are registers too. */
 typedef struct WinstStatic {
@@ -63,6 +68,7 @@ typedef struct WinstStatic {
     uint8_t access_bytes; /* bytes each active lane reads or writes (all vector elements) */
     uint8_t n_dst;
     uint8_t n_src;
+    uint8_t flags;        /* WINST_F_* */
     uint16_t dst[WINST_MAX_DST];
     uint16_t src[WINST_MAX_SRC];
 } WinstStatic;

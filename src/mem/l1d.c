@@ -34,6 +34,7 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(fail_mpath, "resfail_mpath", "reservation failures: a miss-path component had no free port");
     C(bypass, "bypass", "load misses that filled no line (the replacement policy or the warp scheduler bypassed them)");
     C(bypass_sched, "bypass_sched", "of them, misses the warp's scheduler sent past the L1D (WarpSchedOps.bypass_l1d)");
+    C(l2_only, "l2_only", "of them, loads the L1D may not serve (ld.cg, ld.cv, strong loads wider than the CTA)");
     C(fill_stall, "fill_stall", "cycles a fill waited because the replacement policy said stall");
     C(mpath_hit, "mpath_hit", "load misses served by a miss-path component (victim cache, ...)");
     C(store, "store", "global store accesses (coalesced lines)");
@@ -369,7 +370,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
     uint32_t set = ra->set, way = 0;
     uint32_t need = tags_sectors_of_segments(t, ra->sectors);
     TagsProbe p = tags_probe(t, addr, set, &way);
-    uint32_t valid = p == TAGS_MISS ? 0 : tags_sectors(t, set, way)->valid;
+    uint32_t valid = p == TAGS_MISS || ra->l2_only ? 0 : tags_sectors(t, set, way)->valid;
     uint32_t missing = need & ~valid;
     if (!missing) {
         ra->way = way;
@@ -406,7 +407,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
         if (c->miss_q.n >= c->miss_queue_cap)
             return queue_full(c);
         /* The policy decides whether to bypass; the request is the fetched sectors either way. */
-        bool bypass = ra->sched_bypass || (t->repl->bypass && t->repl->bypass(t->repl_state, ra) > 0);
+        bool bypass = ra->sched_bypass || ra->l2_only || (t->repl->bypass && t->repl->bypass(t->repl_state, ra) > 0);
         bool present = p != TAGS_MISS;
         if (!bypass && c->alloc == CACHE_ALLOC_MISS) {
             if (!present) {
@@ -444,6 +445,7 @@ static L1dResult load_sectored(L1d *c, uint64_t addr, uint32_t token, ReplAccess
         c->miss++;
         c->bypass += bypass;
         c->bypass_sched += ra->sched_bypass;
+        c->l2_only += ra->l2_only;
         c->sector_fetch += popcount_u32(fetch);
     } else {
         c->merge++;
@@ -474,7 +476,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     }
     ra.steered = false;
     TagsProbe p = tags_probe(&c->tags, addr, set, &way);
-    if (p == TAGS_HIT) {
+    if (p == TAGS_HIT && !ra.l2_only) {
         ra.way = way;
         ra.hit = true;
         tags_hit(&c->tags, &ra);
@@ -503,8 +505,8 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
         *out = 1;
         return L1D_MERGED;
     }
-    CHECK(p == TAGS_MISS);
-    if (c->n_mpath) {
+    CHECK(p == TAGS_MISS || ra.l2_only);
+    if (c->n_mpath && !ra.l2_only) {
         MpathResult mr = probe_mpath(c, la, &ra, now, out);
         if (mr == MPATH_BUSY)
             return L1D_FAIL_MPATH;
@@ -521,9 +523,9 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     if (c->miss_q.n >= c->miss_queue_cap)
         return queue_full(c);
     const ReplOps *ro = c->tags.repl;
-    uint32_t bytes = ro->bypass && !ra.sched_bypass ? ro->bypass(c->tags.repl_state, &ra) : 0;
+    uint32_t bytes = ro->bypass && !ra.sched_bypass && !ra.l2_only ? ro->bypass(c->tags.repl_state, &ra) : 0;
     CHECK(bytes % 32 == 0 && bytes <= c->tags.line_bytes);
-    bool bypass = bytes > 0 || ra.sched_bypass;
+    bool bypass = bytes > 0 || ra.sched_bypass || ra.l2_only;
     if (!bypass && c->alloc == CACHE_ALLOC_MISS) {
         int w = take_way(c, set, &ra, now);
         if (w == REPL_STALL) {
@@ -554,6 +556,7 @@ L1dResult l1d_load(L1d *c, uint64_t addr, uint32_t token, const ReplAccess *a, u
     if (c->n_mpath)
         tell_load(c, &ra, now, MPATH_OUT_MISS);
     c->bypass_sched += ra.sched_bypass;
+    c->l2_only += ra.l2_only;
     *out = 1;
     return L1D_MISS;
 }

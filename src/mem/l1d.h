@@ -24,7 +24,10 @@
  * no segment the request does not fetch; otherwise it replays (L1D_FAIL_MERGE) until the
  * request is back. A warp scheduler may send a warp's misses past the L1D too
  * (WarpSchedOps.bypass_l1d, ReplAccess.sched_bypass): they take the same bypass path without
- * asking the policy, fetch the segments the access touches, and count in bypass_sched.
+ * asking the policy, fetch the segments the access touches, and count in bypass_sched. A load
+ * the L1D may not serve (ReplAccess.l2_only: ld.cg, ld.volatile, ld.acquire.gpu, ...) takes
+ * that path too, even when its line is present (which it leaves as it is), and skips the
+ * miss-path components; it counts in l2_only.
  *
  * Miss-path components (policy.h, MpathOps) are probed in registry order when a load misses
  * and no MSHR entry tracks its line; a component hit moves the line into the L1D (or, for
@@ -108,7 +111,7 @@ typedef struct L1d {
     int ctl_k;   /* the CTA controller: the component with ctl_tick (at most one), -1: none */
     uint64_t access, hit, miss, merge, fail_mshr, fail_merge, fail_line, fail_missq, fail_icnt, fail_mpath;
     uint64_t hit_other_cta; /* hits on lines another CTA's miss brought in */
-    uint64_t store, store_hit_evict, atomic, fill, bypass, bypass_sched, fill_stall, mpath_hit;
+    uint64_t store, store_hit_evict, atomic, fill, bypass, bypass_sched, l2_only, fill_stall, mpath_hit;
     uint64_t miss_cold, miss_intra, miss_inter;
     uint64_t sector_miss, sector_hit, sector_merge, sector_fetch; /* sectored L1D only */
     uint32_t max_fill_tokens; /* the most tokens one fill hands back */

@@ -113,6 +113,8 @@ typedef struct ReplAccess {
     bool at_fill;        /* called when the data arrives (allocate-on-fill), not at the miss */
     bool sched_bypass;   /* the warp's scheduler sends its misses past the L1D (WarpSchedOps.bypass_l1d):
                           * a miss allocates no line, as if bypass() had said so; the policy is not asked */
+    bool l2_only;        /* a load the L1D may not serve (ld.cg, ld.volatile, ld.acquire.gpu, ...): it misses
+                          * even on a present line and takes the same path as sched_bypass */
 } ReplAccess;
 
 /* A valid line leaves the cache. */

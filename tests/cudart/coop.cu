@@ -1,6 +1,6 @@
 // coop.cu: cooperative launches, checked against the CPU: a kernel that synchronises its whole
 // grid three times (cooperative groups' this_grid().sync()) to reverse an array across blocks
-// and scale it by a grid-wide sum, launched with two blocks per SM;
+// and scale it by a grid-wide sum, launched with as many blocks as fit on the device at once;
 // a kernel whose first block spins on a flag the last block sets; one block more than fits on
 // the device at once,
 // which must fail with cudaErrorCooperativeLaunchTooLarge.
@@ -58,9 +58,8 @@ int main()
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int threads = 128;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reverse_scale, threads, 0));
-    // two blocks per SM: the timing model's GTO scheduler can starve the warps a grid barrier
-    // waits for when every SM is full of spinning ones (docs/cuda.md)
-    int fit = per_sm * sms, blocks = 2 * sms, n = blocks * threads - 5;
+    // every SM full: the barrier's spinning warps must not starve the blocks it waits for
+    int fit = per_sm * sms, blocks = fit, n = blocks * threads - 5;
     bad += coop != 1 || fit < blocks;
     printf("coop: %d blocks of %d threads (%d fit: %d per SM x %d SMs)\n", blocks, threads, fit, per_sm, sms);
 

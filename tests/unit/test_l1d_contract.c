@@ -291,6 +291,39 @@ TEST(l1d_contract_scheduler_bypass_fills_no_line_in_both_modes)
     }
 }
 
+/* A load the L1D may not serve (l2_only: ld.cg, ld.volatile, ld.acquire.gpu) misses on a
+ * present line, fetches only its segment past the L1D (the policy is not asked), and leaves the
+ * line as it was: a plain load still hits it; a second one merges into the first's request. */
+TEST(l1d_contract_l2_only_load_misses_on_a_present_line)
+{
+    for (uint32_t alloc = CACHE_ALLOC_MISS; alloc <= CACHE_ALLOC_FILL; alloc++) {
+        Rig r;
+        Scripted s;
+        rig_init(&r, "lru", alloc, 1, 2, 0);
+        rig_script(&r, &s);
+        EXPECT_EQ_U(load(&r, 0 * 128, 1, 10, 0), L1D_MISS);
+        EXPECT_EQ_U(l2_return_all(&r, 5, NULL, NULL), 1);
+        uint32_t inserted = s.n_insert, lat;
+        ReplAccess a = {.warp_id = 3, .warp_uid = 13, .pc = 0x48, .n_lines = 1, .sectors = 0x4, .l2_only = true};
+        s.bypass_bytes = 128; /* asked, the policy would fetch the whole line */
+        EXPECT_EQ_U(l1d_load(&r.l1, 0 * 128, 2, &a, 10, &lat), L1D_MISS);
+        EXPECT_EQ_U(l1d_load(&r.l1, 0 * 128, 3, &a, 11, &lat), L1D_MERGED);
+        ASSERT(r.l1.miss_q.n == 1);
+        EXPECT_EQ_U(r.l1.miss_q.head->size_bytes, 32); /* only its segment */
+        EXPECT_EQ_U(r.l1.miss_q.head->sectors, 0x4);
+        uint32_t tokens[8];
+        EXPECT_EQ_U(l2_return_all(&r, 20, tokens, NULL), 2);
+        EXPECT_EQ_U(tokens[0] + tokens[1], 5);
+        EXPECT_EQ_U(r.l1.l2_only, 1);
+        EXPECT_EQ_U(r.l1.bypass, 1);
+        EXPECT_EQ_U(r.l1.bypass_sched, 0);
+        EXPECT_EQ_U(s.n_insert, inserted); /* nothing allocated */
+        s.bypass_bytes = 0;
+        EXPECT_EQ_U(load(&r, 0 * 128, 4, 10, 30), L1D_HIT); /* the line is still there */
+        rig_free(&r);
+    }
+}
+
 TEST(l1d_contract_stall_waits_in_both_modes)
 {
     for (uint32_t alloc = CACHE_ALLOC_MISS; alloc <= CACHE_ALLOC_FILL; alloc++) {

@@ -6,6 +6,7 @@
 
 #include "../ptx/ptx_test.h"
 #include "base/base.h"
+#include "front/ptx/ptx_ir.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,6 +84,30 @@ static void expect_error(const char *body, const char *want)
     PtxModule *m = ptx_module_parse(text, "bad.ptx", err, sizeof err);
     EXPECT(m == NULL);
     EXPECT_CONTAINS(err, want);
+    ptx_module_free(m);
+}
+
+/* Loads that must see other SMs' writes are marked for the L2 (WINST_F_L2_ONLY); the others,
+ * and a CTA-scope strong load (the CTA's own SM is enough), stay L1D-cacheable. */
+TEST(ptx_parse_l2_only_loads)
+{
+    static const char *const src = HDR
+        ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [p];\n"
+        "  ld.global.u32 %r1, [%rd1];\n  ld.global.nc.u32 %r2, [%rd1];\n  ld.global.ca.u32 %r3, [%rd1];\n"
+        "  ld.relaxed.cta.global.u32 %r4, [%rd1];\n  ld.global.cs.u32 %r5, [%rd1];\n"
+        "  ld.global.cg.u32 %r6, [%rd1];\n  ld.global.cv.u32 %r7, [%rd1];\n  ld.volatile.global.u32 %r8, [%rd1];\n"
+        "  ld.acquire.gpu.u32 %r9, [%rd1];\n  ld.relaxed.sys.global.u32 %r10, [%rd1];\n"
+        "  ld.volatile.u32 %r11, [%rd1];\n  ret;\n}\n";
+    char err[256];
+    PtxModule *m = ptx_module_parse(src, "l2only.ptx", err, sizeof err);
+    ASSERT(m);
+    for (uint32_t pc = 1; pc <= 11; pc++) {
+        WinstStatic s;
+        ptx_decode_static(m, pc, &s);
+        EXPECT_EQ_U(s.op, WOP_LOAD);
+        EXPECT_EQ_U(s.flags & WINST_F_L2_ONLY, pc >= 6 ? WINST_F_L2_ONLY : 0);
+    }
     ptx_module_free(m);
 }
 

@@ -127,6 +127,29 @@ static bool eq(const char *w, size_t len, const char *s)
     return strlen(s) == len && !memcmp(w, s, len);
 }
 
+/* The qualifiers of an ld that decide whether the L1D may serve it. */
+typedef struct LoadQual {
+    bool strong;    /* .volatile, .relaxed, .acquire, .mmio */
+    bool cta_scope; /* .cta: only the CTA's own SM needs to see its data */
+    bool l2_cache;  /* .cg (cache at L2, not L1) or .cv (fetch again) */
+} LoadQual;
+
+static void note_load_qualifier(LoadQual *q, const char *w, size_t len)
+{
+    if (eq(w, len, "volatile") || eq(w, len, "relaxed") || eq(w, len, "acquire") || eq(w, len, "mmio"))
+        q->strong = true;
+    else if (eq(w, len, "cta"))
+        q->cta_scope = true;
+    else if (eq(w, len, "cg") || eq(w, len, "cv"))
+        q->l2_cache = true;
+}
+
+/* The L1D is not coherent across SMs, so a load that must see other SMs' writes is served by
+ * the L2, as GPUs do: .cg and .cv loads, and strong loads (volatile, relaxed or acquire) at a
+ * scope wider than the CTA (no scope: .gpu, as ld.volatile is relaxed.sys). A spinning warp
+ * then waits an L2 round trip per iteration, not an L1D hit. */
+static bool l2_only(const LoadQual *q) { return q->l2_cache || (q->strong && !q->cta_scope); }
+
 bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, size_t why_len)
 {
     const char *dot = memchr(word, '.', len);
@@ -150,6 +173,7 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         return ptx_wmma_decode(word, len, in, why, why_len);
     unsigned n_types = 0;
     bool have_cmp = false;
+    LoadQual lq = {0};
     const char *p = dot;
     const char *end = word + len;
     while (p && p < end) {
@@ -244,11 +268,15 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         if (eq(w, wl, "v4")) { in->vec = 4; continue; }
         if (eq(w, wl, "warp") && op == OP_BAR) { in->op = OP_NOP; continue; } /* bar.warp.sync */
         if (eq(w, wl, "shared::cluster")) { in->space = SP_SHARED; continue; }
+        if (op == OP_LD)
+            note_load_qualifier(&lq, w, wl);
         if (is_ignored(w, wl))
             continue;
         snprintf(why, why_len, "unsupported modifier '.%.*s' in '%.*s'", (int)wl, w, (int)len, word);
         return false;
     }
+    if (l2_only(&lq))
+        in->flags |= PF_L2_ONLY;
     /* Types each opcode needs. */
     bool needs_type = !(op == OP_BRA || op == OP_CALL || op == OP_RET || op == OP_EXIT ||
                         op == OP_BAR || op == OP_MEMBAR || op == OP_NOP || op == OP_PREFETCH ||
@@ -442,6 +470,8 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
         s->space = (uint8_t)(in->op == OP_TEX || in->op == OP_SULD ? WSPACE_TEX
                              : in->op == OP_SUST ? WSPACE_GLOBAL : wspace(in->space));
         s->access_bytes = (uint8_t)(in->op == OP_WMMA ? ptx_wmma_lane_bytes(in) : ptx_type_bytes(in->type) * in->vec);
+        if (in->flags & PF_L2_ONLY)
+            s->flags |= WINST_F_L2_ONLY;
     }
     unsigned first_src = 1;
     /* Destinations. */

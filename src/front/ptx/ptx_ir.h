@@ -85,6 +85,7 @@ enum {
     PF_FTZ = 1 << 0, PF_SAT = 1 << 1, PF_APPROX = 1 << 2, PF_CC = 1 << 3, PF_UNI = 1 << 4,
     PF_TO = 1 << 5, PF_GUARD_NEG = 1 << 6, PF_SHIFTAMT = 1 << 7, PF_WRAP = 1 << 8,
     PF_IMM_BYTES = 1 << 9, /* operand widths follow the instruction type exactly */
+    PF_L2_ONLY = 1 << 10,  /* ld: the L1D may not serve it (ptx_decode.c: l2_only) */
 };
 
 #define PTX_MAX_VEC 8 /* registers in a {...} operand: ld.v4, and wmma fragments of up to 8 */
