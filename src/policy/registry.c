@@ -229,11 +229,19 @@ int policy_check_config(Config *c, char *err, size_t err_len)
         snprintf(err, err_len, "l2.linebacker: miss-path components attach to the L1D only (must be off)");
         return 0;
     }
-    if (c->l1d.linebacker && c->l1d.line_bytes != 128) {
+    if (c->l2.cerf) {
+        snprintf(err, err_len, "l2.cerf: miss-path components attach to the L1D only (must be false)");
+        return 0;
+    }
+    if (c->l1d.cerf && c->l1d.linebacker) {
+        snprintf(err, err_len, "l1d.cerf: CERF and l1d.linebacker both keep lines in the idle registers; choose one");
+        return 0;
+    }
+    if ((c->l1d.linebacker || c->l1d.cerf) && c->l1d.line_bytes != 128) {
         snprintf(err, err_len,
-                 "l1d.linebacker: a victim line fills one 128-byte warp register, so l1d.line_bytes must be 128 "
+                 "%s: a line in the register file fills one 128-byte warp register, so l1d.line_bytes must be 128 "
                  "(it is %u)",
-                 c->l1d.line_bytes);
+                 c->l1d.linebacker ? "l1d.linebacker" : "l1d.cerf", c->l1d.line_bytes);
         return 0;
     }
     for (uint32_t i = 0; i < policy_count(POLICY_MPATH) && c->l1d.sector_bytes; i++) {

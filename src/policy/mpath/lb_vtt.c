@@ -2,6 +2,7 @@
 #include "policy/mpath/lb_vtt.h"
 
 #include "base/base.h"
+#include "policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,23 @@ uint32_t lb_vtt_set_usable(LbVtt *v, uint32_t part, bool usable)
                 dropped += x->stamp != 0;
                 x->stamp = 0;
             }
+    return dropped;
+}
+
+uint32_t lb_vtt_on_regfile(LbVtt *v, const RegfileView *rf)
+{
+    if (rf->cycle > v->last_rf_cycle)
+        v->usable_cycles += (rf->cycle - v->last_rf_cycle) * v->usable_wregs;
+    v->last_rf_cycle = rf->cycle;
+    uint32_t per_part = v->n_sets * v->ways, dropped = 0;
+    for (uint32_t p = 0; p < v->n_parts; p++) {
+        uint32_t first = lb_vtt_rn(v, p, 0, 0);
+        bool idle = true;
+        for (uint32_t r = first; r < first + per_part && idle; r++)
+            idle = regfile_view_idle(rf, r);
+        dropped += lb_vtt_set_usable(v, p, idle);
+    }
+    v->usable_wregs = v->n_usable * per_part;
     return dropped;
 }
 

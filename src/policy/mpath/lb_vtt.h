@@ -9,7 +9,8 @@
  * searches the usable partitions in order (each search costs the caller one VP access); a new
  * line takes an invalid way of the first usable partition that has one, else the least recently
  * used way of its set over the usable partitions. In tags-only mode (the Load Monitor's windows)
- * every partition is usable, as no data is kept. */
+ * every partition is usable, as no data is kept. CERF (cerf.c) uses the same table with 1-way
+ * partitions of the L1D's sets from register 0: way w of set s is register w x sets + s. */
 #ifndef WARPSIM_LB_VTT_H
 #define WARPSIM_LB_VTT_H
 
@@ -28,7 +29,12 @@ typedef struct LbVtt {
     uint32_t n_usable;
     LbVttEntry *e;     /* [part][set][way] */
     uint64_t clock;
+    /* warp registers of the usable partitions, and their sum over cycles up to the last change */
+    uint32_t usable_wregs;
+    uint64_t last_rf_cycle, usable_cycles;
 } LbVtt;
+
+struct RegfileView;
 
 /* A lookup's or insert's place. */
 typedef struct LbVttSlot {
@@ -49,6 +55,9 @@ void lb_vtt_clear(LbVtt *v);
 void lb_vtt_set_tags_only(LbVtt *v, bool on);
 /* Partition part's registers became idle (usable) or taken; returns the lines it dropped. */
 uint32_t lb_vtt_set_usable(LbVtt *v, uint32_t part, bool usable);
+/* The register file changed (MpathOps.on_regfile): each partition is usable while all its
+ * registers are idle; usable_cycles is brought up to rf's cycle. Returns the lines dropped. */
+uint32_t lb_vtt_on_regfile(LbVtt *v, const struct RegfileView *rf);
 /* Search the usable partitions in order; on a hit the entry becomes most recently used. */
 bool lb_vtt_lookup(LbVtt *v, uint64_t line, LbVttSlot *s);
 /* Place a line (false: no usable partition). */

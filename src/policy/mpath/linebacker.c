@@ -12,10 +12,10 @@
  * allocate, so nothing is lost).
  *
  * Timing: a probe searches the usable partitions in order, l1d.linebacker.vp_lat cycles each;
- * a hit then reads its register from bank RN mod rf_banks, which serves one victim-line read or
- * write a cycle: an access waits for its bank (a bank conflict). The data is ready after the
- * L1D hit latency, the search and the wait (MPATH_SERVED: the line stays in the register, it is
- * not fetched into the L1D). A miss goes on to the L2 at once. At most `ports` probes a cycle.
+ * a hit then reads its register from bank RN mod l1d.linebacker.banks (rf_banks.h), which
+ * serves one victim-line read or write a cycle: an access waits for its bank (a bank conflict).
+ * The data is ready after the L1D hit latency, the search and the wait (MPATH_SERVED: the line
+ * stays in the register, it is not fetched into the L1D). A miss goes on to the L2 at once. At most `ports` probes a cycle.
  * Options and stats: docs/linebacker.md. */
 #include "policy/policy.h"
 
@@ -23,6 +23,7 @@
 #include "policy/mpath/lb_monitor.h"
 #include "policy/mpath/lb_throttle.h"
 #include "policy/mpath/lb_vtt.h"
+#include "policy/mpath/rf_banks.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -57,22 +58,19 @@ static const OptDesc lb_opts[] = {
 };
 
 typedef struct Linebacker {
-    uint32_t mode, vp_lat, banks, ports;
+    uint32_t mode, vp_lat, ports;
     uint64_t window;
     uint32_t threshold;
     LbMonitor lm;
     LbVtt vtt;
     LbThrottle th; /* lb: the CTA throttling */
-    uint64_t *bank_free; /* first cycle each bank is free */
+    RfBanks rf_banks;
     uint64_t port_cycle;
     uint32_t port_used;
-    uint64_t last_rf_cycle;
-    uint32_t usable_wregs; /* warp registers of the usable partitions */
-    /* stats */
+    /* stats (bank_conflict is rf_banks.conflicts, usable_cycles vtt.usable_cycles) */
     uint64_t probe, hit, miss, insert, replace, no_room, skip, invalidate, reclaim;
-    uint64_t search_cycles, bank_conflict, bank_wait;
+    uint64_t search_cycles, bank_wait;
     uint64_t windows, selected_loads, kernels_selected, kernels_disabled, monitor_hit;
-    uint64_t usable_cycles;
 } Linebacker;
 
 static bool lb_enabled(const Config *cfg) { return cfg->l1d.linebacker != LB_OFF; }
@@ -100,12 +98,11 @@ static void *lb_create(const PolicyCtx *ctx, uint32_t line_bytes)
     Linebacker *lb = xcalloc(1, sizeof *lb);
     lb->mode = ctx->cfg->l1d.linebacker;
     lb->vp_lat = o->vp_lat;
-    lb->banks = o->banks;
     lb->ports = o->ports;
     lb->window = o->window;
     lb->threshold = o->threshold;
     lb_vtt_init(&lb->vtt, o->sets, 1u << o->ways, o->offset, ctx->cfg->sm.n_regs / 32, LB_VTT_MAX_WAYS);
-    lb->bank_free = xcalloc(lb->banks, sizeof *lb->bank_free);
+    rf_banks_init(&lb->rf_banks, o->banks);
     lb->port_cycle = UINT64_MAX;
     lb_throttle_init(&lb->th, o->buffer, o->window, o->ipc_bound / 100.0, ctx->sm);
     lb_kernel_begin(lb, 0);
@@ -120,14 +117,16 @@ static void *lb_create(const PolicyCtx *ctx, uint32_t line_bytes)
     C(invalidate, "victim lines invalidated by a store");
     C(reclaim, "victim lines dropped because a CTA took their registers");
     C(search_cycles, "VTT partition-search cycles of the register hits (vp_lat per partition searched)");
-    C(bank_conflict, "victim-line register reads and writes that waited for their bank");
+    policy_stat_counter(ctx, &lb->rf_banks.conflicts, "bank_conflict",
+                        "victim-line register reads and writes that waited for their bank");
     C(bank_wait, "cycles register hits waited for their bank (added to their latency)");
     C(windows, "Load Monitor windows ended");
     C(selected_loads, "high-locality loads selected (hashed PCs; summed over kernels)");
     C(kernels_selected, "kernels whose Load Monitor selected loads (victim caching on)");
     C(kernels_disabled, "kernels whose Load Monitor found no high-locality load (victim caching off)");
     C(monitor_hit, "Load Monitor accesses that hit in the tags-only VTT (counted as hits)");
-    C(usable_cycles, "warp registers of usable VTT partitions summed over cycles (victim-cache space)");
+    policy_stat_counter(ctx, &lb->vtt.usable_cycles, "usable_cycles",
+                        "warp registers of usable VTT partitions summed over cycles (victim-cache space)");
     if (lb->mode == LB_FULL) {
 #define T(field, help) policy_stat_counter(ctx, &lb->th.field, #field, help)
         T(throttles, "lb: CTAs throttled (their warps held, their registers backed up)");
@@ -151,7 +150,7 @@ static void lb_destroy(void *self)
 {
     Linebacker *lb = self;
     lb_vtt_free(&lb->vtt);
-    free(lb->bank_free);
+    rf_banks_free(&lb->rf_banks);
     free(lb);
 }
 
@@ -177,16 +176,6 @@ static void sync_monitor(Linebacker *lb, uint64_t now)
 
 static bool caching(const Linebacker *lb) { return lb->mode == LB_VC || lb->lm.state == LB_SELECTED; }
 
-/* A victim-line register access at cycle t: the cycles it waits for its bank. */
-static uint64_t bank_access(Linebacker *lb, uint32_t rn, uint64_t t)
-{
-    uint64_t *f = &lb->bank_free[rn % lb->banks];
-    uint64_t wait = *f > t ? *f - t : 0;
-    lb->bank_conflict += wait > 0;
-    *f = t + wait + 1;
-    return wait;
-}
-
 static MpathResult lb_probe(void *self, const MpathAccess *a, uint32_t *lat_cycles)
 {
     Linebacker *lb = self;
@@ -205,7 +194,7 @@ static MpathResult lb_probe(void *self, const MpathAccess *a, uint32_t *lat_cycl
     if (!lb_vtt_lookup(&lb->vtt, a->line_addr, &s))
         return MPATH_MISS;
     uint64_t search = (uint64_t)lb->vp_lat * s.searched;
-    uint64_t wait = bank_access(lb, s.rn, a->cycle + search);
+    uint64_t wait = rf_banks_access(&lb->rf_banks, s.rn, a->cycle + search);
     lb->hit++;
     lb->search_cycles += search;
     lb->bank_wait += wait;
@@ -252,7 +241,7 @@ static void lb_on_evict(void *self, const MpathAccess *a)
     }
     lb->insert++;
     lb->replace += s.replaced;
-    bank_access(lb, s.rn, a->cycle);
+    rf_banks_access(&lb->rf_banks, s.rn, a->cycle);
 }
 
 static void lb_on_write(void *self, uint64_t line_addr)
@@ -265,18 +254,7 @@ static void lb_on_write(void *self, uint64_t line_addr)
 static void lb_on_regfile(void *self, const RegfileView *rf)
 {
     Linebacker *lb = self;
-    if (rf->cycle > lb->last_rf_cycle)
-        lb->usable_cycles += (rf->cycle - lb->last_rf_cycle) * lb->usable_wregs;
-    lb->last_rf_cycle = rf->cycle;
-    uint32_t per_part = lb->vtt.n_sets * lb->vtt.ways;
-    for (uint32_t p = 0; p < lb->vtt.n_parts; p++) {
-        uint32_t first = lb_vtt_rn(&lb->vtt, p, 0, 0);
-        bool idle = true;
-        for (uint32_t r = first; r < first + per_part && idle; r++)
-            idle = regfile_view_idle(rf, r);
-        lb->reclaim += lb_vtt_set_usable(&lb->vtt, p, idle);
-    }
-    lb->usable_wregs = lb->vtt.n_usable * per_part;
+    lb->reclaim += lb_vtt_on_regfile(&lb->vtt, rf);
 }
 
 static void lb_on_cta(void *self, const MpathCtaEvent *e, const SmCtaCtl *ctl)
