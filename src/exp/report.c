@@ -250,11 +250,56 @@ static void series_figure(Report *r, const ExpFigure *fig)
     exp_view_free(&vw);
 }
 
+/* A heatmap figure: for each workload, the matrix of its one drawn variant's histograms
+ * METRIC.ROW, rows x buckets, with its table (NAME-WORKLOAD.svg/.txt/.csv). */
+static void heatmap_figure(Report *r, const ExpFigure *fig)
+{
+    const ExpSpec *s = r->spec;
+    ExpView vw;
+    exp_view_init(&vw, s, fig);
+    for (uint32_t i = 0; i < vw.n_workloads && vw.n_variants; i++) {
+        uint32_t w = vw.workloads[i];
+        ExpTable *t = exp_view_heatmap_table(s, &vw, r->results, fig, i);
+        if (!t) {
+            const char *st = r->incomplete[w * s->n_variants + vw.variants[0]];
+            fprintf(stderr, "warpsim: report: figure %s: %s/%s has no histograms '%s.*' (%s)\n", fig->name,
+                    s->workloads[w].name, vw.labels[0], fig->metrics.v[0],
+                    st ? "not complete" : r->results[w * s->n_variants + vw.variants[0]] ? "not in its result"
+                                                                                        : "no result");
+            continue;
+        }
+        char stem[160], name[192], path[4096], wstem[EXP_NAME_LEN + 8];
+        file_stem(s->workloads[w].name, wstem, sizeof wstem);
+        snprintf(stem, sizeof stem, "%s-%s", fig->name, wstem);
+        if (r->html)
+            html_heading(r->html, 2, t->title);
+        snprintf(name, sizeof name, "%s.svg", stem);
+        AtomicFile a;
+        FILE *f = open_out(r, &a, name, path, sizeof path);
+        SvgHeat c = { t->title, "bucket of each row's histogram", fig->ylabel ? fig->ylabel : fig->metrics.v[0], t->n_rows, t->n_cols,
+                      labels(t->row_labels), labels(t->col_labels), t->v };
+        if (f)
+            svg_heatmap(f, &c);
+        close_out(r, &a, f, path);
+        if (f && r->html)
+            html_inline_svg(r->html, path);
+        if (f)
+            export_png(r, path, stem);
+        write_tables(r, stem, &t, 1);
+        exp_table_free(t);
+    }
+    exp_view_free(&vw);
+}
+
 static void figure(Report *r, const ExpFigure *fig)
 {
     const ExpSpec *s = r->spec;
     if (fig->kind == EXP_FIG_SERIES) {
         series_figure(r, fig);
+        return;
+    }
+    if (fig->kind == EXP_FIG_HEATMAP) {
+        heatmap_figure(r, fig);
         return;
     }
     ExpView vw;

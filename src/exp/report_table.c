@@ -320,9 +320,54 @@ ExpTable *exp_view_cdf_table(const ExpSpec *s, const ExpView *vw, JsonValue *con
     return t;
 }
 
+ExpTable *exp_view_heatmap_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results,
+                                 const ExpFigure *fig, uint32_t i)
+{
+    const char *family = fig->metrics.v[0];
+    size_t flen = strlen(family);
+    uint32_t w = vw->workloads[i];
+    const JsonValue *res = vw->n_variants ? results[w * s->n_variants + vw->variants[0]] : NULL;
+    const JsonValue *total = res ? json_get(res, "total") : NULL;
+    /* The rows: every histogram FAMILY.ROW of the run, in the result's order. */
+    ExpStrList rows = { 0 };
+    const JsonValue *first = NULL;
+    for (uint32_t k = 0; total && total->type == JSON_OBJECT && k < total->n; k++)
+        if (!strncmp(total->keys[k], family, flen) && total->keys[k][flen] == '.' && total->keys[k][flen + 1] &&
+            total->items[k].type == JSON_OBJECT) {
+            exp_strlist_push(&rows, total->keys[k] + flen + 1);
+            first = first ? first : &total->items[k];
+        }
+    if (!rows.n)
+        return NULL;
+    char title[1024], name[EXP_NAME_LEN * 2 + 8], hist[600];
+    run_label(s, vw, i, 0, true, name, sizeof name);
+    snprintf(title, sizeof title, "%s: %s", fig->title ? fig->title : family, name);
+    ExpTable *t = exp_table_new(title, family, rows.n, first->n);
+    for (uint32_t c = 0; c < first->n; c++)
+        exp_table_set_col(t, c, first->keys[c]);
+    for (uint32_t r = 0; r < rows.n; r++) {
+        exp_table_set_row(t, r, rows.v[r]);
+        snprintf(hist, sizeof hist, "%s.%s", family, rows.v[r]);
+        const JsonValue *h = json_get(total, hist);
+        for (uint32_t c = 0; c < first->n; c++)
+            *exp_table_at(t, r, c) = json_number(json_get(h, first->keys[c]), NAN);
+    }
+    exp_strlist_free(&rows);
+    return t;
+}
+
+ExpTable *exp_report_heatmap_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig, uint32_t i)
+{
+    ExpView vw;
+    exp_view_init(&vw, s, fig);
+    ExpTable *t = i < vw.n_workloads ? exp_view_heatmap_table(s, &vw, results, fig, i) : NULL;
+    exp_view_free(&vw);
+    return t;
+}
+
 ExpTable *exp_report_figure_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig)
 {
-    if (fig->kind == EXP_FIG_SERIES)
+    if (fig->kind == EXP_FIG_SERIES || fig->kind == EXP_FIG_HEATMAP)
         return NULL;
     ExpView vw;
     exp_view_init(&vw, s, fig);
