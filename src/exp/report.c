@@ -276,8 +276,8 @@ static void heatmap_figure(Report *r, const ExpFigure *fig)
         snprintf(name, sizeof name, "%s.svg", stem);
         AtomicFile a;
         FILE *f = open_out(r, &a, name, path, sizeof path);
-        SvgHeat c = { t->title, "bucket of each row's histogram", fig->ylabel ? fig->ylabel : fig->metrics.v[0], t->n_rows, t->n_cols,
-                      labels(t->row_labels), labels(t->col_labels), t->v };
+        SvgHeat c = { t->title, "bucket of each row's histogram", fig->ylabel ? fig->ylabel : fig->metrics.v[0],
+                      t->n_rows, t->n_cols, labels(t->row_labels), labels(t->col_labels), t->v };
         if (f)
             svg_heatmap(f, &c);
         close_out(r, &a, f, path);

@@ -345,7 +345,8 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
             else if (!strcmp(v, "heatmap"))
                 f->kind = EXP_FIG_HEATMAP;
             else
-                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series|cdf|heatmap", name, v);
+                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series|cdf|heatmap", name,
+                            v);
         } else if (!strcmp(k, "norm")) {
             if (!strcmp(v, "baseline"))
                 f->norm = EXP_NORM_BASELINE;
