@@ -1,5 +1,6 @@
 /* report.h: `warpsim report RESULTS_DIR`: tables, figures and one HTML page from the results of
- * a sweep (layout in store.h, formats in docs/experiments.md). */
+ * a sweep (layout in store.h, formats in docs/experiments.md). The tables are report_table.c's,
+ * the files and figures report.c's. */
 #ifndef WARPSIM_EXP_REPORT_H
 #define WARPSIM_EXP_REPORT_H
 
@@ -43,7 +44,13 @@ ExpTable *exp_report_metric_table(const ExpSpec *s, JsonValue *const *results, c
  * norm=total fractions of the bar's own total. Only the figure's view is drawn. */
 ExpTable *exp_report_stacked_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig);
 
-/* The table of a figure of any kind but series (NULL for those): bars and line figures the metric
+/* The table of a heatmap figure for the i-th workload of its view, under its one drawn variant:
+ * rows the histograms FAMILY.ROW of the run's total (FAMILY the figure's metric; in the result's
+ * order, labelled ROW), columns the buckets of the first of them, values the counts (missing for a
+ * bucket a row lacks). NULL when the run has no result or no such histogram. */
+ExpTable *exp_report_heatmap_table(const ExpSpec *s, JsonValue *const *results, const ExpFigure *fig, uint32_t i);
+
+/* The table of a figure of any kind but series and heatmap (NULL for those): bars and line figures the metric
  * table of their view (normalised per drawn variant to its baseline, with their geometric-mean
  * rows), stacked figures the breakdown above, cdf figures rows "workload" (one drawn variant) or
  * "workload/variant", columns the histogram's buckets, values the cumulative fraction of the
@@ -52,5 +59,20 @@ ExpTable *exp_report_figure_table(const ExpSpec *s, JsonValue *const *results, c
 
 /* The number of geometric-mean rows exp_report_metric_table appends (0 without geomean). */
 uint32_t exp_report_n_gmean_rows(const ExpSpec *s, bool geomean);
+
+/* The same tables for a view (what report.c draws), and what their titles say of the view. */
+ExpTable *exp_view_metric_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results, const char *metric,
+                                bool normalise, bool geomean);
+ExpTable *exp_view_stacked_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results,
+                                 const ExpFigure *fig);
+ExpTable *exp_view_cdf_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results, const ExpFigure *fig);
+ExpTable *exp_view_heatmap_table(const ExpSpec *s, const ExpView *vw, JsonValue *const *results,
+                                 const ExpFigure *fig, uint32_t i);
+uint32_t exp_view_n_gmean_rows(const ExpSpec *s, const ExpView *vw, bool geomean);
+/* True when every drawn variant has the same baseline. */
+bool exp_view_one_baseline(const ExpView *vw);
+/* How values are normalised: "normalised to lru" (of: "to the total of lru"), or with a baseline
+ * per variant "normalised per variant (S0+Stall / static0, ...)". */
+void exp_view_norm_desc(const ExpSpec *s, const ExpView *vw, const char *of, char *buf, size_t len);
 
 #endif

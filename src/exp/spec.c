@@ -41,7 +41,7 @@ void exp_strlist_free(ExpStrList *l)
 const char *exp_figure_kind_name(ExpFigureKind k)
 {
     return k == EXP_FIG_STACKED ? "stacked" : k == EXP_FIG_LINE ? "line" : k == EXP_FIG_SERIES ? "series"
-         : k == EXP_FIG_CDF ? "cdf" : "bars";
+         : k == EXP_FIG_CDF ? "cdf" : k == EXP_FIG_HEATMAP ? "heatmap" : "bars";
 }
 
 const char *exp_norm_name(ExpNorm n)
@@ -342,8 +342,11 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
                 f->kind = EXP_FIG_SERIES;
             else if (!strcmp(v, "cdf"))
                 f->kind = EXP_FIG_CDF;
+            else if (!strcmp(v, "heatmap"))
+                f->kind = EXP_FIG_HEATMAP;
             else
-                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series|cdf", name, v);
+                return fail(c, "figure '%s': kind=%s: expected one of bars|stacked|line|series|cdf|heatmap", name,
+                            v);
         } else if (!strcmp(k, "norm")) {
             if (!strcmp(v, "baseline"))
                 f->norm = EXP_NORM_BASELINE;
@@ -399,13 +402,17 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
         return fail(c, "figure '%s': geomean applies to bars and line figures, not stacked", name);
     if (f->kind == EXP_FIG_SERIES && (f->geomean || f->group_by_variant))
         return fail(c, "figure '%s': a series figure plots time; geomean and group do not apply", name);
-    if (f->kind == EXP_FIG_CDF && (f->geomean || f->group_by_variant || (norm_set && f->norm != EXP_NORM_NONE)))
-        return fail(c, "figure '%s': a cdf figure plots cumulative fractions of a histogram's buckets; norm, "
-                       "geomean and group do not apply", name);
+    if ((f->kind == EXP_FIG_CDF || f->kind == EXP_FIG_HEATMAP) &&
+        (f->geomean || f->group_by_variant || (norm_set && f->norm != EXP_NORM_NONE)))
+        return fail(c, "figure '%s': a %s; norm, geomean and group do not apply", name,
+                    f->kind == EXP_FIG_CDF ? "cdf figure plots cumulative fractions of a histogram's buckets"
+                                           : "heatmap figure draws the counts of a family of histograms");
+    if (f->kind == EXP_FIG_HEATMAP && f->variants.n != 1)
+        return fail(c, "figure '%s': a heatmap figure draws the runs of one variant: give variants=V", name);
     if (f->norm == EXP_NORM_TOTAL && f->kind != EXP_FIG_STACKED)
         return fail(c, "figure '%s': norm=total (each bar as fractions of its own total) applies to stacked "
                        "figures only", name);
-    if (f->kind == EXP_FIG_SERIES || f->kind == EXP_FIG_CDF)
+    if (f->kind == EXP_FIG_SERIES || f->kind == EXP_FIG_CDF || f->kind == EXP_FIG_HEATMAP)
         f->norm = EXP_NORM_NONE;
     if (!geomean_set)
         f->geomean = f->kind == EXP_FIG_BARS || f->kind == EXP_FIG_LINE;

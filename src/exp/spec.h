@@ -52,8 +52,11 @@ typedef struct ExpRunOverride {
 
 /* SERIES: a time series of the runs (gpu.sample_cycles), one line per variant, one figure per
  * workload. CDF: the cumulative distribution of one histogram's buckets, one line per workload
- * (and drawn variant). */
-typedef enum ExpFigureKind { EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE, EXP_FIG_SERIES, EXP_FIG_CDF } ExpFigureKind;
+ * (and drawn variant). HEATMAP: a family of histograms METRIC.ROW as a matrix (rows x buckets),
+ * one figure per workload of its one drawn variant (CIAO's interference matrix, Fig. 4a). */
+typedef enum ExpFigureKind {
+    EXP_FIG_BARS, EXP_FIG_STACKED, EXP_FIG_LINE, EXP_FIG_SERIES, EXP_FIG_CDF, EXP_FIG_HEATMAP
+} ExpFigureKind;
 
 /* NONE: raw values. BASELINE: each value divided by the same workload's value under the drawn
  * variant's baseline. TOTAL (stacked only): each bar's segments as fractions of its own total. */

@@ -1,4 +1,4 @@
-/* svg.c: bar, stacked-bar and line charts as SVG 1.1 (see svg.h).
+/* svg.c: bar, stacked-bar and line charts and heat maps as SVG 1.1 (see svg.h).
  *
  * The layout follows the figures of the architecture papers: groups of bars per benchmark with
  * a summary group (GMEAN) at the right, a dashed line at 1 for normalised values, a legend row
@@ -269,5 +269,82 @@ void svg_lines(FILE *f, const SvgLines *c)
             fprintf(f, ": %.4g</title></circle>\n", v);
         }
     }
+    fputs("</svg>\n", f);
+}
+
+/* The shade of v in [0, max]: white to #08306b, linear in v (a count's share of the largest). */
+static void heat_colour(double v, double max, char *buf, size_t len)
+{
+    double t = max > 0 && v > 0 ? MIN(v / max, 1) : 0;
+    snprintf(buf, len, "#%02x%02x%02x", (int)lround(255 - t * (255 - 0x08)), (int)lround(255 - t * (255 - 0x30)),
+             (int)lround(255 - t * (255 - 0x6b)));
+}
+
+void svg_heatmap(FILE *f, const SvgHeat *c)
+{
+    enum { SCALE_STEPS = 10, SCALE_W = 16 };
+    uint32_t n = MAX(c->n_rows, c->n_cols);
+    int cell = n <= 16 ? 28 : n <= 32 ? 18 : 12;
+    size_t row_chars = 0;
+    for (uint32_t i = 0; i < c->n_rows; i++)
+        row_chars = MAX(row_chars, strlen(c->row_labels[i]));
+    int x0 = 40 + 7 * (int)row_chars, y0 = TOP;
+    int plot_w = (int)c->n_cols * cell, plot_h = (int)c->n_rows * cell;
+    int w = MAX(x0 + plot_w + 24 + SCALE_W + 70, 360), h = y0 + plot_h + 90;
+    double max = 0;
+    for (size_t i = 0; i < (size_t)c->n_rows * c->n_cols; i++)
+        if (isfinite(c->values[i]))
+            max = MAX(max, c->values[i]);
+
+    header(f, w, h, c->title);
+    char colour[8];
+    for (uint32_t i = 0; i < c->n_rows; i++) {
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"%d\">", x0 - 4,
+                y0 + (i + 0.5) * cell + 4, cell < 14 ? 9 : 12);
+        svg_escape(f, c->row_labels[i]);
+        fputs("</text>\n", f);
+        for (uint32_t j = 0; j < c->n_cols; j++) {
+            double v = c->values[(size_t)i * c->n_cols + j];
+            if (!isfinite(v))
+                continue;
+            heat_colour(v, max, colour, sizeof colour);
+            fprintf(f, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>",
+                    x0 + (int)j * cell, y0 + (int)i * cell, cell, cell, colour);
+            svg_escape(f, c->row_labels[i]);
+            fputs(" / ", f);
+            svg_escape(f, c->col_labels[j]);
+            fprintf(f, ": %.4g</title></rect>\n", v);
+        }
+    }
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", x0, y0,
+            plot_w, plot_h);
+    for (uint32_t j = 0; j < c->n_cols; j++) {
+        double x = x0 + (j + 0.5) * cell;
+        int y = y0 + plot_h + 8;
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" font-size=\"%d\" transform=\"rotate(-90 %.1f %d)\">",
+                x + 3, y, cell < 14 ? 9 : 12, x + 3, y);
+        svg_escape(f, c->col_labels[j]);
+        fputs("</text>\n", f);
+    }
+    if (c->xlabel) {
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x0 + plot_w / 2, h - 10);
+        svg_escape(f, c->xlabel);
+        fputs("</text>\n", f);
+    }
+    if (c->ylabel) {
+        int yc = y0 + plot_h / 2;
+        fprintf(f, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 18 %d)\">", yc, yc);
+        svg_escape(f, c->ylabel);
+        fputs("</text>\n", f);
+    }
+    /* The colour scale: the largest value at the top, 0 at the bottom. */
+    int sx = x0 + plot_w + 24, step_h = MAX(plot_h / SCALE_STEPS, 8);
+    for (int k = 0; k < SCALE_STEPS; k++) {
+        heat_colour(max * (SCALE_STEPS - 1 - k) / (SCALE_STEPS - 1), max, colour, sizeof colour);
+        fprintf(f, "<rect class=\"scale\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+                   "stroke=\"#999999\"/>\n", sx, y0 + k * step_h, SCALE_W, step_h, colour);
+    }
+    fprintf(f, "<text x=\"%d\" y=\"%d\">%.4g</text>\n", sx + SCALE_W + 4, y0 + 10, max);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">0</text>\n", sx + SCALE_W + 4, y0 + SCALE_STEPS * step_h);
     fputs("</svg>\n", f);
 }

@@ -1,6 +1,7 @@
 /* test_exp_report.c: report arithmetic (normalisation, geometric means per class) against
  * hand-computed values, and `warpsim report` end to end on hand-written results: the tables'
- * numbers, SVG figures that are well-formed XML with the expected number of bars, the HTML page. */
+ * numbers, SVG figures that are well-formed XML with the expected number of bars (or heat-map
+ * cells), the HTML page. */
 #include "../test.h"
 
 #include "base/base.h"
@@ -636,4 +637,107 @@ TEST(exp_report_figure_views_end_to_end)
     svg = slurp(dir, "rank.svg");
     EXPECT_CONTAINS(svg, ">cumulative fraction</text>");
     free(svg);
+}
+
+/* ---- heat maps: a family of histograms FAMILY.ROW drawn as a matrix ---- */
+
+static const char *heat_spec_text =
+    "name heat\n"
+    "workload a a.syn\n"
+    "workload b b.syn\n"
+    "variant g:\n"
+    "variant c: l1d.index=fup\n"
+    "figure mx: kind=heatmap metric=sm[0].m variants=c labels=C title=\"who replaced whom\"\n";
+
+/* a/c has a 2 x 3 matrix (row w01 lacks bucket w02) and look-alikes that are not rows of it; a/g
+ * has other numbers; b/c has no matrix. */
+static const char *make_heat_results(void)
+{
+    static char dir[512];
+    char path[1024];
+    snprintf(dir, sizeof dir, "%s/heat", test_tmpdir());
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/runs", dir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/experiment", dir);
+    write_file(path, heat_spec_text);
+    static const char *const runs[4][2] = {
+        { "a__c", "\"sm[0].m\": 7, \"sm[0].m.w00\": {\"w00\": 5, \"w01\": 0, \"w02\": 2000},"
+                  " \"sm[0].mm.w00\": {\"w00\": 9}, \"sm[0].m.w01\": {\"w00\": 3, \"w01\": 1}" },
+        { "a__g", "\"sm[0].m.w00\": {\"w00\": 1}" },
+        { "b__c", "\"sim.ipc\": 1" },
+        { "b__g", "\"sim.ipc\": 1" },
+    };
+    for (int i = 0; i < 4; i++) {
+        char json[1024];
+        snprintf(path, sizeof path, "%s/runs/%s.json", dir, runs[i][0]);
+        snprintf(json, sizeof json, "{\"warpsim_version\": \"0.1.0\", \"workload\": \"x\", \"status\": \"complete\","
+                 " \"wall_seconds\": 1, \"config\": {}, \"kernels\": [], \"total\": {%s}}\n", runs[i][1]);
+        write_file(path, json);
+    }
+    return dir;
+}
+
+TEST(exp_report_heatmap_table_hand_computed)
+{
+    const char *dir = make_heat_results();
+    ExpSpec s;
+    char err[256];
+    ASSERT(exp_spec_parse(&s, heat_spec_text, "experiment", err, sizeof err));
+    JsonValue *res[4] = { 0 };
+    for (uint32_t i = 0; i < 4; i++)
+        res[i] = exp_result_load(dir, &s, i / 2, i % 2, err, sizeof err);
+    ASSERT(res[1] && res[2]);
+    const ExpFigure *fig = &s.figures[0];
+    EXPECT(exp_report_figure_table(&s, res, fig) == NULL); /* one table per workload, not one */
+    ExpTable *t = exp_report_heatmap_table(&s, res, fig, 0);
+    ASSERT(t);
+    EXPECT_STR(t->title, "who replaced whom: a/C");
+    EXPECT_STR(t->corner, "sm[0].m");
+    EXPECT_EQ_U(t->n_rows, 2); /* sm[0].m (a number) and sm[0].mm.w00 are not rows */
+    EXPECT_EQ_U(t->n_cols, 3);
+    EXPECT_STR(t->row_labels[0], "w00");
+    EXPECT_STR(t->row_labels[1], "w01");
+    EXPECT_STR(t->col_labels[2], "w02");
+    EXPECT_NEAR(*exp_table_at(t, 0, 0), 5, 0);
+    EXPECT_NEAR(*exp_table_at(t, 0, 1), 0, 0);
+    EXPECT_NEAR(*exp_table_at(t, 0, 2), 2000, 0);
+    EXPECT_NEAR(*exp_table_at(t, 1, 0), 3, 0);
+    EXPECT_NEAR(*exp_table_at(t, 1, 1), 1, 0);
+    EXPECT(isnan(*exp_table_at(t, 1, 2))); /* a bucket the row lacks is missing, not 0 */
+    exp_table_free(t);
+    EXPECT(exp_report_heatmap_table(&s, res, fig, 1) == NULL); /* b/c has no matrix */
+    EXPECT(exp_report_heatmap_table(&s, res, fig, 2) == NULL); /* no such workload */
+    for (uint32_t i = 0; i < 4; i++)
+        json_free(res[i]);
+    exp_spec_free(&s);
+}
+
+TEST(exp_report_heatmap_end_to_end)
+{
+    const char *dir = make_heat_results();
+    EXPECT_EQ_I(report_quietly(dir), 0);
+    char *csv = slurp(dir, "mx-a.csv");
+    ASSERT(csv);
+    EXPECT_CONTAINS(csv, "sm[0].m,w00,w01,w02\nw00,5,0,2000\nw01,3,1,\n");
+    free(csv);
+    char *txt = slurp(dir, "mx-a.txt");
+    EXPECT_CONTAINS(txt, "who replaced whom: a/C\n");
+    free(txt);
+    char *svg = slurp(dir, "mx-a.svg");
+    ASSERT(svg);
+    EXPECT(xml_check(svg) == NULL);
+    EXPECT_EQ_I(count(svg, "class=\"cell\""), 5); /* the missing bucket draws nothing */
+    EXPECT_EQ_I(count(svg, "class=\"scale\""), 10);
+    /* The largest count is the darkest shade, 0 is white, 5 of 2000 nearly white. */
+    EXPECT_CONTAINS(svg, "fill=\"#08306b\"><title>w00 / w02: 2000</title>");
+    EXPECT_CONTAINS(svg, "fill=\"#ffffff\"><title>w00 / w01: 0</title>");
+    EXPECT_CONTAINS(svg, "fill=\"#fefeff\"><title>w00 / w00: 5</title>");
+    free(svg);
+    char *html = slurp(dir, "index.html");
+    EXPECT_CONTAINS(html, "who replaced whom: a/C");
+    free(html);
+    char *none = slurp(dir, "mx-b.svg"); /* b has no matrix: no figure, no table */
+    EXPECT(none == NULL);
+    free(none);
 }

@@ -204,6 +204,15 @@ TEST(exp_spec_errors_name_file_and_line)
         { "workload a a.syn\nfigure f: kind=cdf metric=h norm=baseline\n", "a cdf figure plots cumulative" },
         { "workload a a.syn\nfigure f: kind=cdf metric=h geomean=yes\n", "a cdf figure plots cumulative" },
         { "workload a a.syn\nfigure f: kind=cdf metric=h,g\n", "a cdf figure draws one metric (got 2)" },
+        { "workload a a.syn\nvariant v:\nfigure f: kind=heatmap metric=m\n",
+          "e.spec:3: figure 'f': a heatmap figure draws the runs of one variant: give variants=V" },
+        { "workload a a.syn\nvariant v:\nvariant w:\nfigure f: kind=heatmap metric=m variants=v,w\n",
+          "a heatmap figure draws the runs of one variant" },
+        { "workload a a.syn\nvariant v:\nfigure f: kind=heatmap metric=m variants=v norm=baseline\n",
+          "a heatmap figure draws the counts of a family of histograms; norm, geomean and group do not apply" },
+        { "workload a a.syn\nvariant v:\nfigure f: kind=heatmap metric=m variants=v group=variant\n",
+          "norm, geomean and group do not apply" },
+        { "workload a a.syn\nfigure f: kind=heat metric=m\n", "expected one of bars|stacked|line|series|cdf|heatmap" },
         { "workload a a.syn\nvariant v:\noverride b v: l1d.assoc=2\n",
           "e.spec:3: override: no workload 'b' is declared above" },
         { "workload a a.syn\noverride a v: l1d.assoc=2\nvariant v:\n", "e.spec:2: override: no variant 'v'" },
@@ -243,6 +252,30 @@ TEST(exp_spec_series_figure)
     EXPECT(!exp_spec_parse(&b, bad, "s.spec", err, sizeof err));
     EXPECT_CONTAINS(err, "s.spec:5: figure 't': a series figure plots time");
     exp_spec_free(&b);
+}
+
+TEST(exp_spec_heatmap_figure)
+{
+    char err[512];
+    const char *text = "name s\nworkload a w.syn\nvariant g:\nvariant c: sm.sched=ciao-c sm.sched.ciao-c.matrix=true\n"
+                       "figure m: kind=heatmap metric=sm[0].sched.ciao-c.matrix variants=c labels=CIAO-C\n";
+    ExpSpec s;
+    ASSERT(exp_spec_parse(&s, text, "s.spec", err, sizeof err));
+    EXPECT_EQ_U(s.figures[0].kind, EXP_FIG_HEATMAP);
+    EXPECT(s.figures[0].norm == EXP_NORM_NONE && !s.figures[0].geomean && !s.figures[0].group_by_variant);
+    /* The canonical form reads back as the same figure. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    exp_spec_write(m, &s);
+    fclose(m);
+    EXPECT_CONTAINS(buf, "figure m: kind=heatmap metric=sm[0].sched.ciao-c.matrix norm=none");
+    ExpSpec back;
+    EXPECT(exp_spec_parse(&back, buf, "back", err, sizeof err));
+    EXPECT(back.n_figures == 1 && back.figures[0].kind == EXP_FIG_HEATMAP && back.figures[0].variants.n == 1);
+    exp_spec_free(&back);
+    free(buf);
+    exp_spec_free(&s);
 }
 
 /* ---- canonical round trip over awkward values -------------------------------------------- */
