@@ -56,6 +56,7 @@ typedef enum cudaError {
     cudaErrorStreamCaptureUnsupported = 900,
     cudaErrorStreamCaptureInvalidated = 901,
     cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999,
 } cudaError_t;
 
@@ -229,7 +230,10 @@ struct CUevent_st {
 };
 
 /* One piece of stream-ordered work, run at once or recorded as a graph node. */
-typedef enum RtOpKind { RT_OP_KERNEL, RT_OP_MEMCPY, RT_OP_MEMSET, RT_OP_HOST, RT_OP_EMPTY } RtOpKind;
+typedef enum RtOpKind {
+    RT_OP_KERNEL, RT_OP_MEMCPY, RT_OP_MEMSET, RT_OP_HOST, RT_OP_EMPTY,
+    RT_OP_MEMALLOC, RT_OP_MEMFREE /* graph memory nodes (runtime_graph_mem.c): dst, width bytes */
+} RtOpKind;
 
 typedef struct RtOp {
     RtOpKind kind;

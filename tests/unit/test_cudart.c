@@ -39,6 +39,8 @@ static const struct {
     {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
     {"managed", "managed: 0 mismatches", "_Z4bumpPii"},
     {"graphs", "graphs: 0 mismatches", "_Z5scalePffi"},
+    {"graphupdate", "graphupdate: 0 mismatches", "_Z4stepPKfPffi"},
+    {"graphmem", "graphmem: 0 mismatches", "_Z6negatePKfPfi"},
     {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi"},
     {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii"},
     {"textures", "textures: 6001 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i"},
