@@ -219,6 +219,9 @@ struct CUstream_st {
     size_t n_deps;
 };
 
+/* Forget a destroyed stream's attributes (runtime_stream_attr.c). */
+void rt_stream_attr_forget(cudaStream_t stream);
+
 /* An event holds the simulated time when it was recorded; recorded in a capture, it holds the
  * capturing stream's last nodes, for another stream that waits on it to join the capture. */
 struct CUevent_st {

@@ -154,6 +154,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
         if (e != cudaSuccess)
             return e;
     }
+    rt_stream_attr_forget(stream);
     free(stream->deps);
     free(stream);
     return cudaSuccess;
