@@ -7,7 +7,8 @@
 #
 # LIST (default tools/coverage.list): one program a line, `name source [args...]`, where source
 # is a .cu file or a folder (all its .cu and .cpp files are compiled together), relative to
-# SUITE_DIR; '#' starts a comment. OUT (default coverage.md): the table, one row a program:
+# SUITE_DIR; '#' starts a comment (tools/coverage.list: cuda-samples; tools/coverage-polybench.list:
+# PolyBench/GPU). OUT (default coverage.md): the table, one row a program:
 # built or not, the exit status under warpsim, and the first line warpsim or the program said
 # about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
@@ -26,7 +27,10 @@ args=${WARPSIM_EXEC_ARGS:---functional --quiet --preset qv100}
 timeout=${TIMEOUT:-600}
 warpsim=$here/build/warpsim
 [ -x "$warpsim" ] || { echo "coverage.sh: build warpsim first (make)" >&2; exit 1; }
-flags=${NVCC_FLAGS:-}
+# Functions CUDA 13 removed, mapped to the replacements CUDA documented, so that older suites
+# (PolyBench/GPU, Rodinia) build unmodified; a program that does not use them is not affected.
+compat="-DcudaThreadSynchronize=cudaDeviceSynchronize -DcudaThreadExit=cudaDeviceReset"
+flags="$compat ${NVCC_FLAGS:-}"
 linebuf=$(command -v stdbuf >/dev/null 2>&1 && echo "stdbuf -oL")
 [ -d "$SUITE_DIR/Common" ] && flags="$flags -I$SUITE_DIR/Common"
 keep_work=1
