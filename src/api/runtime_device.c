@@ -76,8 +76,19 @@ enum {
     ATTR_MEMORY_POOLS_SUPPORTED = 115, ATTR_TEXTURE_PITCH_ALIGNMENT = 51, ATTR_STREAM_PRIORITIES = 78,
     ATTR_HOST_REGISTER = 99, ATTR_MAX_BLOCKS_PER_SM = 106, ATTR_CONCURRENT_MANAGED_ACCESS = 89,
     ATTR_PAGEABLE_MEMORY_ACCESS = 88, ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
-    ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101
+    ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101, ATTR_MAX_PERSISTING_L2 = 108, ATTR_MAX_ACCESS_POLICY_WINDOW = 109
 };
+
+/* Persisting L2 (access policy windows, cudaLimitPersistingL2CacheSize) is a feature of compute
+ * capability 8.0 and later; there the device reports what an A100 does (3/4 of its L2 may
+ * persist, windows up to 128 MiB - 4 KiB) and the runtime accepts the hints, which change
+ * nothing: the modelled L2 has no persisting lines. Below 8.0 it reports 0, as such GPUs do. */
+static void persisting_l2(const WarpsimDeviceInfo *di, int *max_bytes, int *max_window)
+{
+    bool has = di->cc_major >= 8;
+    *max_bytes = has ? (int)(di->l2_bytes / 4 * 3) : 0;
+    *max_window = has ? 134213632 : 0;
+}
 
 /* What the runtime reports about the device beyond the configured machine. */
 #define RT_VERSION 13000 /* CUDA 13.0, for cudaRuntimeGetVersion and cudaDriverGetVersion */
@@ -264,6 +275,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->canMapHostMemory = prop->canUseHostPointerForRegisteredMem = 1;
     prop->managedMemory = prop->concurrentManagedAccess = prop->directManagedMemAccessFromHost = 1;
     prop->cooperativeLaunch = 1; /* cudaLaunchCooperativeKernel, grid.sync() */
+    persisting_l2(&di, &prop->persistingL2CacheMaxSize, &prop->accessPolicyMaxWindowSize);
     return cudaSuccess;
 }
 
@@ -327,6 +339,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
         v = 1; break;
     case ATTR_COOPERATIVE_LAUNCH: v = 1; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
     case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
+    case ATTR_MAX_PERSISTING_L2: case ATTR_MAX_ACCESS_POLICY_WINDOW: {
+        int bytes, window;
+        persisting_l2(&di, &bytes, &window);
+        v = attr == ATTR_MAX_PERSISTING_L2 ? bytes : window;
+        break;
+    }
     case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED:
     case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
     case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_PAGEABLE_MEMORY_ACCESS:

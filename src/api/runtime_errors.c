@@ -61,6 +61,8 @@ static const struct {
     {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
     {901, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
     {903, "cudaErrorStreamCaptureUnmatched", "capture was not initiated in this stream"},
+    {910, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it included changes which "
+     "violated constraints specific to instantiated graph update"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 

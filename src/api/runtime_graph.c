@@ -3,7 +3,8 @@
  *
  * A graph is a recorded sequence of stream-ordered work: kernel launches (their parameters
  * packed when the node is made), 1D and pitched copies, memsets of 1-, 2- or 4-byte elements,
- * host functions and empty nodes, each with the nodes it depends on. A node may only depend on
+ * host functions, empty nodes and memory nodes (runtime_graph_mem.c), each with the nodes it
+ * depends on; runtime_graph_update.c changes them. A node may only depend on
  * nodes already in its graph (there is no cudaGraphAddDependencies), so the order in which the
  * nodes were added is a dependency order; cudaGraphInstantiate copies the nodes in that order,
  * and cudaGraphLaunch runs them one after another on the synchronous device, stopping at the
@@ -11,33 +12,17 @@
  *
  * Stream capture (cudaStreamBeginCapture .. cudaStreamEndCapture) records, instead of running,
  * the work a program puts into the captured stream: kernel launches, cudaMemcpyAsync,
- * cudaMemsetAsync and cudaLaunchHostFunc. Each node depends on the stream's last ones. Another
+ * cudaMemsetAsync, cudaLaunchHostFunc, cudaMallocAsync and cudaFreeAsync. Each node depends on the stream's last ones. Another
  * stream joins the capture by waiting on an event recorded in a captured stream (the fork and
  * join of cudaEventRecord / cudaStreamWaitEvent), and its nodes then depend on that event's.
  * The legacy and per-thread default streams cannot be captured here (the program's own streams
  * can), and work the program puts into other streams, or synchronous calls, run at once. */
-#include "api/runtime_internal.h"
+#include "api/runtime_graph.h"
 
 #include "base/base.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct CUgraphNode_st {
-    RtOp op;
-    cudaGraph_t graph;
-    size_t n_deps;
-};
-
-struct CUgraph_st {
-    cudaGraphNode_t *nodes; /* in the order they were added: a dependency order */
-    size_t n, cap;
-};
-
-struct CUgraphExec_st {
-    RtOp *ops;
-    size_t n;
-};
 
 /* A capture in progress: the graph it fills, and the streams that joined it. */
 typedef struct RtCapture {
@@ -48,15 +33,29 @@ typedef struct RtCapture {
     size_t n_streams;
 } RtCapture;
 
-/* A copy of op whose kernel parameters are its own. */
-static RtOp op_copy(const RtOp *op)
+_Static_assert(sizeof(struct cudaKernelNodeParams) == 56, "cudaKernelNodeParams layout");
+_Static_assert(sizeof(struct cudaMemsetParams) == 40, "cudaMemsetParams layout");
+_Static_assert(sizeof(struct cudaHostNodeParams) == 16, "cudaHostNodeParams layout");
+
+RtOp rt_graph_op_copy(const RtOp *op)
 {
     RtOp c = *op;
     if (op->kind == RT_OP_KERNEL) {
         c.params = xmalloc(op->param_bytes ? op->param_bytes : 1);
         memcpy(c.params, op->params, op->param_bytes);
     }
+    if (op->kind == RT_OP_MEMALLOC)
+        rt_graph_mem_hold(op, +1);
     return c;
+}
+
+void rt_graph_op_free(RtOp *op)
+{
+    free(op->params);
+    op->params = NULL;
+    if (op->kind == RT_OP_MEMALLOC)
+        rt_graph_mem_hold(op, -1);
+    op->kind = RT_OP_EMPTY; /* released: nothing more to free */
 }
 
 /* ---- graphs and their nodes ---- */
@@ -78,7 +77,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     if (!graph)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphDestroy", "null graph");
     for (size_t i = 0; i < graph->n; i++) {
-        free(graph->nodes[i]->op.params);
+        rt_graph_op_free(&graph->nodes[i]->op);
         free(graph->nodes[i]);
     }
     free(graph->nodes);
@@ -86,26 +85,23 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     return cudaSuccess;
 }
 
-/* Add op to graph after deps, which must be nodes of the graph; op's kernel parameters are
- * taken (or freed on failure): op->params is NULL after. */
-static cudaError_t add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
-                            size_t n_deps, RtOp *op)
+cudaError_t rt_graph_add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph,
+                              const cudaGraphNode_t *deps, size_t n_deps, RtOp *op)
 {
     if (!pNode || !graph || (n_deps && !deps)) {
-        free(op->params);
-        op->params = NULL;
+        rt_graph_op_free(op);
         return rt_fail(cudaErrorInvalidValue, call, "null %s", !pNode ? "node pointer" : !graph ? "graph" :
                        "dependency list");
     }
     for (size_t i = 0; i < n_deps; i++)
         if (!deps[i] || deps[i]->graph != graph) {
-            free(op->params);
-            op->params = NULL;
+            rt_graph_op_free(op);
             return rt_fail(cudaErrorInvalidValue, call, "dependency %zu is not a node of this graph", i);
         }
     cudaGraphNode_t n = xcalloc(1, sizeof *n);
     n->op = *op;
     op->params = NULL; /* the node's now */
+    op->kind = RT_OP_EMPTY;
     n->graph = graph;
     n->n_deps = n_deps;
     if (graph->n == graph->cap) {
@@ -117,31 +113,27 @@ static cudaError_t add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_
     return cudaSuccess;
 }
 
-struct cudaKernelNodeParams {
-    void *func;
-    dim3 gridDim, blockDim;
-    unsigned sharedMemBytes;
-    void **kernelParams;
-    void **extra;
-};
+cudaError_t rt_graph_kernel_op(const char *call, const struct cudaKernelNodeParams *p, RtOp *op)
+{
+    *op = (RtOp){.kind = RT_OP_EMPTY};
+    if (!p)
+        return rt_fail(cudaErrorInvalidValue, call, "null parameters");
+    if (p->extra)
+        return rt_fail(cudaErrorInvalidValue, call, "extra: expected NULL (the parameters go in kernelParams)");
+    cudaError_t e = rt_kernel_op(rt_kernel_of(p->func), p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes,
+                                 call, op);
+    if (e != cudaSuccess)
+        rt_graph_op_free(op);
+    return e;
+}
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                    size_t n_deps, const struct cudaKernelNodeParams *p)
 {
     API_LOCKED;
-    if (!p)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", "null parameters");
-    if (p->extra)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddKernelNode", "extra: expected NULL (the parameters go in "
-                       "kernelParams)");
     RtOp op;
-    cudaError_t e = rt_kernel_op(rt_kernel_of(p->func), p->gridDim, p->blockDim, p->kernelParams, p->sharedMemBytes,
-                                 "cudaGraphAddKernelNode", &op);
-    if (e != cudaSuccess) {
-        free(op.params);
-        return e;
-    }
-    return add_node("cudaGraphAddKernelNode", pGraphNode, graph, deps, n_deps, &op);
+    cudaError_t e = rt_graph_kernel_op("cudaGraphAddKernelNode", p, &op);
+    return e != cudaSuccess ? e : rt_graph_add_node("cudaGraphAddKernelNode", pGraphNode, graph, deps, n_deps, &op);
 }
 
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
@@ -149,17 +141,14 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 {
     API_LOCKED;
     RtOp op = {.kind = RT_OP_MEMCPY, .dst = dst, .src = src, .width = count, .height = 1, .copy_kind = kind};
-    return add_node("cudaGraphAddMemcpyNode1D", pGraphNode, graph, deps, n_deps, &op);
+    return rt_graph_add_node("cudaGraphAddMemcpyNode1D", pGraphNode, graph, deps, n_deps, &op);
 }
 
 _Static_assert(sizeof(struct cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms layout");
 
 /* A copy between pitched pointers of one slice (depth 1); CUDA arrays are not supported here. */
-cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
-                                   size_t n_deps, const struct cudaMemcpy3DParms *p)
+cudaError_t rt_graph_memcpy_op(const char *call, const struct cudaMemcpy3DParms *p, RtOp *op)
 {
-    API_LOCKED;
-    const char *call = "cudaGraphAddMemcpyNode";
     if (!p)
         return rt_fail(cudaErrorInvalidValue, call, "null parameters");
     if (p->srcArray || p->dstArray)
@@ -173,25 +162,24 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
     if (p->extent.height > 1 && (p->extent.width > spitch || p->extent.width > dpitch))
         return rt_fail(cudaErrorInvalidValue, call, "rows of %zu bytes in pitches of %zu (destination) and %zu "
                        "(source)", p->extent.width, dpitch, spitch);
-    RtOp op = {.kind = RT_OP_MEMCPY, .width = p->extent.width, .height = p->extent.depth ? p->extent.height : 0,
-               .dpitch = dpitch, .spitch = spitch, .copy_kind = p->kind};
-    op.src = (const char *)p->srcPtr.ptr + p->srcPos.y * spitch + p->srcPos.x;
-    op.dst = (char *)p->dstPtr.ptr + p->dstPos.y * dpitch + p->dstPos.x;
-    return add_node(call, pGraphNode, graph, deps, n_deps, &op);
+    *op = (RtOp){.kind = RT_OP_MEMCPY, .width = p->extent.width, .height = p->extent.depth ? p->extent.height : 0,
+                 .dpitch = dpitch, .spitch = spitch, .copy_kind = p->kind};
+    op->src = (const char *)p->srcPtr.ptr + p->srcPos.y * spitch + p->srcPos.x;
+    op->dst = (char *)p->dstPtr.ptr + p->dstPos.y * dpitch + p->dstPos.x;
+    return cudaSuccess;
 }
 
-struct cudaMemsetParams {
-    void *dst;
-    size_t pitch;
-    unsigned value, elementSize;
-    size_t width, height;
-};
-
-cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
-                                   size_t n_deps, const struct cudaMemsetParams *p)
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                   size_t n_deps, const struct cudaMemcpy3DParms *p)
 {
     API_LOCKED;
-    const char *call = "cudaGraphAddMemsetNode";
+    RtOp op;
+    cudaError_t e = rt_graph_memcpy_op("cudaGraphAddMemcpyNode", p, &op);
+    return e != cudaSuccess ? e : rt_graph_add_node("cudaGraphAddMemcpyNode", pGraphNode, graph, deps, n_deps, &op);
+}
+
+cudaError_t rt_graph_memset_op(const char *call, const struct cudaMemsetParams *p, RtOp *op)
+{
     if (!p)
         return rt_fail(cudaErrorInvalidValue, call, "null parameters");
     if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
@@ -199,24 +187,35 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
     if (p->height > 1 && p->pitch < p->width * p->elementSize)
         return rt_fail(cudaErrorInvalidValue, call, "rows of %zu elements of %u bytes in a pitch of %zu", p->width,
                        p->elementSize, p->pitch);
-    RtOp op = {.kind = RT_OP_MEMSET, .dst = p->dst, .width = p->width, .height = p->height, .dpitch = p->pitch,
-               .value = p->value, .elem = p->elementSize};
-    return add_node(call, pGraphNode, graph, deps, n_deps, &op);
+    *op = (RtOp){.kind = RT_OP_MEMSET, .dst = p->dst, .width = p->width, .height = p->height, .dpitch = p->pitch,
+                 .value = p->value, .elem = p->elementSize};
+    return cudaSuccess;
 }
 
-struct cudaHostNodeParams {
-    void (*fn)(void *);
-    void *userData;
-};
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                   size_t n_deps, const struct cudaMemsetParams *p)
+{
+    API_LOCKED;
+    RtOp op;
+    cudaError_t e = rt_graph_memset_op("cudaGraphAddMemsetNode", p, &op);
+    return e != cudaSuccess ? e : rt_graph_add_node("cudaGraphAddMemsetNode", pGraphNode, graph, deps, n_deps, &op);
+}
+
+cudaError_t rt_graph_host_op(const char *call, const struct cudaHostNodeParams *p, RtOp *op)
+{
+    if (!p || !p->fn)
+        return rt_fail(cudaErrorInvalidValue, call, "null %s", p ? "function" : "parameters");
+    *op = (RtOp){.kind = RT_OP_HOST, .fn = p->fn, .data = p->userData};
+    return cudaSuccess;
+}
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                  size_t n_deps, const struct cudaHostNodeParams *p)
 {
     API_LOCKED;
-    if (!p || !p->fn)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphAddHostNode", "null %s", p ? "function" : "parameters");
-    RtOp op = {.kind = RT_OP_HOST, .fn = p->fn, .data = p->userData};
-    return add_node("cudaGraphAddHostNode", pGraphNode, graph, deps, n_deps, &op);
+    RtOp op;
+    cudaError_t e = rt_graph_host_op("cudaGraphAddHostNode", p, &op);
+    return e != cudaSuccess ? e : rt_graph_add_node("cudaGraphAddHostNode", pGraphNode, graph, deps, n_deps, &op);
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
@@ -224,7 +223,7 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 {
     API_LOCKED;
     RtOp op = {.kind = RT_OP_EMPTY};
-    return add_node("cudaGraphAddEmptyNode", pGraphNode, graph, deps, n_deps, &op);
+    return rt_graph_add_node("cudaGraphAddEmptyNode", pGraphNode, graph, deps, n_deps, &op);
 }
 
 /* The nodes (all, or only those without dependencies): their count, or the first *n of them. */
@@ -261,9 +260,9 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *pType)
     API_LOCKED;
     if (!node || !pType)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphNodeGetType", "null %s", node ? "pointer" : "node");
-    /* cudaGraphNodeTypeKernel, Memcpy, Memset, Host, Empty */
+    /* cudaGraphNodeTypeKernel, Memcpy, Memset, Host, Empty, MemAlloc, MemFree */
     static const int types[] = {[RT_OP_KERNEL] = 0, [RT_OP_MEMCPY] = 1, [RT_OP_MEMSET] = 2, [RT_OP_HOST] = 3,
-                                [RT_OP_EMPTY] = 5};
+                                [RT_OP_EMPTY] = 5, [RT_OP_MEMALLOC] = 10, [RT_OP_MEMFREE] = 11};
     *pType = types[node->op.kind];
     return cudaSuccess;
 }
@@ -280,7 +279,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
     g->nodes = xmalloc((g->cap ? g->cap : 1) * sizeof *g->nodes);
     for (size_t i = 0; i < g->n; i++) {
         g->nodes[i] = xcalloc(1, sizeof *g->nodes[i]);
-        g->nodes[i]->op = op_copy(&originalGraph->nodes[i]->op);
+        g->nodes[i]->op = rt_graph_op_copy(&originalGraph->nodes[i]->op);
         g->nodes[i]->graph = g;
         g->nodes[i]->n_deps = originalGraph->nodes[i]->n_deps;
     }
@@ -306,8 +305,13 @@ static cudaError_t instantiate(const char *call, cudaGraphExec_t *pExec, cudaGra
     cudaGraphExec_t x = xcalloc(1, sizeof *x);
     x->n = graph->n;
     x->ops = xmalloc((x->n ? x->n : 1) * sizeof *x->ops);
-    for (size_t i = 0; i < x->n; i++)
-        x->ops[i] = op_copy(&graph->nodes[i]->op);
+    x->nodes = xmalloc((x->n ? x->n : 1) * sizeof *x->nodes);
+    x->n_deps = xmalloc((x->n ? x->n : 1) * sizeof *x->n_deps);
+    for (size_t i = 0; i < x->n; i++) {
+        x->ops[i] = rt_graph_op_copy(&graph->nodes[i]->op);
+        x->nodes[i] = graph->nodes[i];
+        x->n_deps[i] = graph->nodes[i]->n_deps;
+    }
     *pExec = x;
     return cudaSuccess;
 }
@@ -328,8 +332,10 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
     if (!graphExec)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphExecDestroy", "null graph executable");
     for (size_t i = 0; i < graphExec->n; i++)
-        free(graphExec->ops[i].params);
+        rt_graph_op_free(&graphExec->ops[i]);
     free(graphExec->ops);
+    free(graphExec->nodes);
+    free(graphExec->n_deps);
     free(graphExec);
     return cudaSuccess;
 }
@@ -343,6 +349,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
     if (rt_capturing(stream))
         return rt_fail(cudaErrorStreamCaptureUnsupported, "cudaGraphLaunch", "launching a graph into a captured "
                        "stream is not supported");
+    for (size_t i = 0; i < graphExec->n; i++) { /* a launch that cannot allocate does nothing */
+        cudaError_t e = rt_graph_mem_can_run(&graphExec->ops[i], "cudaGraphLaunch");
+        if (e != cudaSuccess)
+            return e;
+    }
     for (size_t i = 0; i < graphExec->n; i++) {
         cudaError_t e = rt_op_run(&graphExec->ops[i], "cudaGraphLaunch");
         if (e != cudaSuccess)
@@ -439,10 +450,24 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     return cudaSuccess;
 }
 
+cudaError_t rt_capture_leave(cudaStream_t stream, const char *call)
+{
+    RtCapture *c = stream->capture;
+    if (c->origin == stream)
+        return rt_fail(cudaErrorStreamCaptureUnmatched, call, "the capture began in this stream: end it first "
+                       "(cudaStreamEndCapture)");
+    for (size_t i = 0; i < c->n_streams; i++)
+        if (c->streams[i] == stream)
+            c->streams[i] = c->streams[--c->n_streams];
+    stream->capture = NULL;
+    stream->n_deps = 0;
+    return cudaSuccess;
+}
+
 cudaError_t rt_capture_op(cudaStream_t stream, RtOp *op, const char *call)
 {
     cudaGraphNode_t n = NULL;
-    cudaError_t e = add_node(call, &n, stream->capture->graph, stream->deps, stream->n_deps, op);
+    cudaError_t e = rt_graph_add_node(call, &n, stream->capture->graph, stream->deps, stream->n_deps, op);
     if (e == cudaSuccess)
         set_deps(stream, &n, 1);
     return e;

@@ -56,6 +56,7 @@ typedef enum cudaError {
     cudaErrorStreamCaptureUnsupported = 900,
     cudaErrorStreamCaptureInvalidated = 901,
     cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999,
 } cudaError_t;
 
@@ -218,6 +219,9 @@ struct CUstream_st {
     size_t n_deps;
 };
 
+/* Forget a destroyed stream's attributes (runtime_stream_attr.c). */
+void rt_stream_attr_forget(cudaStream_t stream);
+
 /* An event holds the simulated time when it was recorded; recorded in a capture, it holds the
  * capturing stream's last nodes, for another stream that waits on it to join the capture. */
 struct CUevent_st {
@@ -229,7 +233,10 @@ struct CUevent_st {
 };
 
 /* One piece of stream-ordered work, run at once or recorded as a graph node. */
-typedef enum RtOpKind { RT_OP_KERNEL, RT_OP_MEMCPY, RT_OP_MEMSET, RT_OP_HOST, RT_OP_EMPTY } RtOpKind;
+typedef enum RtOpKind {
+    RT_OP_KERNEL, RT_OP_MEMCPY, RT_OP_MEMSET, RT_OP_HOST, RT_OP_EMPTY,
+    RT_OP_MEMALLOC, RT_OP_MEMFREE /* graph memory nodes (runtime_graph_mem.c): dst, width bytes */
+} RtOpKind;
 
 typedef struct RtOp {
     RtOpKind kind;

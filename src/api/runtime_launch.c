@@ -6,7 +6,7 @@
  * against the device's limits, packs the arguments into the kernel's parameter buffer and
  * runs the kernel to completion on the simulator. Function attributes report ptxas's
  * register count and the occupancy limits that follow from it. */
-#include "api/runtime_internal.h"
+#include "api/runtime_graph.h"
 
 #include "base/base.h"
 
@@ -190,6 +190,9 @@ cudaError_t rt_op_run(const RtOp *op, const char *call)
         return cudaSuccess;
     case RT_OP_EMPTY:
         return cudaSuccess;
+    case RT_OP_MEMALLOC:
+    case RT_OP_MEMFREE:
+        return rt_graph_mem_run(op, call);
     }
     return cudaSuccess;
 }

@@ -9,7 +9,7 @@
  * and module variables alike (O(log n) per allocation, free or lookup): copies are checked
  * against it, and cudaMemcpyDefault tells device from host pointers with it. Copies complete
  * before the call returns. */
-#include "api/runtime_internal.h"
+#include "api/runtime_graph.h"
 
 #include "base/base.h"
 
@@ -100,6 +100,9 @@ cudaError_t rt_dev_free(const char *call, void *devPtr)
     ENTER(call);
     if (!devPtr)
         return cudaSuccess;
+    cudaError_t ge;
+    if (rt_graph_mem_release(call, devPtr, &ge))
+        return ge;
     WarpsimRange r;
     uint64_t a = (uint64_t)(uintptr_t)devPtr;
     if (!warpsim_mem_find(rt_sim, a, 1, &r) || r.addr != a || r.is_variable)

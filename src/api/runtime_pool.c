@@ -4,7 +4,7 @@
  * which holds no memory back (trimming has nothing to release). Its attributes are kept and
  * reported: the reuse policies and release threshold as set, the reserved and used memory as
  * the bytes allocated now and their high-water marks. */
-#include "api/runtime_internal.h"
+#include "api/runtime_graph.h"
 
 #include "base/base.h"
 
@@ -56,22 +56,26 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device)
     return cudaDeviceGetDefaultMemPool(pool, device);
 }
 
+/* In call order on a synchronous device; on a captured stream, a graph's allocation node. */
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
-    (void)stream; /* in call order on a synchronous device */
+    if (rt_capturing(stream))
+        return rt_graph_mem_capture_alloc(stream, devPtr, size, "cudaMallocAsync");
     return rt_dev_alloc("cudaMallocAsync", devPtr, size);
 }
 
 cudaError_t cudaMallocFromPoolAsync(void **devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream)
 {
-    (void)stream;
     cudaError_t e = check_pool("cudaMallocFromPoolAsync", pool);
+    if (e == cudaSuccess && rt_capturing(stream))
+        return rt_graph_mem_capture_alloc(stream, devPtr, size, "cudaMallocFromPoolAsync");
     return e != cudaSuccess ? e : rt_dev_alloc("cudaMallocFromPoolAsync", devPtr, size);
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_graph_mem_capture_free(stream, devPtr, "cudaFreeAsync");
     return rt_dev_free("cudaFreeAsync", devPtr);
 }
 

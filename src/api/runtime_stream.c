@@ -4,7 +4,7 @@
  * returns, so streams are accepted and ignored, and synchronising with one, or with an event,
  * has nothing to wait for. An event holds the simulated time at which it was recorded, and
  * the time between two events is simulated time (kernels take it; copies take none). */
-#include "api/runtime_internal.h"
+#include "api/runtime_graph.h"
 
 #include "base/base.h"
 
@@ -146,11 +146,15 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, void (*callback)(cudaStre
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    API_LOCKED;
     if (!stream)
         return rt_fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy", "the default stream cannot be destroyed");
-    if (rt_capturing(stream))
-        return rt_fail(cudaErrorStreamCaptureUnmatched, "cudaStreamDestroy", "the stream is being captured: end the "
-                       "capture first (cudaStreamEndCapture)");
+    if (rt_capturing(stream)) {
+        cudaError_t e = rt_capture_leave(stream, "cudaStreamDestroy");
+        if (e != cudaSuccess)
+            return e;
+    }
+    rt_stream_attr_forget(stream);
     free(stream->deps);
     free(stream);
     return cudaSuccess;

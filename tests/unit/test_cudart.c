@@ -39,6 +39,9 @@ static const struct {
     {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
     {"managed", "managed: 0 mismatches", "_Z4bumpPii"},
     {"graphs", "graphs: 0 mismatches", "_Z5scalePffi"},
+    {"graphupdate", "graphupdate: 0 mismatches", "_Z4stepPKfPffi"},
+    {"graphmem", "graphmem: 0 mismatches", "_Z6negatePKfPfi"},
+    {"streamattr", "streamattr: 0 mismatches", "_Z4bumpPii"},
     {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi"},
     {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii"},
     {"textures", "textures: 6001 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i"},
@@ -124,6 +127,19 @@ TEST(cudart_prebuilt_fatbin_compression)
         EXPECT_EQ_I(found, 1);
         free(bin);
     }
+}
+
+/* Persisting L2 exists from compute capability 8.0: the device reports it and a window is a
+ * hint kept on the stream (the default gtx480 run in the table above reports none). */
+TEST(cudart_persisting_l2_at_8_0)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "streamattr", "--functional --quiet --preset qv100 "
+                         "-o gpu.compute_capability=8.0", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "compute capability 8.0, persisting L2 4718592 of 6291456 bytes, window up to 134213632");
+    EXPECT_CONTAINS(out, "streamattr: 0 mismatches");
 }
 
 TEST(cudart_bad_launch_configuration)

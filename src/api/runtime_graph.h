@@ -1,0 +1,91 @@
+/* runtime_graph.h: what the graph files of warpsim's libcudart replacement share
+ * (runtime_graph.c: graphs, executables, stream capture; runtime_graph_update.c: changing a
+ * node's parameters and updating an executable; runtime_graph_mem.c: memory allocation and free
+ * nodes). */
+#ifndef WARPSIM_RUNTIME_GRAPH_H
+#define WARPSIM_RUNTIME_GRAPH_H
+
+#include "api/runtime_internal.h"
+
+struct CUgraphNode_st {
+    RtOp op;
+    cudaGraph_t graph;
+    size_t n_deps;
+};
+
+struct CUgraph_st {
+    cudaGraphNode_t *nodes; /* in the order they were added: a dependency order */
+    size_t n, cap;
+};
+
+/* An executable: copies of its graph's ops, in order, and the nodes they came from (only
+ * compared, never followed: the graph may be gone), which the setters name them by. */
+struct CUgraphExec_st {
+    RtOp *ops;
+    cudaGraphNode_t *nodes;
+    size_t *n_deps; /* each node's dependencies, for cudaGraphExecUpdate */
+    size_t n;
+};
+
+/* The node parameters of CUDA 13 (driver_types.h; sizes checked in runtime_graph.c). */
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned value, elementSize;
+    size_t width, height;
+};
+
+struct cudaHostNodeParams {
+    void (*fn)(void *);
+    void *userData;
+};
+
+/* The ops the node parameters describe, checked; the caller owns a kernel op's parameters
+ * (rt_graph_op_free). */
+cudaError_t rt_graph_kernel_op(const char *call, const struct cudaKernelNodeParams *p, RtOp *op);
+cudaError_t rt_graph_memcpy_op(const char *call, const struct cudaMemcpy3DParms *p, RtOp *op);
+cudaError_t rt_graph_memset_op(const char *call, const struct cudaMemsetParams *p, RtOp *op);
+cudaError_t rt_graph_host_op(const char *call, const struct cudaHostNodeParams *p, RtOp *op);
+
+/* Add op to graph after deps (nodes of the graph), taking op: its parameters and its hold on a
+ * graph allocation are the node's, or are released on failure. */
+cudaError_t rt_graph_add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph,
+                              const cudaGraphNode_t *deps, size_t n_deps, RtOp *op);
+/* A copy of op with its own kernel parameters and its own hold on its graph allocation. */
+RtOp rt_graph_op_copy(const RtOp *op);
+/* Release what an op owns. */
+void rt_graph_op_free(RtOp *op);
+
+/* A stream that joined another stream's capture leaves it (cudaStreamDestroy); the work it put
+ * in the capture stays. The stream that began the capture cannot. */
+cudaError_t rt_capture_leave(cudaStream_t stream, const char *call);
+
+/* ---- graph allocations (runtime_graph_mem.c) ---- */
+
+/* An allocation node's op: the device memory reserved for it now (its address is known when
+ * the node is made, as in CUDA), held by op. */
+cudaError_t rt_graph_mem_reserve(const char *call, size_t bytes, RtOp *op);
+/* One hold more (+1) or less (-1) on the allocation an allocation node's op reserved. */
+void rt_graph_mem_hold(const RtOp *op, int delta);
+/* A free node's op for ptr, which must be a graph allocation. */
+cudaError_t rt_graph_mem_free_op(const char *call, void *ptr, RtOp *op);
+/* An allocation node's op may run: its allocation is not live (any other op may). */
+cudaError_t rt_graph_mem_can_run(const RtOp *op, const char *call);
+/* Run an allocation or free node's op (rt_op_run). */
+cudaError_t rt_graph_mem_run(const RtOp *op, const char *call);
+/* cudaFree or cudaFreeAsync of ptr: true if ptr is a graph allocation, which is then freed
+ * (*e the result); false if it is not one. */
+bool rt_graph_mem_release(const char *call, void *ptr, cudaError_t *e);
+/* cudaMallocAsync and cudaFreeAsync on a captured stream: allocation and free nodes. */
+cudaError_t rt_graph_mem_capture_alloc(cudaStream_t stream, void **ptr, size_t bytes, const char *call);
+cudaError_t rt_graph_mem_capture_free(cudaStream_t stream, void *ptr, const char *call);
+
+#endif
