@@ -433,8 +433,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
 static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
 {
     uint64_t core = g->dispatch_pending ? g->cycle[DOMAIN_CORE] : UINT64_MAX;
-    for (uint32_t i = 0; i < g->n_sms; i++)
-        core = MIN(core, g->sms[i].next_wake);
+    for (uint32_t i = 0; i < g->n_sms; i++) /* a stalled SM's sleep stands for cycles it would run */
+        core = MIN(core, g->sms[i].stall_sleep ? g->cycle[DOMAIN_CORE] : g->sms[i].next_wake);
     uint64_t icnt = MIN(icnt_next_event(&g->req_net), icnt_next_event(&g->reply_net));
     if (g->missq_total || g->replies_total || g->eject_total)
         icnt = g->cycle[DOMAIN_ICNT];
