@@ -43,6 +43,12 @@ static inline unsigned log2_u64(uint64_t x)
 static inline unsigned popcount_u32(uint32_t x) { return (unsigned)__builtin_popcount(x); }
 static inline unsigned popcount_u64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
+/* A set of the numbers 0..n-1 as bits in bits_words(n) 64-bit words: which components have
+ * work, so that a loop visits those alone, in ascending order, one word at a time. */
+static inline uint32_t bits_words(uint32_t n) { return (n + 63) / 64; }
+static inline void bits_set(uint64_t *w, uint32_t i) { w[i >> 6] |= 1ull << (i & 63); }
+static inline void bits_clear(uint64_t *w, uint32_t i) { w[i >> 6] &= ~(1ull << (i & 63)); }
+
 /* splitmix64: the one deterministic PRNG; state lives in the owner's struct. */
 static inline uint64_t rng_next(uint64_t *state)
 {

@@ -113,6 +113,12 @@ Gpu *gpu_create(const Config *cfg)
     for (uint32_t c = 0; c < g->n_clusters; c++)
         g->cta_last_core[c] = g->sms_per_cluster - 1;
     g->eject = xcalloc(g->n_clusters, sizeof *g->eject);
+    g->slice_input = xcalloc(bits_words(g->n_slices), sizeof *g->slice_input);
+    g->slice_replies = xcalloc(bits_words(g->n_slices), sizeof *g->slice_replies);
+    g->eject_queued = xcalloc(bits_words(g->n_clusters), sizeof *g->eject_queued);
+    g->missq_queued = xcalloc(bits_words(g->n_sms), sizeof *g->missq_queued);
+    for (uint32_t i = 0; i < g->n_sms; i++)
+        g->sms[i].l1d.queued_bits = g->missq_queued;
     g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
     g->cta_ops = policy_cta(cfg->gpu.cta_sched);
     CHECK(g->cta_ops);
@@ -154,6 +160,10 @@ void gpu_destroy(Gpu *g)
     free(g->cluster_rr);
     free(g->cta_last_core);
     free(g->eject);
+    free(g->slice_input);
+    free(g->slice_replies);
+    free(g->eject_queued);
+    free(g->missq_queued);
     free(g->launched);
     free(g->cta_sm);
     mempool_free(&g->pool);
@@ -297,6 +307,7 @@ static bool eject_tick(Gpu *g, uint32_t c, uint64_t now)
     if (icnt_ready(&g->reply_net, c, now)) {
         if (q->n < g->cfg.icnt.ejection_buffer) {
             memreq_queue_push(q, icnt_pop(&g->reply_net, c, now));
+            bits_set(g->eject_queued, c);
             g->eject_total++;
             progress = true;
         } else {
@@ -306,6 +317,8 @@ static bool eject_tick(Gpu *g, uint32_t c, uint64_t now)
     MemReq *r = q->head;
     if (r && sm_can_accept_reply(&g->sms[r->sm], r)) {
         memreq_queue_pop(q);
+        if (!q->head)
+            bits_clear(g->eject_queued, c);
         g->eject_total--;
         sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
         progress = true;
@@ -313,91 +326,122 @@ static bool eject_tick(Gpu *g, uint32_t c, uint64_t now)
     return progress;
 }
 
+/* Cluster c injects one request, its SMs taking turns; true if one did. */
+static bool inject(Gpu *g, uint32_t c, uint64_t now)
+{
+    const uint32_t per = g->sms_per_cluster;
+    for (uint32_t k = 0, j = g->cluster_rr[c]; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
+        uint32_t s = c * per + j;
+        L1d *l1 = &g->sms[s].l1d;
+        MemReq *r = l1->miss_q.head;
+        if (!r)
+            continue;
+        route(g, r);
+        if (!icnt_can_push(&g->req_net, c, r->slice, now)) {
+            l1->icnt_refused = true;
+            continue;
+        }
+        l1->icnt_refused = false;
+        memreq_queue_pop(&l1->miss_q);
+        if (!l1->miss_q.head)
+            bits_clear(g->missq_queued, s);
+        g->missq_total--;
+        icnt_push(&g->req_net, c, r->slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
+        g->cluster_rr[c] = j + 1 == per ? 0 : j + 1;
+        sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
+        return true;
+    }
+    return false;
+}
+
 static bool icnt_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
-    /* Each cluster injects one request per cycle, SMs taking turns. Counts of queued requests
-     * let the interconnect skip the port scans that have nothing to move. */
-    for (uint32_t c = 0; c < g->n_clusters && g->missq_total; c++) {
-        const uint32_t per = g->sms_per_cluster;
-        for (uint32_t k = 0, j = g->cluster_rr[c]; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
-            uint32_t s = c * per + j;
-            L1d *l1 = &g->sms[s].l1d;
-            MemReq *r = l1->miss_q.head;
-            if (!r)
-                continue;
-            route(g, r);
-            if (!icnt_can_push(&g->req_net, c, r->slice, now)) {
-                l1->icnt_refused = true;
-                continue;
-            }
-            l1->icnt_refused = false;
-            memreq_queue_pop(&l1->miss_q);
-            g->missq_total--;
-            icnt_push(&g->req_net, c, r->slice, r, r->kind == MREQ_READ ? 0 : r->size_bytes, now);
-            g->cluster_rr[c] = j + 1 == per ? 0 : j + 1;
-            sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
-            progress = true;
-            break;
+    /* The clusters with queued requests, from the bits of their SMs, in ascending order. */
+    uint32_t last = UINT32_MAX;
+    for (uint32_t wi = 0; wi < bits_words(g->n_sms); wi++)
+        for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
+            uint32_t c = (wi * 64 + (uint32_t)__builtin_ctzll(m)) / g->sms_per_cluster;
+            if (c != last) /* not visited with an SM before this one */
+                progress |= inject(g, c, now);
+            last = c;
         }
-    }
-    for (uint32_t i = 0; i < g->n_slices && (g->req_net.n_in_flight || g->replies_total); i++) {
-        L2Slice *sl = &g->slices[i];
-        while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl, g->cycle[DOMAIN_L2])) {
-            l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
-            g->mem_busy.l2_requests++;
-            progress = true;
-        }
-        MemReq *rep = sl->replies.head;
-        if (rep) {
-            uint32_t dst = rep->sm / g->sms_per_cluster;
-            if (icnt_can_push(&g->reply_net, i, dst, now)) {
-                memreq_queue_pop(&sl->replies);
-                g->replies_total--;
-                icnt_push(&g->reply_net, i, dst, rep, rep->kind == MREQ_WRITE ? 0 : rep->size_bytes, now);
+    /* The slices with requests arriving or replies to send, in ascending order (visiting one
+     * changes no other's bits). */
+    for (uint32_t wi = 0; wi < bits_words(g->n_slices); wi++)
+        for (uint64_t m = g->req_net.dst_queued[wi] | g->slice_replies[wi]; m; m &= m - 1) {
+            uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
+            L2Slice *sl = &g->slices[i];
+            while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl, g->cycle[DOMAIN_L2])) {
+                l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
+                bits_set(g->slice_input, i);
+                g->mem_busy.l2_requests++;
                 progress = true;
-            } else {
-                g->reply_stall++;
+            }
+            MemReq *rep = sl->replies.head;
+            if (rep) {
+                uint32_t dst = rep->sm / g->sms_per_cluster;
+                if (icnt_can_push(&g->reply_net, i, dst, now)) {
+                    memreq_queue_pop(&sl->replies);
+                    if (!sl->replies.head)
+                        bits_clear(g->slice_replies, i);
+                    g->replies_total--;
+                    icnt_push(&g->reply_net, i, dst, rep, rep->kind == MREQ_WRITE ? 0 : rep->size_bytes, now);
+                    progress = true;
+                } else {
+                    g->reply_stall++;
+                }
             }
         }
-    }
+    const uint32_t cw = bits_words(g->n_clusters);
     if (g->cfg.icnt.ejection_buffer) {
-        for (uint32_t c = 0; c < g->n_clusters && (g->reply_net.n_in_flight || g->eject_total); c++)
-            progress |= eject_tick(g, c, now);
+        for (uint32_t wi = 0; wi < cw; wi++)
+            for (uint64_t m = g->reply_net.dst_queued[wi] | g->eject_queued[wi]; m; m &= m - 1)
+                progress |= eject_tick(g, wi * 64 + (uint32_t)__builtin_ctzll(m), now);
         return progress;
     }
-    for (uint32_t c = 0; c < g->n_clusters && g->reply_net.n_in_flight; c++) {
-        /* without an ejection buffer: every delivered packet its SM takes (sm.response_fifo) */
-        while (icnt_ready(&g->reply_net, c, now)) {
-            const MemReq *h = g->reply_net.dst[c].q.head;
-            if (!sm_can_accept_reply(&g->sms[h->sm], h)) {
-                g->reply_held++;
-                break;
+    for (uint32_t wi = 0; wi < cw; wi++)
+        for (uint64_t m = g->reply_net.dst_queued[wi]; m; m &= m - 1) {
+            uint32_t c = wi * 64 + (uint32_t)__builtin_ctzll(m);
+            /* without an ejection buffer: every delivered packet its SM takes (sm.response_fifo) */
+            while (icnt_ready(&g->reply_net, c, now)) {
+                const MemReq *h = g->reply_net.dst[c].q.head;
+                if (!sm_can_accept_reply(&g->sms[h->sm], h)) {
+                    g->reply_held++;
+                    break;
+                }
+                MemReq *r = icnt_pop(&g->reply_net, c, now);
+                sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
+                progress = true;
             }
-            MemReq *r = icnt_pop(&g->reply_net, c, now);
-            sm_deliver(&g->sms[r->sm], r, g->cycle[DOMAIN_CORE]);
-            progress = true;
         }
-    }
     return progress;
 }
 
 static bool l2_domain_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
-    for (uint32_t i = 0; i < g->n_slices; i++) {
-        L2Slice *sl = &g->slices[i];
-        if (sl->in.head && sl->in.head->ready <= now)
+    /* Only a slice with input can act: it fills its DRAM queue only here, which empties at once. */
+    for (uint32_t wi = 0; wi < bits_words(g->n_slices); wi++)
+        for (uint64_t m = g->slice_input[wi]; m; m &= m - 1) {
+            uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
+            L2Slice *sl = &g->slices[i];
+            if (sl->in.head->ready > now)
+                continue;
             progress |= l2_tick(sl, now);
-        /* Misses and write-backs start their fixed DRAM latency. */
-        MemReq *r;
-        while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {
-            route(g, r);
-            r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
-            memreq_queue_push(&g->dram_delay[r->partition], r);
-            progress = true;
+            if (!sl->in.head)
+                bits_clear(g->slice_input, i);
+            if (sl->replies.head)
+                bits_set(g->slice_replies, i);
+            /* Misses and write-backs start their fixed DRAM latency. */
+            MemReq *r;
+            while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {
+                route(g, r);
+                r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
+                memreq_queue_push(&g->dram_delay[r->partition], r);
+                progress = true;
+            }
         }
-    }
     return progress;
 }
 
@@ -421,6 +465,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
         while ((r = dram_pop_reply(d, now)) != NULL) {
             CHECK(r->kind == MREQ_READ && r->is_reply);
             l2_fill(&g->slices[r->slice], r, g->cycle[DOMAIN_L2]);
+            if (g->slices[r->slice].replies.head)
+                bits_set(g->slice_replies, r->slice);
             acted = true;
         }
         g->dram_wake[p] = acted ? now + 1 : dram_next_event(d, now + 1);
@@ -433,15 +479,15 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
 static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
 {
     uint64_t core = g->dispatch_pending ? g->cycle[DOMAIN_CORE] : UINT64_MAX;
-    for (uint32_t i = 0; i < g->n_sms; i++)
-        core = MIN(core, g->sms[i].next_wake);
+    for (uint32_t i = 0; i < g->n_sms; i++) /* a stalled SM's sleep stands for cycles it would run */
+        core = MIN(core, g->sms[i].stall_sleep ? g->cycle[DOMAIN_CORE] : g->sms[i].next_wake);
     uint64_t icnt = MIN(icnt_next_event(&g->req_net), icnt_next_event(&g->reply_net));
     if (g->missq_total || g->replies_total || g->eject_total)
         icnt = g->cycle[DOMAIN_ICNT];
     uint64_t l2 = UINT64_MAX;
-    for (uint32_t i = 0; i < g->n_slices; i++) {
-        l2 = MIN(l2, l2_next_event(&g->slices[i]));
-    }
+    for (uint32_t wi = 0; wi < bits_words(g->n_slices); wi++)
+        for (uint64_t m = g->slice_input[wi]; m; m &= m - 1)
+            l2 = MIN(l2, l2_next_event(&g->slices[wi * 64 + (uint32_t)__builtin_ctzll(m)]));
     uint64_t dram = UINT64_MAX;
     for (uint32_t p = 0; p < g->n_partitions; p++) {
         dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]) == g->cycle[DOMAIN_DRAM]

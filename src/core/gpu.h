@@ -43,6 +43,11 @@ struct Gpu {
     uint32_t missq_total, replies_total; /* requests in SM miss queues, replies in L2 slices */
     MemReqQueue *eject;  /* per cluster: the ejection buffer (icnt.ejection_buffer > 0) */
     uint32_t eject_total; /* replies in all ejection buffers */
+    /* bits (base.h), so that the interconnect and L2 loops visit only these: the slices with
+     * requests in their input queue, the slices with replies, the clusters whose ejection
+     * buffer holds replies */
+    uint64_t *slice_input, *slice_replies, *eject_queued;
+    uint64_t *missq_queued; /* bits: the SMs whose L1D miss queue holds requests (L1d.queued_bits) */
     double period[DOMAIN_COUNT]; /* femtoseconds per cycle */
     uint64_t cycle[DOMAIN_COUNT];
     /* the running kernel */

@@ -290,8 +290,12 @@ void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now)
         sm->sched_ops->on_kernel_start(sm->sched[i], k);
 }
 
+static void account_sleep(Sm *sm, uint64_t now);
+
 void sm_kernel_end(Sm *sm, uint64_t now)
 {
+    if (sm->stall_sleep) /* a stopped kernel: its stalled cycles until now count, as if run */
+        account_sleep(sm, now);
     regfile_kernel_end(&sm->rf, now);
     if (sm->cfg->sm.l1d_flush)
         l1d_flush(&sm->l1d, now);
@@ -308,17 +312,28 @@ bool sm_take_done_cta(Sm *sm, uint32_t *cta_id)
 }
 
 /* The cycles the SM slept through: nothing could issue, so each counts as active while CTAs
- * were resident and as no_ready for every scheduler with live warps, as if it had run. */
+ * were resident and, as if it had run, as no_ready for every scheduler with live warps, or
+ * after a stalled cycle (stall_sleep) as that cycle counted its schedulers' stalls. */
 static void account_sleep(Sm *sm, uint64_t now)
 {
     if (now > sm->accounted && sm->n_live_ctas) {
         uint64_t skipped = now - sm->accounted;
         sm->cycles_active += skipped;
-        for (uint32_t k = 0; k < sm->n_sched; k++)
-            if (sm->sched_mask[k])
-                sm_count_no_ready(sm, k, skipped);
+        if (sm->stall_sleep) {
+            const SmStall *p = &sm->stall;
+            sm->idle_no_ready += skipped * p->no_ready;
+            sm->stall_ldst += skipped * p->ldst;
+            sm->stall_structural += skipped * p->structural;
+            sm->stall_raw += skipped * p->raw;
+            sm->stall_idle += skipped * p->idle;
+        } else {
+            for (uint32_t k = 0; k < sm->n_sched; k++)
+                if (sm->sched_mask[k])
+                    sm_count_no_ready(sm, k, skipped);
+        }
     }
     sm->accounted = MAX(sm->accounted, now);
+    sm->stall_sleep = false;
 }
 
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
@@ -455,6 +470,8 @@ bool sm_cycle(Sm *sm, uint64_t now)
     sm_ctl_tick(sm, now);
     bool progress = sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
+    const SmStall before = {(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
+                            (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
     progress |= sm_schedule(sm, now, &next);
     if (sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
         progress = true;
@@ -464,7 +481,18 @@ bool sm_cycle(Sm *sm, uint64_t now)
         next = now + 1;
     next = MIN(next, sm_ldst_next_event(sm, now));
     next = MIN(next, sm->ctl_due);
+    /* A scheduler waited for a busy unit. After a cycle that changed something, the next one
+     * may differ: look again. After one that changed nothing, every cycle until the unit's next
+     * event (or a reply, a drain, a timed return) would repeat it: sleep, and count them later. */
+    if (sm->stall_wait && progress)
+        next = now + 1;
     sm->next_wake = MAX(next, now + 1);
+    if (sm->stall_wait && !progress && sm->next_wake > now + 1) {
+        sm->stall_sleep = true;
+        sm->stall = (SmStall){(uint32_t)sm->idle_no_ready - before.no_ready, (uint32_t)sm->stall_ldst - before.ldst,
+                              (uint32_t)sm->stall_structural - before.structural,
+                              (uint32_t)sm->stall_raw - before.raw, (uint32_t)sm->stall_idle - before.idle};
+    }
     return progress;
 }
 

@@ -152,6 +152,11 @@ typedef struct Ldst {
     bool rq_retry;
 } Ldst;
 
+/* What one cycle without issue added to the schedulers' stall counters. */
+typedef struct SmStall {
+    uint32_t no_ready, ldst, structural, raw, idle;
+} SmStall;
+
 typedef struct Sm {
     uint32_t id;
     const Config *cfg;
@@ -199,6 +204,12 @@ typedef struct Sm {
     Winst scratch;
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
     uint64_t accounted;  /* cycles before this one are in cycles_active / sched.no_ready */
+    /* A cycle without progress whose schedulers stalled on a busy unit (sm_schedule's
+     * SmStall): the SM sleeps until the unit's next event instead of repeating that cycle, and
+     * the cycles it slept each add `stall`'s counts (account_sleep in sm.c). */
+    bool stall_sleep;
+    bool stall_wait; /* sm_schedule: a scheduler waited this cycle for a busy unit */
+    SmStall stall;
     uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
     /* CTA throttling (sm_ctl.c): warps held from issue, the cap on resident CTAs the dispatcher
      * fills up to, whether the cap grew since the GPU last looked, the controller's next tick */

@@ -203,6 +203,22 @@ static void refresh_view(Sm *sm)
     v->smem_unused = sm->cfg->sm.smem_bytes - sm->smem_used;
 }
 
+/* The earliest cycle the unit of s that is busy now frees up: units change otherwise only when
+ * an instruction issues. The LD/ST unit's queue is not timed (its events wake the SM). */
+static uint64_t unit_free_at(const Sm *sm, uint32_t slot, const WinstStatic *s, uint64_t now)
+{
+    if (winst_is_mem(s))
+        return now + 1;
+    if (s->op == WOP_TENSOR)
+        return *tensor_unit(sm, slot);
+    const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
+    uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        t = MIN(t, busy[i]);
+    return t;
+}
+
 /* Ready warps of scheduler k's candidates; the earliest future event goes to *next_ready, and
  * *busy tells whether a candidate could issue but for its busy unit. */
 static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_ready, bool *busy)
@@ -218,7 +234,7 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
             ready |= 1ull << slot;
         } else {
             *busy = true;
-            *next_ready = MIN(*next_ready, now + 1);
+            *next_ready = MIN(*next_ready, unit_free_at(sm, slot, sm->warps[slot].next, now));
         }
     }
     return ready;
@@ -227,6 +243,7 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
     bool any = false, viewed = false;
+    sm->stall_wait = false;
     const WarpSchedOps *ops = sm->sched_ops;
     /* sm.sched_rotate: which scheduler sees the shared units first this cycle */
     uint32_t n = sm->n_sched, first = 0;
@@ -250,8 +267,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         for (uint64_t m = blocked_mem; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
             if (sm->ready_at[slot] <= now) {
-                wanted_ldst = true; /* one is enough: the SM stays awake for it */
-                *next_ready = MIN(*next_ready, now + 1);
+                wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
                 break;
             }
             *next_ready = MIN(*next_ready, sm->ready_at[slot]);
@@ -260,9 +276,11 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             if (wanted_ldst) {
                 sm->stall_ldst++;
                 sm->stall_structural++;
+                sm->stall_wait = true;
             } else if (busy) {
                 sm->idle_no_ready++;
                 sm->stall_structural++;
+                sm->stall_wait = true;
             } else if (live) {
                 sm_count_no_ready(sm, k, 1);
             }

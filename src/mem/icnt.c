@@ -15,6 +15,7 @@ void icnt_init(Icnt *n, uint32_t n_src, uint32_t n_dst, const IcntConfig *cfg)
     n->in_buffer = cfg->in_buffer;
     n->src = xcalloc(n_src, sizeof *n->src);
     n->dst = xcalloc(n_dst, sizeof *n->dst);
+    n->dst_queued = xcalloc(bits_words(n_dst), sizeof *n->dst_queued);
     n->packets = n->flits = 0;
     n->n_in_flight = 0;
 }
@@ -23,6 +24,7 @@ void icnt_free(Icnt *n)
 {
     free(n->src);
     free(n->dst);
+    free(n->dst_queued);
 }
 
 bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint64_t now)
@@ -42,6 +44,7 @@ void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_
     d->busy_until = arrive + flits;
     r->ready = arrive + flits;
     memreq_queue_push(&d->q, r);
+    bits_set(n->dst_queued, dst);
     d->credits_used++;
     n->n_in_flight++;
     n->packets++;
@@ -55,7 +58,10 @@ MemReq *icnt_pop(Icnt *n, uint32_t dst, uint64_t now)
         return NULL;
     d->credits_used--;
     n->n_in_flight--;
-    return memreq_queue_pop(&d->q);
+    MemReq *r = memreq_queue_pop(&d->q);
+    if (!d->q.head)
+        bits_clear(n->dst_queued, dst);
+    return r;
 }
 
 uint64_t icnt_next_event(const Icnt *n)
@@ -63,9 +69,9 @@ uint64_t icnt_next_event(const Icnt *n)
     uint64_t t = UINT64_MAX;
     if (!n->n_in_flight)
         return t;
-    for (uint32_t i = 0; i < n->n_dst; i++)
-        if (n->dst[i].q.head && n->dst[i].q.head->ready < t)
-            t = n->dst[i].q.head->ready;
+    for (uint32_t wi = 0; wi < bits_words(n->n_dst); wi++)
+        for (uint64_t m = n->dst_queued[wi]; m; m &= m - 1)
+            t = MIN(t, n->dst[wi * 64 + (uint32_t)__builtin_ctzll(m)].q.head->ready);
     return t;
 }
 

@@ -25,6 +25,7 @@ typedef struct Icnt {
     uint32_t n_src, n_dst;
     uint32_t lat, flit_bytes, header_bytes, in_buffer;
     IcntPort *src, *dst;
+    uint64_t *dst_queued; /* bits (base.h): the destinations with packets in flight or buffered */
     uint32_t n_in_flight; /* packets pushed and not yet popped */
     uint64_t packets, flits;
 } Icnt;

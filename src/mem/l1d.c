@@ -164,6 +164,8 @@ static MemReq *new_request(L1d *c, uint64_t addr, uint8_t kind, uint32_t bytes, 
     memreq_queue_push(&c->miss_q, r);
     if (c->queued_total)
         ++*c->queued_total;
+    if (c->queued_bits)
+        bits_set(c->queued_bits, c->sm);
     return r;
 }
 

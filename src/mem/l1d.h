@@ -102,6 +102,7 @@ typedef struct L1d {
     MemReqQueue miss_q;
     bool icnt_refused; /* the interconnect refused the miss queue's head last cycle */
     uint32_t *queued_total; /* optional: the owner's count of requests in all miss queues */
+    uint64_t *queued_bits;  /* optional: the owner's bits (base.h), by SM id, of the non-empty miss queues */
     /* miss-path components, in registry order */
     uint32_t n_mpath;
     const MpathOps *mpath_ops[L1D_MAX_MPATH];

@@ -1027,3 +1027,33 @@ TEST(sm_l1d_hits_on_other_ctas_lines)
     EXPECT_EQ_U(r->sm.l1d.hit_other_cta, 2);
     rig_free(r);
 }
+
+/* A scheduler whose only ready warp wants the LD/ST unit while the unit waits on a full miss
+ * queue: nothing changes until the queue drains, so the SM sleeps through those cycles (it is
+ * not visited each one) and counts each as the stalled cycle it would have been. Miss queue of
+ * one entry, memory that takes nothing before cycle 50: warp 0's four-line load issues at 1, its
+ * first line fills the queue at 2 (its second is refused: the unit blocks), warp 1's load wants
+ * the unit from cycle 2 and gets it once warp 0's last line is in the queue. */
+TEST(sm_ldst_stall_sleeps)
+{
+    Rig *r = rig_new();
+    r->c.l1d.miss_queue = 1;
+    r->m.refuse_until = 50;
+    ASSERT(rig_start(r, 64, 1));
+    MockInst p0[] = {ld(1, 0x40000, 16), ex()}; /* four lines */
+    MockInst p1[] = {ld(1, 0x80000, 4), ex()};
+    script(&r->f, 0, p0, 2);
+    script(&r->f, 1, p1, 2);
+    rig_launch(r, 0);
+    while (r->now < 20)
+        rig_step(r);
+    EXPECT(r->sm.next_wake >= 50); /* asleep until the drain, not every cycle */
+    ASSERT(rig_run(r, 1000));
+    EXPECT_EQ_U(r->f.bad, 0);
+    /* the queue takes one line a cycle from 50: warp 0's last line enters it at 53 */
+    EXPECT_EQ_I(issued_at(&r->f, 1, 0), 53);
+    EXPECT_EQ_U(r->sm.stall_ldst, 51); /* cycles 2..52, as when it was visited every cycle */
+    EXPECT_EQ_U(r->sm.stall_structural, 51);
+    EXPECT_EQ_U(r->sm.cycles_active, (uint64_t)issued_at(&r->f, 1, 8) + 1);
+    rig_free(r);
+}
