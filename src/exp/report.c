@@ -177,6 +177,16 @@ static void export_png(Report *r, const char *svg_path, const char *stem)
     exp_strlist_push(&r->written, png);
 }
 
+/* Finish a figure's SVG file: into the HTML page and, when a converter is found, a PNG. */
+static void close_svg(Report *r, AtomicFile *a, FILE *f, const char *path, const char *stem)
+{
+    close_out(r, a, f, path);
+    if (f && r->html)
+        html_inline_svg(r->html, path);
+    if (f)
+        export_png(r, path, stem);
+}
+
 /* Labels of table rows / columns as the const arrays svg wants. */
 static const char *const *labels(char **v) { return (const char *const *)v; }
 
@@ -235,11 +245,7 @@ static void series_figure(Report *r, const ExpFigure *fig)
                        (const char *const *)xl, vals, NAN };
         if (f)
             svg_lines(f, &c);
-        close_out(r, &a, f, path);
-        if (f && r->html)
-            html_inline_svg(r->html, path);
-        if (f)
-            export_png(r, path, stem);
+        close_svg(r, &a, f, path, stem);
         for (uint32_t p = 0; p < points; p++)
             free(xl[p]);
         free(xl);
@@ -280,11 +286,7 @@ static void heatmap_figure(Report *r, const ExpFigure *fig)
                       t->n_rows, t->n_cols, labels(t->row_labels), labels(t->col_labels), t->v };
         if (f)
             svg_heatmap(f, &c);
-        close_out(r, &a, f, path);
-        if (f && r->html)
-            html_inline_svg(r->html, path);
-        if (f)
-            export_png(r, path, stem);
+        close_svg(r, &a, f, path, stem);
         write_tables(r, stem, &t, 1);
         exp_table_free(t);
     }
@@ -389,11 +391,7 @@ static void figure(Report *r, const ExpFigure *fig)
     }
     free(wl);
     exp_view_free(&vw);
-    close_out(r, &a, f, path);
-    if (f && r->html)
-        html_inline_svg(r->html, path);
-    if (f)
-        export_png(r, path, stem);
+    close_svg(r, &a, f, path, stem);
     write_tables(r, stem, &t, 1);
     exp_table_free(t);
 }
