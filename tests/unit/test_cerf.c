@@ -2,6 +2,7 @@
  * seeds/004 sec. 5): the register side's capacity from statically unused registers, lines the
  * L1D replaces kept there and served in place, LRU replacement, store invalidation, registers
  * taken back by CTAs, bank conflicts, bad options and a whole run. */
+#include "../rf_rig.h"
 #include "../test.h"
 
 #include "base/base.h"
@@ -55,56 +56,23 @@ TEST(cerf_capacity_from_unused_registers)
 
 /* ---- the component on an L1D's miss path ------------------------------------------------- */
 
-typedef struct CerfRig {
-    Config c;
-    Stats st;
-    MemPool pool;
-    L1d l1;
-    Regfile rf;
-} CerfRig;
+typedef RfRig CerfRig;
 
 /* A direct-mapped L1D of one set (every line conflicts) with CERF; a register file of n_wregs
  * warp registers, so the register side is one set of n_wregs ways (way w: register w). */
 static void crig_init(CerfRig *r, uint32_t n_wregs, bool flush, const char *const *kv, uint32_t n)
 {
     char err[512];
-    config_init(&r->c);
-    r->c.l1d.n_sets = 1;
-    r->c.l1d.assoc = 1;
-    r->c.l1d.mshr_entries = 8;
-    r->c.l1d.miss_queue = 16;
-    r->c.sm.n_regs = n_wregs * 32;
+    rf_rig_config(r, n_wregs * 32);
     r->c.sm.l1d_flush = flush;
     CHECK(config_set(&r->c, "l1d.cerf", "on", err, sizeof err));
-    for (uint32_t i = 0; i < n; i++) {
-        char key[128];
-        const char *eq = strchr(kv[i], '=');
-        snprintf(key, sizeof key, "l1d.cerf.%.*s", (int)(eq - kv[i]), kv[i]);
-        CHECK(config_set(&r->c, key, eq + 1, err, sizeof err));
-    }
-    CHECK(policy_check_config(&r->c, err, sizeof err));
-    stats_init(&r->st);
-    mempool_init(&r->pool);
-    l1d_init(&r->l1, 0, &r->c, &r->pool, &r->st);
-    regfile_init(&r->rf, r->c.sm.n_regs, 8);
-    l1d_kernel_begin(&r->l1, 0);
-    RegfileView v = regfile_view(&r->rf, 0);
-    l1d_regfile_changed(&r->l1, &v);
+    rf_rig_options(r, "l1d.cerf", kv, n);
+    rf_rig_start(r);
+    rf_rig_tell_rf(r, 0);
 }
 
-static void crig_free(CerfRig *r)
-{
-    l1d_free(&r->l1);
-    regfile_free(&r->rf);
-    mempool_free(&r->pool);
-    stats_free(&r->st);
-}
-
-static void crig_tell_rf(CerfRig *r, uint64_t now)
-{
-    RegfileView v = regfile_view(&r->rf, now);
-    l1d_regfile_changed(&r->l1, &v);
-}
+#define crig_free rf_rig_free
+#define crig_tell_rf rf_rig_tell_rf
 
 /* A load of `line`; a miss's reply comes back at once (the next cycle). */
 static L1dResult crig_load(CerfRig *r, uint64_t line, uint64_t now, uint32_t *lat)

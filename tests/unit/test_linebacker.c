@@ -3,6 +3,7 @@
  * and replacement, and the register-file victim cache on an L1D's miss path (selection by the
  * line's last load, register hits served in place, store invalidation, partitions reclaimed by
  * CTAs, bank conflicts). */
+#include "../rf_rig.h"
 #include "../test.h"
 
 #include "base/base.h"
@@ -216,56 +217,23 @@ TEST(linebacker_vtt_search_order_and_replacement)
 
 /* ---- the component on an L1D's miss path ------------------------------------------------- */
 
-typedef struct LbRig {
-    Config c;
-    Stats st;
-    MemPool pool;
-    L1d l1;
-    Regfile rf;
-} LbRig;
+typedef RfRig LbRig;
 
 /* A direct-mapped L1D of one set (every line conflicts) with Linebacker in `mode`, a register
  * file of n_regs whose VTT has 2 sets of 2-way partitions at offset 0. */
 static void lbrig_init(LbRig *r, const char *mode, uint32_t n_regs, const char *const *kv, uint32_t n)
 {
     char err[512];
-    config_init(&r->c);
-    r->c.l1d.n_sets = 1;
-    r->c.l1d.assoc = 1;
-    r->c.l1d.mshr_entries = 8;
-    r->c.l1d.miss_queue = 16;
-    r->c.sm.n_regs = n_regs;
+    rf_rig_config(r, n_regs);
     CHECK(config_set(&r->c, "l1d.linebacker", mode, err, sizeof err));
-    CHECK(config_set(&r->c, "l1d.linebacker.sets", "2", err, sizeof err));
-    CHECK(config_set(&r->c, "l1d.linebacker.ways", "2", err, sizeof err));
-    CHECK(config_set(&r->c, "l1d.linebacker.offset", "0", err, sizeof err));
-    for (uint32_t i = 0; i < n; i++) {
-        char key[128];
-        const char *eq = strchr(kv[i], '=');
-        snprintf(key, sizeof key, "l1d.linebacker.%.*s", (int)(eq - kv[i]), kv[i]);
-        CHECK(config_set(&r->c, key, eq + 1, err, sizeof err));
-    }
-    CHECK(policy_check_config(&r->c, err, sizeof err));
-    stats_init(&r->st);
-    mempool_init(&r->pool);
-    l1d_init(&r->l1, 0, &r->c, &r->pool, &r->st);
-    regfile_init(&r->rf, n_regs, 8);
-    l1d_kernel_begin(&r->l1, 0);
+    static const char *const vtt[] = {"sets=2", "ways=2", "offset=0"};
+    rf_rig_options(r, "l1d.linebacker", vtt, 3);
+    rf_rig_options(r, "l1d.linebacker", kv, n);
+    rf_rig_start(r);
 }
 
-static void lbrig_free(LbRig *r)
-{
-    l1d_free(&r->l1);
-    regfile_free(&r->rf);
-    mempool_free(&r->pool);
-    stats_free(&r->st);
-}
-
-static void lbrig_tell_rf(LbRig *r, uint64_t now)
-{
-    RegfileView v = regfile_view(&r->rf, now);
-    l1d_regfile_changed(&r->l1, &v);
-}
+#define lbrig_free rf_rig_free
+#define lbrig_tell_rf rf_rig_tell_rf
 
 static L1dResult lbrig_load(LbRig *r, uint64_t line, uint32_t pc, uint64_t now, uint32_t *lat)
 {
