@@ -133,5 +133,6 @@ bool regfile_range_idle(const Regfile *rf, uint32_t first, uint32_t n)
 RegfileView regfile_view(const Regfile *rf, uint64_t now)
 {
     return (RegfileView){.n_wregs = rf->n_wregs, .sur = regfile_sur(rf), .dur = regfile_dur(rf),
-                         .lrn_end = regfile_lrn_end(rf), .idle = rf->idle, .cycle = now};
+                         .lrn_end = regfile_lrn_end(rf), .idle = rf->idle, .cycle = now,
+                         .in_kernel = rf->counting};
 }

@@ -297,6 +297,7 @@ void sm_kernel_end(Sm *sm, uint64_t now)
     if (sm->stall_sleep) /* a stopped kernel: its stalled cycles until now count, as if run */
         account_sleep(sm, now);
     regfile_kernel_end(&sm->rf, now);
+    sm_regfile_changed(sm, now); /* closes the components' integrals over the same window */
     if (sm->cfg->sm.l1d_flush)
         l1d_flush(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_end; i++)

@@ -391,6 +391,8 @@ typedef struct RegfileView {
     uint32_t lrn_end;     /* one past the largest warp register of an active CTA (0: none) */
     const uint64_t *idle; /* bit RN (word RN / 64, bit RN % 64): idle */
     uint64_t cycle;
+    bool in_kernel; /* from the SM's first CTA of a kernel to the kernel's end: the window over
+                       which the sm.rf idle-register counters integrate */
 } RegfileView;
 
 static inline bool regfile_view_idle(const RegfileView *v, uint32_t rn)

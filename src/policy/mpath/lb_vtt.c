@@ -67,9 +67,12 @@ uint32_t lb_vtt_set_usable(LbVtt *v, uint32_t part, bool usable)
 
 uint32_t lb_vtt_on_regfile(LbVtt *v, const RegfileView *rf)
 {
-    if (rf->cycle > v->last_rf_cycle)
+    /* integrated over the sm.rf counters' window (RegfileView.in_kernel), so that their ratio
+     * is a fraction */
+    if (v->in_kernel && rf->cycle > v->last_rf_cycle)
         v->usable_cycles += (rf->cycle - v->last_rf_cycle) * v->usable_wregs;
     v->last_rf_cycle = rf->cycle;
+    v->in_kernel = rf->in_kernel;
     uint32_t per_part = v->n_sets * v->ways, dropped = 0;
     for (uint32_t p = 0; p < v->n_parts; p++) {
         uint32_t first = lb_vtt_rn(v, p, 0, 0);

@@ -32,6 +32,7 @@ typedef struct LbVtt {
     /* warp registers of the usable partitions, and their sum over cycles up to the last change */
     uint32_t usable_wregs;
     uint64_t last_rf_cycle, usable_cycles;
+    bool in_kernel; /* the last RegfileView's: whether the time since it counts */
 } LbVtt;
 
 struct RegfileView;
