@@ -4,11 +4,10 @@
  * A graph is a recorded sequence of stream-ordered work: kernel launches (their parameters
  * packed when the node is made), 1D and pitched copies, memsets of 1-, 2- or 4-byte elements,
  * host functions, empty nodes and memory nodes (runtime_graph_mem.c), each with the nodes it
- * depends on; runtime_graph_update.c changes them. A node may only depend on
- * nodes already in its graph (there is no cudaGraphAddDependencies), so the order in which the
- * nodes were added is a dependency order; cudaGraphInstantiate copies the nodes in that order,
- * and cudaGraphLaunch runs them one after another on the synchronous device, stopping at the
- * first that fails. A graph executable does not refer to its graph, which may be destroyed.
+ * depends on (runtime_graph_edge.c edits those); runtime_graph_update.c changes them.
+ * cudaGraphInstantiate copies the nodes in a dependency order (rt_graph_order), and
+ * cudaGraphLaunch runs them one after another on the synchronous device, stopping at the first
+ * that fails. A graph executable does not refer to its graph, which may be destroyed.
  *
  * Stream capture (cudaStreamBeginCapture .. cudaStreamEndCapture) records, instead of running,
  * the work a program puts into the captured stream: kernel launches, cudaMemcpyAsync,
@@ -76,10 +75,8 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     API_LOCKED;
     if (!graph)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphDestroy", "null graph");
-    for (size_t i = 0; i < graph->n; i++) {
-        rt_graph_op_free(&graph->nodes[i]->op);
-        free(graph->nodes[i]);
-    }
+    for (size_t i = 0; i < graph->n; i++)
+        rt_graph_node_free(graph->nodes[i]);
     free(graph->nodes);
     free(graph);
     return cudaSuccess;
@@ -88,27 +85,17 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 cudaError_t rt_graph_add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph,
                               const cudaGraphNode_t *deps, size_t n_deps, RtOp *op)
 {
-    if (!pNode || !graph || (n_deps && !deps)) {
+    cudaError_t e = !pNode || !graph ? rt_fail(cudaErrorInvalidValue, call, "null %s", !pNode ? "node pointer" : "graph")
+                                     : rt_graph_check_deps(call, graph, deps, n_deps);
+    if (e != cudaSuccess) {
         rt_graph_op_free(op);
-        return rt_fail(cudaErrorInvalidValue, call, "null %s", !pNode ? "node pointer" : !graph ? "graph" :
-                       "dependency list");
+        return e;
     }
-    for (size_t i = 0; i < n_deps; i++)
-        if (!deps[i] || deps[i]->graph != graph) {
-            rt_graph_op_free(op);
-            return rt_fail(cudaErrorInvalidValue, call, "dependency %zu is not a node of this graph", i);
-        }
     cudaGraphNode_t n = xcalloc(1, sizeof *n);
     n->op = *op;
     op->params = NULL; /* the node's now */
     op->kind = RT_OP_EMPTY;
-    n->graph = graph;
-    n->n_deps = n_deps;
-    if (graph->n == graph->cap) {
-        graph->cap = graph->cap ? 2 * graph->cap : 16;
-        graph->nodes = xrealloc(graph->nodes, graph->cap * sizeof *graph->nodes);
-    }
-    graph->nodes[graph->n++] = n;
+    rt_graph_link(graph, n, deps, n_deps);
     *pNode = n;
     return cudaSuccess;
 }
@@ -267,22 +254,28 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *pType)
     return cudaSuccess;
 }
 
-/* A copy of the graph: each node depends on the copies of its dependencies (the clone keeps
- * the counts; the order, a dependency order, is what runs). */
+/* A copy of the graph: each node depends on the copies of its dependencies. */
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
     API_LOCKED;
     if (!pGraphClone || !originalGraph)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphClone", "null %s", pGraphClone ? "graph" : "pointer");
     cudaGraph_t g = xcalloc(1, sizeof *g);
-    g->n = g->cap = originalGraph->n;
-    g->nodes = xmalloc((g->cap ? g->cap : 1) * sizeof *g->nodes);
-    for (size_t i = 0; i < g->n; i++) {
-        g->nodes[i] = xcalloc(1, sizeof *g->nodes[i]);
-        g->nodes[i]->op = rt_graph_op_copy(&originalGraph->nodes[i]->op);
-        g->nodes[i]->graph = g;
-        g->nodes[i]->n_deps = originalGraph->nodes[i]->n_deps;
+    g->clone_of = originalGraph;
+    cudaGraphNode_t *deps = NULL;
+    for (size_t i = 0; i < originalGraph->n; i++) {
+        cudaGraphNode_t o = originalGraph->nodes[i], n = xcalloc(1, sizeof *n);
+        n->op = rt_graph_op_copy(&o->op);
+        n->origin = o;
+        deps = xrealloc(deps, (o->n_deps ? o->n_deps : 1) * sizeof *deps);
+        for (size_t k = 0; k < o->n_deps; k++)
+            deps[k] = NULL; /* set below: a dependency may come later in the order of addition */
+        rt_graph_link(g, n, deps, o->n_deps);
     }
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t k = 0; k < g->nodes[i]->n_deps; k++)
+            g->nodes[i]->deps[k] = g->nodes[originalGraph->nodes[i]->deps[k]->idx];
+    free(deps);
     *pGraphClone = g;
     return cudaSuccess;
 }
@@ -303,15 +296,17 @@ static cudaError_t instantiate(const char *call, cudaGraphExec_t *pExec, cudaGra
     if (flags & ~0xfull)
         return rt_fail(cudaErrorInvalidValue, call, "flags 0x%llx: not CUDA's", flags);
     cudaGraphExec_t x = xcalloc(1, sizeof *x);
-    x->n = graph->n;
+    size_t *order = xmalloc((graph->n ? graph->n : 1) * sizeof *order);
+    rt_graph_order(graph, order);
+    rt_graph_exec_deps(x, graph, order);
     x->ops = xmalloc((x->n ? x->n : 1) * sizeof *x->ops);
     x->nodes = xmalloc((x->n ? x->n : 1) * sizeof *x->nodes);
-    x->n_deps = xmalloc((x->n ? x->n : 1) * sizeof *x->n_deps);
+    x->disabled = xcalloc(x->n ? x->n : 1, sizeof *x->disabled);
     for (size_t i = 0; i < x->n; i++) {
-        x->ops[i] = rt_graph_op_copy(&graph->nodes[i]->op);
-        x->nodes[i] = graph->nodes[i];
-        x->n_deps[i] = graph->nodes[i]->n_deps;
+        x->ops[i] = rt_graph_op_copy(&graph->nodes[order[i]]->op);
+        x->nodes[i] = graph->nodes[order[i]];
     }
+    free(order);
     *pExec = x;
     return cudaSuccess;
 }
@@ -335,7 +330,9 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
         rt_graph_op_free(&graphExec->ops[i]);
     free(graphExec->ops);
     free(graphExec->nodes);
-    free(graphExec->n_deps);
+    free(graphExec->dep_first);
+    free(graphExec->dep_pos);
+    free(graphExec->disabled);
     free(graphExec);
     return cudaSuccess;
 }
@@ -355,7 +352,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
             return e;
     }
     for (size_t i = 0; i < graphExec->n; i++) {
-        cudaError_t e = rt_op_run(&graphExec->ops[i], "cudaGraphLaunch");
+        cudaError_t e = graphExec->disabled[i] ? cudaSuccess : rt_op_run(&graphExec->ops[i], "cudaGraphLaunch");
         if (e != cudaSuccess)
             return e;
     }
@@ -386,6 +383,14 @@ static bool own_stream(cudaStream_t s)
 bool rt_capturing(cudaStream_t stream)
 {
     return own_stream(stream) && stream->capture;
+}
+
+bool rt_graph_capturing(cudaGraph_t graph)
+{
+    for (size_t i = 0; i < rt_n_captures; i++)
+        if (rt_captures[i]->graph == graph)
+            return true;
+    return false;
 }
 
 static void set_deps(cudaStream_t s, cudaGraphNode_t *deps, size_t n)

@@ -1,7 +1,7 @@
 /* runtime_graph.h: what the graph files of warpsim's libcudart replacement share
- * (runtime_graph.c: graphs, executables, stream capture; runtime_graph_update.c: changing a
- * node's parameters and updating an executable; runtime_graph_mem.c: memory allocation and free
- * nodes). */
+ * (runtime_graph.c: graphs, executables, stream capture; runtime_graph_edge.c: dependencies,
+ * their editing and the order they give; runtime_graph_update.c: changing a node's parameters
+ * and updating an executable; runtime_graph_mem.c: memory allocation and free nodes). */
 #ifndef WARPSIM_RUNTIME_GRAPH_H
 #define WARPSIM_RUNTIME_GRAPH_H
 
@@ -10,20 +10,28 @@
 struct CUgraphNode_st {
     RtOp op;
     cudaGraph_t graph;
+    cudaGraphNode_t *deps; /* the nodes it depends on, each once */
     size_t n_deps;
+    size_t idx;             /* its place in graph->nodes */
+    cudaGraphNode_t origin; /* the node it is a clone of (cudaGraphNodeFindInClone), or NULL */
 };
 
 struct CUgraph_st {
-    cudaGraphNode_t *nodes; /* in the order they were added: a dependency order */
+    cudaGraphNode_t *nodes; /* in the order they were added (not a dependency order once edges
+                               are added: rt_graph_order gives one) */
     size_t n, cap;
+    cudaGraph_t clone_of; /* compared, never followed */
 };
 
-/* An executable: copies of its graph's ops, in order, and the nodes they came from (only
- * compared, never followed: the graph may be gone), which the setters name them by. */
+/* An executable: copies of its graph's ops in a dependency order, and the nodes they came from
+ * (only compared, never followed: the graph may be gone), which the setters name them by. */
 struct CUgraphExec_st {
     RtOp *ops;
     cudaGraphNode_t *nodes;
-    size_t *n_deps; /* each node's dependencies, for cudaGraphExecUpdate */
+    size_t *dep_first, *dep_pos; /* node i depends on the ops at dep_pos[dep_first[i] ..
+                                    dep_first[i + 1]), ascending: the topology cudaGraphExecUpdate
+                                    compares */
+    bool *disabled;              /* cudaGraphNodeSetEnabled */
     size_t n;
 };
 
@@ -59,6 +67,29 @@ cudaError_t rt_graph_host_op(const char *call, const struct cudaHostNodeParams *
  * graph allocation are the node's, or are released on failure. */
 cudaError_t rt_graph_add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph,
                               const cudaGraphNode_t *deps, size_t n_deps, RtOp *op);
+/* ---- dependencies (runtime_graph_edge.c) ---- */
+
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+
+/* Append node n to graph after deps (checked by the caller: nodes of graph). */
+void rt_graph_link(cudaGraph_t graph, cudaGraphNode_t n, const cudaGraphNode_t *deps, size_t n_deps);
+/* Check a dependency list of nodes of graph, each once (call names the API function). */
+cudaError_t rt_graph_check_deps(const char *call, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps);
+/* Free a node and what it owns (not its place in its graph). */
+void rt_graph_node_free(cudaGraphNode_t n);
+/* order[0 .. graph->n): the nodes' indices in a dependency order, the order they were added
+ * where that is one. */
+void rt_graph_order(cudaGraph_t graph, size_t *order);
+/* The executable's topology from its graph in that order (x->n set, dep_* filled). */
+void rt_graph_exec_deps(cudaGraphExec_t x, cudaGraph_t graph, const size_t *order);
+/* The first node (in that order) whose dependencies are not those of x's op in its place, or
+ * NULL: graph has x's topology (x->n == graph->n). */
+cudaGraphNode_t rt_graph_exec_topology_differs(cudaGraphExec_t x, cudaGraph_t graph, const size_t *order);
+/* A capture is filling graph (its nodes cannot be destroyed). */
+bool rt_graph_capturing(cudaGraph_t graph);
+
 /* A copy of op with its own kernel parameters and its own hold on its graph allocation. */
 RtOp rt_graph_op_copy(const RtOp *op);
 /* Release what an op owns. */

@@ -12,6 +12,7 @@
 
 #include "base/base.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Replace *dst by the new op of the same kind (taken), or release it on a kind mismatch. */
@@ -182,22 +183,80 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g, UpdateInfo *in
         return rt_fail(cudaErrorInvalidValue, "cudaGraphExecUpdate", "null %s", x ? "graph" : "graph executable");
     if (g->n != x->n)
         return update_fail(info, UPDATE_TOPOLOGY_CHANGED, NULL, "the graph has another number of nodes");
-    for (size_t i = 0; i < g->n; i++) {
-        const RtOp *op = &g->nodes[i]->op;
+    /* the graph's nodes pair with the executable's in the dependency order of each */
+    size_t *order = xmalloc((g->n ? g->n : 1) * sizeof *order);
+    rt_graph_order(g, order);
+    cudaGraphNode_t bad = NULL;
+    int why = UPDATE_SUCCESS;
+    for (size_t i = 0; i < g->n && !bad; i++) {
+        const RtOp *op = &g->nodes[order[i]]->op;
         if (op->kind == RT_OP_MEMALLOC || op->kind == RT_OP_MEMFREE || x->ops[i].kind == RT_OP_MEMALLOC ||
             x->ops[i].kind == RT_OP_MEMFREE)
-            return update_fail(info, UPDATE_NOT_SUPPORTED, g->nodes[i], "graphs with memory nodes cannot be updated");
-        if (op->kind != x->ops[i].kind)
-            return update_fail(info, UPDATE_NODE_TYPE_CHANGED, g->nodes[i], "a node is of another kind");
-        if (g->nodes[i]->n_deps != x->n_deps[i])
-            return update_fail(info, UPDATE_TOPOLOGY_CHANGED, g->nodes[i], "a node has other dependencies");
+            why = UPDATE_NOT_SUPPORTED;
+        else if (op->kind != x->ops[i].kind)
+            why = UPDATE_NODE_TYPE_CHANGED;
+        if (why != UPDATE_SUCCESS)
+            bad = g->nodes[order[i]];
+    }
+    if (!bad && (bad = rt_graph_exec_topology_differs(x, g, order)))
+        why = UPDATE_TOPOLOGY_CHANGED;
+    if (bad) {
+        free(order);
+        return update_fail(info, why, bad, why == UPDATE_NOT_SUPPORTED ? "graphs with memory nodes cannot be updated"
+                           : why == UPDATE_NODE_TYPE_CHANGED ? "a node is of another kind"
+                           : "a node has other dependencies");
     }
     for (size_t i = 0; i < g->n; i++) {
         rt_graph_op_free(&x->ops[i]);
-        x->ops[i] = rt_graph_op_copy(&g->nodes[i]->op);
-        x->nodes[i] = g->nodes[i];
+        x->ops[i] = rt_graph_op_copy(&g->nodes[order[i]]->op);
+        x->nodes[i] = g->nodes[order[i]];
     }
+    free(order);
     if (info)
         *info = (UpdateInfo){.result = UPDATE_SUCCESS};
+    return cudaSuccess;
+}
+
+/* ---- disabling a node of an executable ---- */
+
+/* The executable's place of node, which only kernel, copy and memset nodes may have for these
+ * calls (CUDA's rule); -1 with the error reported. */
+static long enable_slot(const char *call, cudaGraphExec_t x, cudaGraphNode_t node)
+{
+    if (!x || !node) {
+        rt_fail(cudaErrorInvalidValue, call, "null %s", x ? "node" : "graph executable");
+        return -1;
+    }
+    for (size_t i = 0; i < x->n; i++)
+        if (x->nodes[i] == node) {
+            RtOpKind k = x->ops[i].kind;
+            if (k == RT_OP_KERNEL || k == RT_OP_MEMCPY || k == RT_OP_MEMSET)
+                return (long)i;
+            rt_fail(cudaErrorInvalidValue, call, "only kernel, memcpy and memset nodes can be disabled");
+            return -1;
+        }
+    rt_fail(cudaErrorInvalidValue, call, "the node is not one of the graph the executable was made from");
+    return -1;
+}
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t x, cudaGraphNode_t node, unsigned isEnabled)
+{
+    API_LOCKED;
+    long i = enable_slot("cudaGraphNodeSetEnabled", x, node);
+    if (i < 0)
+        return cudaErrorInvalidValue;
+    x->disabled[i] = !isEnabled;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t x, cudaGraphNode_t node, unsigned *isEnabled)
+{
+    API_LOCKED;
+    if (!isEnabled)
+        return rt_fail(cudaErrorInvalidValue, "cudaGraphNodeGetEnabled", "null pointer");
+    long i = enable_slot("cudaGraphNodeGetEnabled", x, node);
+    if (i < 0)
+        return cudaErrorInvalidValue;
+    *isEnabled = !x->disabled[i];
     return cudaSuccess;
 }

@@ -40,6 +40,7 @@ static const struct {
     {"managed", "managed: 0 mismatches", "_Z4bumpPii"},
     {"graphs", "graphs: 0 mismatches", "_Z5scalePffi"},
     {"graphupdate", "graphupdate: 0 mismatches", "_Z4stepPKfPffi"},
+    {"graphedges", "graphedges: 0 mismatches", "_Z6affinePfffi"},
     {"graphmem", "graphmem: 0 mismatches", "_Z6negatePKfPfi"},
     {"streamattr", "streamattr: 0 mismatches", "_Z4bumpPii"},
     {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi"},

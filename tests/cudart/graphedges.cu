@@ -1,0 +1,209 @@
+// graphedges.cu: editing a graph's dependencies, each result checked against the CPU: a chain
+// of kernel nodes added in reverse and ordered afterwards with cudaGraphAddDependencies (so the
+// order of addition is not the order that must run), the queries (dependencies, dependent
+// nodes, edges, root nodes), an edge removed and a node destroyed, a clone and
+// cudaGraphNodeFindInClone, a disabled node, an executable updated from a graph whose edges
+// changed; and misuse (a cycle, an edge twice, a missing edge, a self edge, a duplicate
+// dependency, a programmatic edge).
+#include "check.h"
+
+#include <cstdio>
+
+__global__ void affine(float *x, float a, float b, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = x[i] * a + b;
+}
+
+static cudaGraphNode_t add_affine(cudaGraph_t g, float *x, float *a, float *b, int *n)
+{
+    void *args[] = {&x, a, b, n};
+    cudaKernelNodeParams kp = {};
+    kp.func = (void *)affine;
+    kp.gridDim = dim3((*n + 127) / 128);
+    kp.blockDim = dim3(128);
+    kp.kernelParams = args;
+    cudaGraphNode_t node;
+    CHECK(cudaGraphAddKernelNode(&node, g, NULL, 0, &kp));
+    return node;
+}
+
+// x = x * a + b, applied for each (a, b) in turn: not commutative, so the order shows
+static void host_affine(float *x, int n, const float *a, const float *b, int k)
+{
+    for (int j = 0; j < k; j++)
+        for (int i = 0; i < n; i++)
+            x[i] = x[i] * a[j] + b[j];
+}
+
+static int compare(const float *x, const float *d, int n)
+{
+    float out[1000];
+    CHECK(cudaMemcpy(out, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        bad += out[i] != x[i];
+    return bad;
+}
+
+int main()
+{
+    int bad = 0, n = 1000;
+    float h[1000], ref[1000], *d;
+    for (int i = 0; i < n; i++)
+        h[i] = (float)(i % 13);
+    CHECK(cudaMalloc(&d, n * sizeof(float)));
+
+    // three kernels added last-first (c, b, a), then a -> b -> c by edges
+    float as[3] = {2.0f, 3.0f, 0.5f}, bs[3] = {1.0f, -4.0f, 2.0f};
+    cudaGraph_t g;
+    CHECK(cudaGraphCreate(&g, 0));
+    cudaGraphNode_t kc = add_affine(g, d, &as[2], &bs[2], &n);
+    cudaGraphNode_t kb = add_affine(g, d, &as[1], &bs[1], &n);
+    cudaGraphNode_t ka = add_affine(g, d, &as[0], &bs[0], &n);
+    cudaGraphNode_t from[2] = {ka, kb}, to[2] = {kb, kc};
+    CHECK(cudaGraphAddDependencies(g, from, to, NULL, 2));
+    cudaGraphExec_t x;
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < n; i++)
+        ref[i] = h[i];
+    host_affine(ref, n, as, bs, 3);
+    bad += compare(ref, d, n);
+
+    // the queries
+    size_t cnt = 0;
+    CHECK(cudaGraphGetEdges(g, NULL, NULL, NULL, &cnt));
+    bad += cnt != 2;
+    cudaGraphNode_t ef[4], et[4];
+    cnt = 4;
+    CHECK(cudaGraphGetEdges(g, ef, et, NULL, &cnt));
+    int seen = 0; // the two edges, in any order
+    for (int e = 0; e < 2; e++)
+        seen |= (ef[e] == ka && et[e] == kb ? 1 : 0) | (ef[e] == kb && et[e] == kc ? 2 : 0);
+    bad += cnt != 2 || seen != 3 || ef[2] != NULL || et[2] != NULL;
+    cudaGraphNode_t deps[2];
+    cnt = 2;
+    CHECK(cudaGraphNodeGetDependencies(kc, deps, NULL, &cnt));
+    bad += cnt != 1 || deps[0] != kb || deps[1] != NULL;
+    cnt = 0;
+    CHECK(cudaGraphNodeGetDependentNodes(ka, NULL, NULL, &cnt));
+    bad += cnt != 1;
+    cnt = 1;
+    CHECK(cudaGraphNodeGetDependentNodes(ka, deps, NULL, &cnt));
+    bad += deps[0] != kb;
+    cudaGraphNode_t roots[3];
+    cnt = 3;
+    CHECK(cudaGraphGetRootNodes(g, roots, &cnt));
+    bad += cnt != 1 || roots[0] != ka;
+    printf("graphedges: reordered chain and queries, %d mismatches so far\n", bad);
+
+    // misuse: a cycle (c -> a), an edge twice, a self edge, a missing edge, a duplicate
+    // dependency, a programmatic edge; none changes the graph
+    bad += cudaGraphAddDependencies(g, &kc, &ka, NULL, 1) != cudaErrorInvalidValue;
+    bad += cudaGraphAddDependencies(g, &ka, &kb, NULL, 1) != cudaErrorInvalidValue;
+    bad += cudaGraphAddDependencies(g, &ka, &ka, NULL, 1) != cudaErrorInvalidValue;
+    bad += cudaGraphRemoveDependencies(g, &ka, &kc, NULL, 1) != cudaErrorInvalidValue;
+    cudaGraphNode_t twice[2] = {ka, ka}, en;
+    bad += cudaGraphAddEmptyNode(&en, g, twice, 2) != cudaErrorInvalidValue;
+    cudaGraphEdgeData prog = {};
+    prog.type = cudaGraphDependencyTypeProgrammatic;
+    bad += cudaGraphAddDependencies(g, &ka, &kc, &prog, 1) != cudaErrorNotSupported;
+    // a valid edge and a cycle in one call: neither is added
+    cudaGraphNode_t f2[2] = {ka, kc}, t2[2] = {kc, kb};
+    bad += cudaGraphAddDependencies(g, f2, t2, NULL, 2) != cudaErrorInvalidValue;
+    cudaGetLastError();
+    cnt = 0;
+    CHECK(cudaGraphGetEdges(g, NULL, NULL, NULL, &cnt));
+    bad += cnt != 2;
+
+    // a clone; then b's edges removed and b destroyed in the original: a -> c
+    cudaGraph_t cl;
+    CHECK(cudaGraphClone(&cl, g));
+    cudaGraphNode_t kb_clone;
+    CHECK(cudaGraphNodeFindInClone(&kb_clone, kb, cl));
+    cnt = 2;
+    CHECK(cudaGraphNodeGetDependencies(kb_clone, deps, NULL, &cnt));
+    cudaGraphNode_t ka_clone;
+    CHECK(cudaGraphNodeFindInClone(&ka_clone, ka, cl));
+    bad += cnt != 1 || deps[0] != ka_clone || kb_clone == kb;
+    CHECK(cudaGraphRemoveDependencies(g, &ka, &kb, NULL, 1));
+    CHECK(cudaGraphDestroyNode(kb));
+    CHECK(cudaGraphAddDependencies(g, &ka, &kc, NULL, 1));
+    cnt = 0;
+    CHECK(cudaGraphGetNodes(g, NULL, &cnt));
+    bad += cnt != 2;
+    cudaGraphExec_t x2;
+    CHECK(cudaGraphInstantiate(&x2, g, 0));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphLaunch(x2, 0));
+    float a2[2] = {as[0], as[2]}, b2[2] = {bs[0], bs[2]};
+    for (int i = 0; i < n; i++)
+        ref[i] = h[i];
+    host_affine(ref, n, a2, b2, 2);
+    bad += compare(ref, d, n);
+    // the clone still runs all three, in order
+    cudaGraphExec_t xc;
+    CHECK(cudaGraphInstantiate(&xc, cl, 0));
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphLaunch(xc, 0));
+    for (int i = 0; i < n; i++)
+        ref[i] = h[i];
+    host_affine(ref, n, as, bs, 3);
+    bad += compare(ref, d, n);
+    printf("graphedges: destroyed node and clone, %d mismatches so far\n", bad);
+
+    // a disabled node is skipped at launch, and enabled again
+    unsigned on = 0;
+    CHECK(cudaGraphNodeSetEnabled(xc, kb_clone, 0));
+    CHECK(cudaGraphNodeGetEnabled(xc, kb_clone, &on));
+    bad += on != 0;
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphLaunch(xc, 0));
+    for (int i = 0; i < n; i++)
+        ref[i] = h[i];
+    host_affine(ref, n, a2, b2, 2);
+    bad += compare(ref, d, n);
+    CHECK(cudaGraphNodeSetEnabled(xc, kb_clone, 1));
+    CHECK(cudaGraphNodeGetEnabled(xc, kb_clone, &on));
+    bad += on != 1;
+
+    // update: the clone's executable from a graph of the same nodes but other edges is refused
+    // (a -> b, a -> c); from one of the same edges it is taken
+    cudaGraph_t cl2;
+    CHECK(cudaGraphClone(&cl2, cl));
+    cudaGraphNode_t b2n, c2n, a2n;
+    CHECK(cudaGraphNodeFindInClone(&b2n, kb_clone, cl2));
+    cudaGraphExecUpdateResultInfo info;
+    cnt = 1;
+    CHECK(cudaGraphNodeGetDependentNodes(b2n, &c2n, NULL, &cnt));
+    CHECK(cudaGraphNodeFindInClone(&a2n, ka_clone, cl2));
+    CHECK(cudaGraphRemoveDependencies(cl2, &b2n, &c2n, NULL, 1));
+    CHECK(cudaGraphAddDependencies(cl2, &a2n, &c2n, NULL, 1));
+    bad += cudaGraphExecUpdate(xc, cl2, &info) != cudaErrorGraphExecUpdateFailure;
+    bad += info.result != cudaGraphExecUpdateErrorTopologyChanged;
+    cudaGetLastError();
+    CHECK(cudaGraphRemoveDependencies(cl2, &a2n, &c2n, NULL, 1));
+    CHECK(cudaGraphAddDependencies(cl2, &b2n, &c2n, NULL, 1));
+    CHECK(cudaGraphExecUpdate(xc, cl2, &info));
+    bad += info.result != cudaGraphExecUpdateSuccess;
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphLaunch(xc, 0));
+    for (int i = 0; i < n; i++)
+        ref[i] = h[i];
+    host_affine(ref, n, as, bs, 3);
+    bad += compare(ref, d, n);
+
+    CHECK(cudaGraphExecDestroy(x));
+    CHECK(cudaGraphExecDestroy(x2));
+    CHECK(cudaGraphExecDestroy(xc));
+    CHECK(cudaGraphDestroy(g));
+    CHECK(cudaGraphDestroy(cl));
+    CHECK(cudaGraphDestroy(cl2));
+    CHECK(cudaFree(d));
+    printf("graphedges: %d mismatches\n", bad);
+    return bad != 0;
+}
