@@ -470,6 +470,50 @@ static void html_config(Report *r)
     }
 }
 
+/* The derived variants' results (spec.h, `best`): for each workload, a copy of the source run
+ * with the smallest (largest) metric, a tie to the one named first; none when a source run has
+ * no complete result or lacks the metric. Returns what was chosen, as text (NULL: no derived
+ * variant). */
+static char *derive_best(const char *dir, const ExpSpec *s, JsonValue **results)
+{
+    char *text = NULL, err[512];
+    size_t len = 0;
+    FILE *m = NULL;
+    for (uint32_t v = 0; v < s->n_variants; v++) {
+        const ExpVariant *d = &s->variants[v];
+        if (!exp_variant_derived(d))
+            continue;
+        if (!m)
+            m = open_memstream(&text, &len);
+        fprintf(m, "%s, the source run with the %s %s:\n", d->name, d->best_max ? "largest" : "smallest", d->best_metric);
+        for (uint32_t w = 0; w < s->n_workloads; w++) {
+            int best = -1;
+            double best_x = 0;
+            const char *why = NULL;
+            for (uint32_t k = 0; k < d->n_best_of && !why; k++) {
+                const JsonValue *r = results[w * s->n_variants + d->best_of[k]];
+                double x;
+                if (!r)
+                    why = "has no complete result";
+                else if (!exp_metric_value(json_get(r, "total"), d->best_metric, &x) || isnan(x))
+                    why = "has no such metric";
+                else if (best < 0 || (d->best_max ? x > best_x : x < best_x))
+                    best = (int)d->best_of[k], best_x = x;
+                if (why)
+                    fprintf(m, "  %s: none (%s/%s %s)\n", s->workloads[w].name, s->workloads[w].name,
+                            s->variants[d->best_of[k]].name, why);
+            }
+            if (why)
+                continue;
+            results[w * s->n_variants + v] = exp_result_load(dir, s, w, (uint32_t)best, err, sizeof err);
+            fprintf(m, "  %s: %s (%.6g)\n", s->workloads[w].name, s->variants[best].name, best_x);
+        }
+    }
+    if (m)
+        fclose(m);
+    return text;
+}
+
 static int usage(void)
 {
     fputs("usage: warpsim report RESULTS_DIR [--out DIR] [--stat NAME]... [--no-png] [--quiet]\n"
@@ -535,6 +579,10 @@ int report_main(int argc, char **argv)
     for (uint32_t w = 0; w < s.n_workloads; w++)
         for (uint32_t v = 0; v < s.n_variants; v++) {
             uint32_t i = w * s.n_variants + v;
+            if (exp_variant_derived(&s.variants[v])) {
+                n_runs--; /* not a run: taken from the others below */
+                continue;
+            }
             results[i] = exp_result_load(dir, &s, w, v, err, sizeof err);
             const char *st = results[i] ? exp_result_status(results[i]) : NULL;
             if (st && strcmp(st, STATS_STATUS_COMPLETE)) {
@@ -553,6 +601,7 @@ int report_main(int argc, char **argv)
             }
         }
     fclose(lo);
+    char *chosen = derive_best(dir, &s, results);
     int status = 0;
     if (!n_found) {
         fprintf(stderr, "warpsim: report: %s: none of the %u runs has a complete result; run `warpsim sweep` first\n",
@@ -576,6 +625,8 @@ int report_main(int argc, char **argv)
                 html_escape(r.html, r.left_out);
                 fputs(".</p>\n", r.html);
             }
+            if (chosen)
+                html_pre(r.html, chosen);
         }
         for (uint32_t i = 0; i < s.n_figures; i++)
             figure(&r, &s.figures[i]);
@@ -588,6 +639,8 @@ int report_main(int argc, char **argv)
             html_end(r.html);
         }
         close_out(&r, &r.html_file, r.html, html_path);
+        if (chosen && !quiet)
+            fputs(chosen, stdout);
         if (png && !r.rsvg)
             printf("PNG export skipped: rsvg-convert is not installed (the SVG figures are complete)\n");
         if (n_found + n_incomplete < n_runs)
@@ -603,11 +656,12 @@ int report_main(int argc, char **argv)
         status = r.errors ? 1 : 0;
         exp_strlist_free(&r.written);
     }
-    for (uint32_t i = 0; i < n_runs; i++)
+    for (uint32_t i = 0; i < s.n_workloads * s.n_variants; i++)
         free(incomplete[i]);
     free(incomplete);
     free(left_out);
-    for (uint32_t i = 0; i < n_runs; i++)
+    free(chosen);
+    for (uint32_t i = 0; i < s.n_workloads * s.n_variants; i++)
         json_free(results[i]);
     free(results);
     exp_spec_free(&s);

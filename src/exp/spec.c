@@ -443,6 +443,70 @@ static bool stmt_variant(Ctx *c, char **tok, int n)
     return true;
 }
 
+/* `best NAME: of=V1,V2,... min=METRIC` or max=METRIC (spec.h). */
+static bool stmt_best(Ctx *c, char **tok, int n)
+{
+    ExpSpec *s = c->s;
+    char name[EXP_NAME_LEN];
+    int i = name_colon(c, tok, n, "best", name);
+    if (i < 0)
+        return false;
+    if (exp_spec_find_variant(s, name) >= 0)
+        return fail(c, "variant '%s' is declared twice", name);
+    ExpStrList of = {0};
+    const char *metric = NULL;
+    bool max = false;
+    for (; i < n; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (eq && eq - tok[i] == 2 && !strncmp(tok[i], "of", 2)) {
+            split_metrics(&of, eq + 1);
+        } else if (eq && eq - tok[i] == 3 && (!strncmp(tok[i], "min", 3) || !strncmp(tok[i], "max", 3)) && eq[1]) {
+            if (metric) {
+                exp_strlist_free(&of);
+                return fail(c, "best '%s': give one of min= and max=", name);
+            }
+            metric = eq + 1;
+            max = tok[i][1] == 'a';
+        } else {
+            exp_strlist_free(&of);
+            return fail(c, "best '%s': expected of=VARIANT,... and min=METRIC or max=METRIC, got '%s'", name, tok[i]);
+        }
+    }
+    if (!of.n || !metric) {
+        exp_strlist_free(&of);
+        return fail(c, "best '%s': expected of=VARIANT,... and min=METRIC or max=METRIC", name);
+    }
+    uint32_t *src = xmalloc(of.n * sizeof *src);
+    for (uint32_t k = 0; k < of.n; k++) {
+        int v = exp_spec_find_variant(s, of.v[k]);
+        bool twice = false;
+        for (uint32_t j = 0; j < k; j++)
+            twice |= src[j] == (uint32_t)v;
+        if (v < 0 || exp_variant_derived(&s->variants[v]) || twice) {
+            bool ok = fail(c, "best '%s': of=: '%s' %s", name, of.v[k],
+                           v < 0 ? "is not a variant declared above" : twice ? "is named twice"
+                                                                         : "is derived itself: name the variants it is taken from");
+            free(src);
+            exp_strlist_free(&of);
+            return ok;
+        }
+        src[k] = (uint32_t)v;
+    }
+    if (s->n_variants == s->cap_variants) {
+        s->cap_variants = s->cap_variants ? s->cap_variants * 2 : 4;
+        s->variants = xrealloc(s->variants, s->cap_variants * sizeof *s->variants);
+    }
+    ExpVariant *v = &s->variants[s->n_variants++];
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    v->best_of = src;
+    v->n_best_of = of.n;
+    v->best_metric = xstrdup(metric);
+    v->best_max = max;
+    exp_strlist_free(&of);
+    return true;
+}
+
 const ExpRunOverride *exp_spec_run_override(const ExpSpec *s, uint32_t w, uint32_t v)
 {
     for (uint32_t i = 0; i < s->n_run_overrides; i++)
@@ -468,6 +532,8 @@ static bool stmt_override(Ctx *c, char **tok, int n)
     int v = exp_spec_find_variant(s, vname);
     if (v < 0)
         return fail(c, "override: no variant '%s' is declared above", vname);
+    if (exp_variant_derived(&s->variants[v]))
+        return fail(c, "override: '%s' is derived from other runs (best): it has no runs to override", vname);
     if (exp_spec_run_override(s, (uint32_t)w, (uint32_t)v))
         return fail(c, "override: the run %s__%s has one already", tok[1], vname);
     if (i >= n)
@@ -548,6 +614,8 @@ static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
         return stmt_manifest(c, tok, n);
     if (!strcmp(kw, "variant"))
         return stmt_variant(c, tok, n);
+    if (!strcmp(kw, "best"))
+        return stmt_best(c, tok, n);
     if (!strcmp(kw, "override"))
         return stmt_override(c, tok, n);
     if (!strcmp(kw, "figure"))
@@ -582,7 +650,7 @@ static bool statement(Ctx *c, char **tok, int n, const char *filter_class)
         c->baseline_line = c->line;
     } else {
         return fail(c, "unknown statement '%s' (expected name, preset, config, set, workload, suite, "
-                       "manifest, variant, override, baseline or figure)", kw);
+                       "manifest, variant, best, override, baseline or figure)", kw);
     }
     return true;
 }
@@ -675,8 +743,11 @@ void exp_spec_free(ExpSpec *s)
         free(s->workloads[i].class_name);
         exp_strlist_free(&s->workloads[i].args);
     }
-    for (uint32_t i = 0; i < s->n_variants; i++)
+    for (uint32_t i = 0; i < s->n_variants; i++) {
         exp_strlist_free(&s->variants[i].overrides);
+        free(s->variants[i].best_of);
+        free(s->variants[i].best_metric);
+    }
     for (uint32_t i = 0; i < s->n_run_overrides; i++)
         exp_strlist_free(&s->run_overrides[i].overrides);
     free(s->run_overrides);

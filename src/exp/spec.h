@@ -11,6 +11,7 @@
  *   baseline conv
  *   figure ipc: metric=sim.ipc norm=baseline title="IPC over conv"
  *   figure pairs: metric=sim.ipc variants=fup baseline=conv labels=FUP class=divergent
+ *   best best-fup: of=conv,fup min=sim.cycles
  * The parser checks everything it can without running anything (override keys and values
  * against the option table, names, references) and reports errors as "file:line: message". */
 #ifndef WARPSIM_EXP_SPEC_H
@@ -41,7 +42,15 @@ typedef struct ExpWorkload {
 typedef struct ExpVariant {
     char name[EXP_NAME_LEN];
     ExpStrList overrides; /* "key=value", applied after the spec's `set` lines */
+    /* `best NAME: of=V1,V2,... min=METRIC` (or max=): a derived variant, never run: for each
+     * workload, the report takes the run of the source variant (declared above, not derived) with
+     * the smallest (largest) METRIC, e.g. Best-SWL from static warp limits. n_best_of 0: run. */
+    uint32_t *best_of, n_best_of;
+    char *best_metric;
+    bool best_max;
 } ExpVariant;
+
+static inline bool exp_variant_derived(const ExpVariant *v) { return v->n_best_of > 0; }
 
 /* `override WORKLOAD VARIANT: key=value ...`: overrides for that one run, applied after the
  * variant's (a per-workload setting such as SWL-Best's warp limit). */

@@ -73,6 +73,15 @@ void exp_spec_write(FILE *f, const ExpSpec *s)
     }
     for (uint32_t i = 0; i < s->n_variants; i++) {
         const ExpVariant *v = &s->variants[i];
+        if (exp_variant_derived(v)) {
+            fprintf(f, "best %s: of=", v->name);
+            for (uint32_t k = 0; k < v->n_best_of; k++)
+                fprintf(f, "%s%s", k ? "," : "", s->variants[v->best_of[k]].name);
+            fprintf(f, " %s=", v->best_max ? "max" : "min");
+            put_token(f, v->best_metric);
+            fputc('\n', f);
+            continue;
+        }
         fprintf(f, "variant %s:", v->name);
         for (uint32_t k = 0; k < v->overrides.n; k++) {
             fputc(' ', f);

@@ -9,7 +9,8 @@
  * get now is skipped (a run whose result is not complete, stats.h, failed and is never skipped),
  * so rerunning an interrupted sweep only does what is left, and editing a variant reruns
  * exactly that variant. `--emit` writes the same runs for a cluster: each job is
- * `warpsim sweep SPEC --item I`, which does one run with the same bookkeeping.
+ * `warpsim sweep SPEC --item I`, which does one run with the same bookkeeping. A derived variant
+ * (spec.h, `best`) has no runs: the report takes its results from its source variants' runs.
  *
  * Processes: each run is its own process group, so SIGTERM or SIGINT to the sweep is passed on
  * to all a run started (a second signal kills them), the sweep waits for them and exits with
@@ -71,11 +72,15 @@ typedef struct Sweep {
     Item *items;
     uint32_t n_items;
     uint32_t n_done, n_current, n_failed, n_running;
+    uint32_t n_derived; /* items of derived variants (spec.h, `best`): not runs, never started */
     double run_seconds; /* total wall time of the runs finished in this sweep */
     uint32_t n_timed;
     bool tty;
     double timeout_s;
 } Sweep;
+
+/* The runs: every item but those of derived variants. */
+static uint32_t n_runs(const Sweep *s) { return s->n_items - s->n_derived; }
 
 /* SIGTERM and SIGINT to a sweep: the first is passed on to the process group of every run, a
  * second kills them (SIGKILL); no run starts after one. What a handler sets is global. */
@@ -316,7 +321,7 @@ static void finish_item(Sweep *s, Item *it, int st, bool timed_out)
         s->n_failed++;
     }
     if (!s->tty) {
-        fprintf(stderr, "[sweep] %u/%u %s/%s %s (%.1f s)\n", s->n_done + s->n_current + s->n_failed, s->n_items,
+        fprintf(stderr, "[sweep] %u/%u %s/%s %s (%.1f s)\n", s->n_done + s->n_current + s->n_failed, n_runs(s),
                 s->spec.workloads[it->w].name, s->spec.variants[it->v].name,
                 it->state == ITEM_DONE ? "done" : "FAILED", dt);
     }
@@ -327,7 +332,7 @@ static void progress(const Sweep *s, uint32_t workers)
     if (!s->tty)
         return;
     uint32_t finished = s->n_done + s->n_current + s->n_failed;
-    uint32_t left = s->n_items - finished;
+    uint32_t left = n_runs(s) - finished;
     char eta[64] = "ETA ?";
     if (s->n_timed) {
         double per_run = s->run_seconds / s->n_timed;
@@ -335,7 +340,7 @@ static void progress(const Sweep *s, uint32_t workers)
         snprintf(eta, sizeof eta, "ETA %dm%02ds", (int)secs / 60, (int)secs % 60);
     }
     fprintf(stderr, "\r\033[K[sweep %s] %u/%u done (%u up to date), %u running, %u failed, %s", s->spec.name,
-            finished - s->n_failed, s->n_items, s->n_current, s->n_running, s->n_failed, eta);
+            finished - s->n_failed, n_runs(s), s->n_current, s->n_running, s->n_failed, eta);
     fflush(stderr);
 }
 
@@ -481,6 +486,8 @@ static int emit(const Sweep *s, const char *kind, const char *self, const char *
     } else {
         for (uint32_t i = 0; i < s->n_items; i++) {
             char item[16];
+            if (exp_variant_derived(&s->spec.variants[s->items[i].v]))
+                continue;
             snprintf(item, sizeof item, "%u", i);
             fputs("cd ", f);
             quoted(f, cwd);
@@ -500,9 +507,9 @@ static int emit(const Sweep *s, const char *kind, const char *self, const char *
     }
     if (slurm)
         chmod(path, 0755);
-    uint32_t remaining = s->n_items - s->n_current;
+    uint32_t remaining = n_runs(s) - s->n_current;
     printf("wrote %s: %u runs (%u already up to date)\nsubmit with: %s %s\nthen: warpsim report %s\n", path,
-           s->n_items, s->n_items - remaining, slurm ? "sbatch" : "parallel -j CORES <", path, s->dir);
+           n_runs(s), n_runs(s) - remaining, slurm ? "sbatch" : "parallel -j CORES <", path, s->dir);
     return 0;
 }
 
@@ -620,6 +627,11 @@ int sweep_main(int argc, char **argv)
             it->w = w;
             it->v = v;
             it->out_fd = it->log_fd = -1;
+            if (exp_variant_derived(&s.spec.variants[v])) { /* the report takes it from other runs */
+                it->state = ITEM_CURRENT;
+                s.n_derived++;
+                continue;
+            }
             exp_run_path(dir, &s.spec, w, v, ".json", json, sizeof json);
             exp_run_argv(&s.spec, w, v, runner, json, &it->argv);
             it->record = exp_run_record(&s.spec, w, &it->argv);
@@ -668,7 +680,9 @@ int sweep_main(int argc, char **argv)
         if (it->state == ITEM_PENDING)
             run_local(&s, 1, (uint32_t)item, (uint32_t)item + 1);
         else
-            fprintf(stderr, "[sweep] %s/%s is up to date\n", s.spec.workloads[it->w].name, s.spec.variants[it->v].name);
+            fprintf(stderr, "[sweep] %s/%s is %s\n", s.spec.workloads[it->w].name, s.spec.variants[it->v].name,
+                    exp_variant_derived(&s.spec.variants[it->v]) ? "derived from other runs: nothing to run"
+                                                                 : "up to date");
         if (it->state == ITEM_FAILED)
             fprintf(stderr, "warpsim: sweep: %s/%s failed: %s\n", s.spec.workloads[it->w].name,
                     s.spec.variants[it->v].name, it->error);
@@ -681,12 +695,12 @@ int sweep_main(int argc, char **argv)
                 fprintf(stderr, "warpsim: sweep: %s/%s failed: %s\n", s.spec.workloads[it->w].name,
                         s.spec.variants[it->v].name, it->error);
         }
-        uint32_t not_started = s.n_items - s.n_done - s.n_current - s.n_failed;
+        uint32_t not_started = n_runs(&s) - s.n_done - s.n_current - s.n_failed;
         char stopped[96] = "";
         if (sweep_signal)
             snprintf(stopped, sizeof stopped, ", %u not started (stopped by signal %d)", not_started, (int)sweep_signal);
         fprintf(stderr, "[sweep %s] %u runs: %u done now, %u up to date, %u failed%s; results in %s\n", s.spec.name,
-                s.n_items, s.n_done, s.n_current, s.n_failed, stopped, dir);
+                n_runs(&s), s.n_done, s.n_current, s.n_failed, stopped, dir);
         status = s.n_failed ? 1 : 0;
     }
     if (sweep_signal)

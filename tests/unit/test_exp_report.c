@@ -741,3 +741,47 @@ TEST(exp_report_heatmap_end_to_end)
     EXPECT(none == NULL);
     free(none);
 }
+
+/* A derived variant (`best`): per workload, the source run with the largest (smallest) metric;
+ * figures normalise to it like any variant, and a missing source leaves it blank. */
+TEST(exp_report_best_derived_variant)
+{
+    const char *dir = make_results();
+    char path[1024], args[1024];
+    snprintf(path, sizeof path, "%s/experiment", dir);
+    write_file(path, "name rep\n"
+                     "workload a a.syn class=div\n"
+                     "workload b b.syn class=div\n"
+                     "workload c c.syn class=reg\n"
+                     "variant base:\n"
+                     "variant x: l1d.index=fup\n"
+                     "best hi: of=base,x max=sim.ipc\n"
+                     "best lowmiss: of=x,base min=l1d.miss/l1d.hit\n"
+                     "baseline base\n"
+                     "figure ipc: metric=sim.ipc geomean=no\n"
+                     "figure over-hi: metric=sim.ipc variants=base,x baseline=hi geomean=no\n");
+    snprintf(args, sizeof args, "report %s --no-png --quiet", dir);
+    EXPECT_EQ_I(call(report_main, args), 0);
+    /* ipc a 2|4, b 1|0.5, c 4|12; miss/hit a 1/3|1/3 (a tie: x, named first), b 1|3, c 1|0 */
+    char *csv = slurp(dir, "ipc.csv");
+    EXPECT_CONTAINS(csv, "workload,base,x,hi,lowmiss\na,1,2,2,2\nb,1,0.5,1,1\nc,1,3,3,3\n");
+    free(csv);
+    csv = slurp(dir, "over-hi.csv");
+    EXPECT_CONTAINS(csv, "workload,base,x\na,0.5,1\nb,1,0.5\nc,0.3333333333,1\n");
+    free(csv);
+    char *html = slurp(dir, "index.html");
+    EXPECT_CONTAINS(html, "hi, the source run with the largest sim.ipc:\n  a: x (4)\n  b: base (1)\n  c: x (12)\n");
+    EXPECT_CONTAINS(html, "lowmiss, the source run with the smallest l1d.miss/l1d.hit:\n  a: x (0.333333)\n");
+    EXPECT_CONTAINS(html, "6 of 6 runs have complete results");
+    free(html);
+
+    snprintf(path, sizeof path, "%s/runs/b__x.json", dir);
+    remove(path);
+    EXPECT_EQ_I(call(report_main, args), 0);
+    csv = slurp(dir, "ipc.csv");
+    EXPECT_CONTAINS(csv, "\nb,1,,,\n");
+    free(csv);
+    html = slurp(dir, "index.html");
+    EXPECT_CONTAINS(html, "  b: none (b/x has no complete result)\n");
+    free(html);
+}

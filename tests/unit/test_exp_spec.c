@@ -19,6 +19,7 @@ static const char *full_spec =
     "variant conv: l1d.index=conv\n"
     "variant fup : l1d.index=fup l1d.n_sets=64\n"
     "override mvt fup: l1d.assoc=8 \"sm.sched=gto\"\n"
+    "best best: of=fup,conv max=\"sim.ipc\"\n"
     "baseline fup\n"
     "figure ipc: metric=sim.ipc title=\"IPC vs. fup\" # trailing\n"
     "figure miss: kind=stacked metrics=sm.l1d.miss,sm.l1d.hit norm=none group=variant\n"
@@ -35,8 +36,14 @@ static void check_full(const ExpSpec *s)
     ASSERT(s->workloads[1].args.n == 2);
     EXPECT_STR(s->workloads[1].args.v[1], "a b");
     EXPECT_STR(s->workloads[2].class_name, "");
-    ASSERT(s->n_variants == 2);
+    ASSERT(s->n_variants == 3);
     EXPECT_STR(s->variants[1].name, "fup");
+    EXPECT(!exp_variant_derived(&s->variants[1]));
+    ASSERT(exp_variant_derived(&s->variants[2]) && s->variants[2].n_best_of == 2);
+    EXPECT_EQ_U(s->variants[2].best_of[0], 1);
+    EXPECT_EQ_U(s->variants[2].best_of[1], 0);
+    EXPECT_STR(s->variants[2].best_metric, "sim.ipc");
+    EXPECT(s->variants[2].best_max);
     ASSERT(s->variants[1].overrides.n == 2);
     EXPECT_STR(s->variants[1].overrides.v[1], "l1d.n_sets=64");
     EXPECT_EQ_U(s->baseline, 1);
@@ -221,6 +228,18 @@ TEST(exp_spec_errors_name_file_and_line)
         { "workload a a.syn\nvariant v:\noverride a v: l1d.nope=2\n", "e.spec:3: unknown key 'l1d.nope'" },
         { "workload a a.syn\nvariant v:\noverride a v: l1d.assoc=2\noverride a v: l1d.assoc=4\n",
           "e.spec:4: override: the run a__v has one already" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v,w min=sim.cycles\n",
+          "e.spec:3: best 'b': of=: 'w' is not a variant declared above" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v min=sim.cycles\nbest c: of=v,b min=x\n",
+          "e.spec:4: best 'c': of=: 'b' is derived itself" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v,v min=x\n", "best 'b': of=: 'v' is named twice" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v\n", "e.spec:3: best 'b': expected of=VARIANT,... and min=" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v min=x max=y\n", "best 'b': give one of min= and max=" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v mean=x\n", "expected of=VARIANT,... and min=METRIC or "
+          "max=METRIC, got 'mean=x'" },
+        { "workload a a.syn\nvariant v:\nbest v: of=v min=x\n", "e.spec:3: variant 'v' is declared twice" },
+        { "workload a a.syn\nvariant v:\nbest b: of=v min=x\noverride a b: l1d.assoc=2\n",
+          "e.spec:4: override: 'b' is derived from other runs (best)" },
     };
     char err[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

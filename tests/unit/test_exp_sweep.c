@@ -412,6 +412,36 @@ TEST(exp_sweep_item_and_emit)
     EXPECT_EQ_I(total_invocations(&e), 4);
 }
 
+/* A derived variant (`best`) is never run: not by a sweep, not by its items, not emitted. */
+TEST(exp_sweep_skips_derived_variants)
+{
+    Env e;
+    env_setup(&e, "derived", "name derived\nworkload w1 w1.syn\nvariant a:\nbest b: of=a min=sim.cycles\n"
+                             "variant c: l1d.assoc=2\n");
+    char res[700], args[1500], path[800];
+    snprintf(res, sizeof res, "%s/res", e.dir);
+    snprintf(args, sizeof args, "sweep %s --results %s --item 1", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    EXPECT_EQ_I(total_invocations(&e), 0);
+    snprintf(args, sizeof args, "sweep %s --results %s --emit parallel", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    snprintf(path, sizeof path, "%s/jobs.txt", res);
+    char *jobs = read_file(path, NULL);
+    ASSERT(jobs);
+    EXPECT_CONTAINS(jobs, " --item 0  # w1/a\n");
+    EXPECT_CONTAINS(jobs, " --item 2  # w1/c\n");
+    EXPECT(!strstr(jobs, "w1/b"));
+    free(jobs);
+    snprintf(args, sizeof args, "sweep %s --results %s -j 1", e.spec, res);
+    EXPECT_EQ_I(call(sweep_main, args), 0);
+    EXPECT_EQ_I(total_invocations(&e), 2);
+    EXPECT_EQ_I(invocations(&e, "w1__b.json"), 0);
+    snprintf(path, sizeof path, "%s/experiment", res);
+    char *spec = read_file(path, NULL);
+    EXPECT_CONTAINS(spec, "best b: of=a min=sim.cycles\n"); /* for the report */
+    free(spec);
+}
+
 TEST(exp_sweep_bad_input)
 {
     Env e;
