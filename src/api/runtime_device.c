@@ -274,7 +274,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
      * addresses at the same address, which the host may touch at any time (runtime_managed.c) */
     prop->canMapHostMemory = prop->canUseHostPointerForRegisteredMem = 1;
     prop->managedMemory = prop->concurrentManagedAccess = prop->directManagedMemAccessFromHost = 1;
-    prop->cooperativeLaunch = 1; /* cudaLaunchCooperativeKernel, grid.sync() */
+    prop->cooperativeLaunch = di.cc_major >= 6; /* cudaLaunchCooperativeKernel, grid.sync(): Pascal on */
     persisting_l2(&di, &prop->persistingL2CacheMaxSize, &prop->accessPolicyMaxWindowSize);
     return cudaSuccess;
 }
@@ -337,7 +337,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case ATTR_CAN_MAP_HOST_MEMORY: case ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: v = 1; break; /* as below */
     case ATTR_MANAGED_MEMORY: case ATTR_CONCURRENT_MANAGED_ACCESS: case ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
         v = 1; break;
-    case ATTR_COOPERATIVE_LAUNCH: v = 1; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
+    case ATTR_COOPERATIVE_LAUNCH: v = di.cc_major >= 6; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
     case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
     case ATTR_MAX_PERSISTING_L2: case ATTR_MAX_ACCESS_POLICY_WINDOW: {
         int bytes, window;

@@ -122,9 +122,16 @@ static cudaError_t kernel_run(const RtOp *op)
     return e;
 }
 
-/* A cooperative launch's grid must fit on the device at once, as CUDA requires. */
+/* A cooperative launch needs a device of compute capability 6.0 or later (cooperativeLaunch),
+ * and its grid must fit on the device at once, as CUDA requires. */
 static cudaError_t check_cooperative(const RtOp *op, const char *call)
 {
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    if (di.cc_major < 6)
+        return rt_fail(cudaErrorNotSupported, call, "compute capability %u.%u: cooperative launches need 6.0 or later "
+                       "(cudaDevAttrCooperativeLaunch is 0), as on a GPU; simulate another machine (--preset qv100) "
+                       "or claim one (-o gpu.compute_capability=6.0)", di.cc_major, di.cc_minor);
     uint64_t fit = 0, n = (uint64_t)op->grid[0] * op->grid[1] * op->grid[2];
     if (warpsim_cooperative_max_blocks(rt_sim, op->k->mod->m, op->k->name, op->block, op->smem, &fit) != WARPSIM_OK)
         return rt_quiet_fail(cudaErrorInvalidDeviceFunction);

@@ -2,8 +2,9 @@
 // grid three times (cooperative groups' this_grid().sync()) to reverse an array across blocks
 // and scale it by a grid-wide sum, launched with as many blocks as fit on the device at once;
 // a kernel whose first block spins on a flag the last block sets; one block more than fits on
-// the device at once,
-// which must fail with cudaErrorCooperativeLaunchTooLarge.
+// the device at once, which must fail with cudaErrorCooperativeLaunchTooLarge. On a device
+// without cooperative launches (compute capability below 6.0) the launch must be refused with
+// cudaErrorNotSupported.
 #include "check.h"
 
 #include <cooperative_groups.h>
@@ -56,6 +57,14 @@ int main()
     int coop = 0, sms = 0, per_sm = 0;
     CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, 0));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    if (!coop) {
+        int x = 0, *p = &x;
+        void *a[] = {&p, &p};
+        cudaError_t e = cudaLaunchCooperativeKernel((void *)wait_for_last, 1, 32, a, 0, 0);
+        bad += e != cudaErrorNotSupported || cudaGetLastError() != cudaErrorNotSupported;
+        printf("coop: no cooperative launch on this device, refused: %s, %d mismatches\n", cudaGetErrorName(e), bad);
+        return bad ? 1 : 0;
+    }
     const int threads = 128;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reverse_scale, threads, 0));
     // every SM full: the barrier's spinning warps must not starve the blocks it waits for

@@ -25,35 +25,38 @@
 /* ---- end to end ---- */
 
 static const struct {
-    const char *prog, *expect, *kernel;
+    const char *prog, *expect, *kernel, *config; /* config: before the other arguments (NULL: none) */
 } programs[] = {
-    {"vecadd", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
-    {"vecadd_lz4", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
-    {"symbols", "symbols: 84 values above 100 (expected 84), 0 mismatches", "_Z4polyPKfPfi"},
-    {"reduce", "sum 3990000 (static), 3990000 (dynamic), expected 3990000", "_Z11sum_dynamicPKiPii"},
-    {"texture", "texture: 3000 fetches per texture, 0 mismatches", "_Z5fetchyyPfi"},
-    {"devprops", "devprops: ok", "_Z5scalePffi"},
-    {"pools", "pools: supported 1, threshold kept 1, used 32768 bytes at most, 0 mismatches", "_Z4fillPii"},
-    {"runtime_api", "runtime_api: pitch 512 bytes for rows of 148", "_Z10scale_rowsPfmii"},
-    {"runtime_api", "runtime_api: 0 mismatches", "_Z10scale_rowsPfmii"},
-    {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi"},
-    {"managed", "managed: 0 mismatches", "_Z4bumpPii"},
-    {"graphs", "graphs: 0 mismatches", "_Z5scalePffi"},
-    {"graphupdate", "graphupdate: 0 mismatches", "_Z4stepPKfPffi"},
-    {"graphedges", "graphedges: 0 mismatches", "_Z6affinePfffi"},
-    {"graphmem", "graphmem: 0 mismatches", "_Z6negatePKfPfi"},
-    {"streamattr", "streamattr: 0 mismatches", "_Z4bumpPii"},
-    {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi"},
-    {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii"},
-    {"textures", "textures: 6001 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i"},
-    {"surfaces", "surfaces: 8 checks, 0 mismatches", "_Z6othersyyyyi"},
+    {"vecadd", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi", NULL},
+    {"vecadd_lz4", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi", NULL},
+    {"symbols", "symbols: 84 values above 100 (expected 84), 0 mismatches", "_Z4polyPKfPfi", NULL},
+    {"reduce", "sum 3990000 (static), 3990000 (dynamic), expected 3990000", "_Z11sum_dynamicPKiPii", NULL},
+    {"texture", "texture: 3000 fetches per texture, 0 mismatches", "_Z5fetchyyPfi", NULL},
+    {"devprops", "devprops: ok", "_Z5scalePffi", NULL},
+    {"pools", "pools: supported 1, threshold kept 1, used 32768 bytes at most, 0 mismatches", "_Z4fillPii", NULL},
+    {"runtime_api", "runtime_api: pitch 512 bytes for rows of 148", "_Z10scale_rowsPfmii", NULL},
+    {"runtime_api", "runtime_api: 0 mismatches", "_Z10scale_rowsPfmii", NULL},
+    {"vecadd_ptsz", "vecadd: n=5000, 0 mismatches", "_Z6vecaddPKfS0_Pfi", NULL},
+    {"managed", "managed: 0 mismatches", "_Z4bumpPii", NULL},
+    {"graphs", "graphs: 0 mismatches", "_Z5scalePffi", NULL},
+    {"graphupdate", "graphupdate: 0 mismatches", "_Z4stepPKfPffi", NULL},
+    {"graphedges", "graphedges: 0 mismatches", "_Z6affinePfffi", NULL},
+    {"graphmem", "graphmem: 0 mismatches", "_Z6negatePKfPfi", NULL},
+    {"streamattr", "streamattr: 0 mismatches", "_Z4bumpPii", NULL},
+    /* gtx480's Fermi (2.0) has no cooperative launch: claim Pascal's 6.0 for the same SMs */
+    {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi", "-o gpu.compute_capability=6.0"},
+    {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii", NULL},
+    {"textures", "textures: 6001 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i", NULL},
+    {"surfaces", "surfaces: 8 checks, 0 mismatches", "_Z6othersyyyyi", NULL},
 };
 
 static void run_all_functional(const char *dir)
 {
     static char out[16384];
     for (size_t i = 0; i < ARRAY_LEN(programs); i++) {
-        int rc = run_prog(dir, programs[i].prog, "--functional --quiet", out, sizeof out);
+        char args[600];
+        snprintf(args, sizeof args, "%s --functional --quiet", programs[i].config ? programs[i].config : "");
+        int rc = run_prog(dir, programs[i].prog, args, out, sizeof out);
         EXPECT_EQ_I(rc, 0);
         EXPECT_CONTAINS(out, programs[i].expect);
     }
@@ -74,6 +77,9 @@ TEST(cudart_programs_functional)
     /* the SM's placement rule: 1536 threads, 8 CTA slots, 48 KB of shared memory (gtx480) */
     EXPECT_CONTAINS(out, "occupancy: 6 blocks of 256, 1 of 1024, 2 of 64 with 20000 B shared, 0 with 1 MiB");
     EXPECT_CONTAINS(out, "limits: stack 1024, heap 64 MiB"); /* CUDA's default; the value set */
+    /* compute capability 2.0 (gtx480): no cooperative launch, as on a Fermi GPU */
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "coop", "--functional --quiet", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "coop: no cooperative launch on this device, refused: cudaErrorNotSupported, 0 mismatches");
 }
 
 TEST(cudart_programs_timing)
@@ -84,7 +90,7 @@ TEST(cudart_programs_timing)
     for (size_t i = 0; i < ARRAY_LEN(programs); i++) {
         char args[1100], json[512];
         snprintf(json, sizeof json, "%s/%s.json", test_tmpdir(), programs[i].prog);
-        snprintf(args, sizeof args, "--quiet --json %s", json);
+        snprintf(args, sizeof args, "%s --quiet --json %s", programs[i].config ? programs[i].config : "", json);
         EXPECT_EQ_I(run_prog("tests/cudart/bin", programs[i].prog, args, out, sizeof out), 0);
         EXPECT_CONTAINS(out, programs[i].expect);
         char *text = read_file(json, NULL);
