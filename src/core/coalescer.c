@@ -1,6 +1,8 @@
 /* coalescer.c: see coalescer.h. Line size is a power of two of at least 32 bytes. */
 #include "core/coalescer.h"
 
+#include <stdbool.h>
+
 uint32_t coalesce(const Winst *w, uint32_t line_bytes, CoalAccess *out)
 {
     uint32_t n = 0, bytes = w->s.access_bytes ? w->s.access_bytes : 4;
@@ -33,27 +35,65 @@ uint32_t coalesce(const Winst *w, uint32_t line_bytes, CoalAccess *out)
     return n;
 }
 
+/* The words an access touches, at most WARP_SIZE * 4 of them (a wider access is cut there). */
+#define BANK_MAX_WORDS (WARP_SIZE * 4)
+
+/* Whether the active lanes' words are distinct but for lanes at the address of the lane before
+ * them, without looking further: 4-byte aligned lanes at increasing addresses, each at least an
+ * access beyond the one before or at the same one (rows, columns, any positive stride,
+ * broadcasts, and groups of lanes reading one address: the usual shared-memory patterns). */
+static bool distinct_words(const Winst *w, uint32_t bytes)
+{
+    if (bytes % 4)
+        return false;
+    uint64_t prev = UINT64_MAX, next = 0;
+    for (uint32_t m = w->active_mask; m; m &= m - 1) {
+        uint64_t a = w->addr[__builtin_ctz(m)];
+        if (a == prev)
+            continue;
+        if (a % 4 || a < next)
+            return false;
+        prev = a;
+        next = a + bytes;
+    }
+    return true;
+}
+
 uint32_t coalesce_bank_conflicts(const Winst *w, uint32_t n_banks)
 {
-    uint64_t words[WARP_SIZE * 4];
-    uint32_t n_words = 0, bytes = w->s.access_bytes ? w->s.access_bytes : 4;
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(w->active_mask >> lane & 1))
-            continue;
-        for (uint32_t b = 0; b < bytes && n_words < WARP_SIZE * 4; b += 4) {
-            uint64_t word = (w->addr[lane] + b) / 4;
-            uint32_t i = 0;
-            while (i < n_words && words[i] != word)
-                i++;
-            if (i == n_words)
-                words[n_words++] = word;
-        }
-    }
+    uint32_t bytes = w->s.access_bytes ? w->s.access_bytes : 4, n_words = 0;
     uint32_t per_bank[64] = {0}, worst = 1;
-    for (uint32_t i = 0; i < n_words; i++) {
-        uint32_t b = (uint32_t)(words[i] % n_banks);
-        if (++per_bank[b] > worst)
-            worst = per_bank[b];
+    if (distinct_words(w, bytes)) {
+        uint64_t prev = UINT64_MAX;
+        for (uint32_t m = w->active_mask; m; m &= m - 1) {
+            uint64_t a = w->addr[__builtin_ctz(m)];
+            if (a == prev)
+                continue;
+            prev = a;
+            for (uint32_t b = 0; b < bytes && n_words < BANK_MAX_WORDS; b += 4, n_words++) {
+                uint32_t k = (uint32_t)((a + b) / 4 % n_banks);
+                if (++per_bank[k] > worst)
+                    worst = per_bank[k];
+            }
+        }
+        return worst;
     }
+    /* Repeated words (broadcasts, overlaps) count once: a set of word + 1 (0: empty slot) by
+     * open addressing, twice as large as it can get. */
+    uint64_t set[2 * BANK_MAX_WORDS] = {0};
+    for (uint32_t m = w->active_mask; m; m &= m - 1)
+        for (uint32_t b = 0; b < bytes && n_words < BANK_MAX_WORDS; b += 4) {
+            uint64_t word = (w->addr[__builtin_ctz(m)] + b) / 4;
+            uint32_t h = (uint32_t)(word * 0x9E3779B97F4A7C15ull >> 56);
+            while (set[h] && set[h] != word + 1)
+                h = (h + 1) % (2 * BANK_MAX_WORDS);
+            if (set[h])
+                continue;
+            set[h] = word + 1;
+            n_words++;
+            uint32_t k = (uint32_t)(word % n_banks);
+            if (++per_bank[k] > worst)
+                worst = per_bank[k];
+        }
     return worst;
 }

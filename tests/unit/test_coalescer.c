@@ -1,6 +1,7 @@
 /* test_coalescer.c: Fermi coalescing into 128-byte lines and shared-memory bank conflicts. */
 #include "../test.h"
 
+#include "base/base.h"
 #include "core/coalescer.h"
 
 static void strided(Winst *w, uint64_t base, uint64_t stride, uint8_t bytes)
@@ -47,4 +48,63 @@ TEST(coalescer_bank_conflicts)
     EXPECT_EQ_U(coalesce_bank_conflicts(&w, 32), 32);
     strided(&w, 0, 0, 4); /* broadcast */
     EXPECT_EQ_U(coalesce_bank_conflicts(&w, 32), 1);
+}
+
+/* Brute force: distinct words (at most WARP_SIZE * 4, as the simulator counts them), the most in
+ * one bank. */
+static uint32_t conflicts_reference(const Winst *w, uint32_t n_banks)
+{
+    uint64_t words[WARP_SIZE * 4];
+    uint32_t n = 0, bytes = w->s.access_bytes ? w->s.access_bytes : 4, per_bank[64] = {0}, worst = 1;
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+        for (uint32_t b = 0; (w->active_mask >> lane & 1) && b < bytes && n < WARP_SIZE * 4; b += 4) {
+            uint64_t word = (w->addr[lane] + b) / 4;
+            bool seen = false;
+            for (uint32_t i = 0; i < n && !seen; i++)
+                seen = words[i] == word;
+            if (!seen)
+                words[n++] = word;
+        }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = ++per_bank[words[i] % n_banks];
+        worst = MAX(worst, c);
+    }
+    return worst;
+}
+
+/* The fast paths (distinct words without a search; a hash set otherwise) against brute force on
+ * strided, broadcast, overlapping, unaligned, wide and random accesses under random masks. */
+TEST(coalescer_bank_conflicts_match_brute_force)
+{
+    uint64_t x = 12345;
+    Winst w;
+    static const uint8_t sizes[] = {1, 2, 4, 8, 12, 16, 32};
+    static const uint64_t strides[] = {0, 1, 2, 4, 8, 12, 16, 36, 128, 132, 4096};
+    uint32_t checked = 0, conflicted = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint8_t bytes = sizes[(x >> 33) % 7];
+        strided(&w, (x >> 20) % 4096 & ~(uint64_t)((x >> 60) & 1 ? 0 : 3), strides[(x >> 40) % 11], bytes);
+        if ((x >> 50) % 3 == 0)
+            w.active_mask = (uint32_t)(x >> 7) | 1;
+        if ((x >> 52) % 5 == 0) /* random addresses, some repeated */
+            for (int l = 0; l < WARP_SIZE; l++)
+                w.addr[l] = ((x >> (l % 40)) * (uint64_t)(l + 3)) % 512 & ~3ull;
+        if ((x >> 58) % 3 == 0) /* groups of 2, 4 or 16 lanes on one address */
+            for (int l = 0; l < WARP_SIZE; l++)
+                w.addr[l] = w.addr[l / (2 << ((x >> 5) % 3 * 2 % 5)) * (2 << ((x >> 5) % 3 * 2 % 5))];
+        if ((x >> 55) % 7 == 0)
+            w.addr[(x >> 3) % WARP_SIZE] = w.addr[(x >> 9) % WARP_SIZE]; /* an overlap */
+        for (uint32_t banks = 16; banks <= 32; banks *= 2) {
+            uint32_t got = coalesce_bank_conflicts(&w, banks), want = conflicts_reference(&w, banks);
+            if (got != want)
+                printf("  access %u bytes, mask %08x, lane 0 at %llu, %u banks: %u, expected %u\n", bytes,
+                       w.active_mask, (unsigned long long)w.addr[0], banks, got, want);
+            EXPECT_EQ_U(got, want);
+            checked++;
+            conflicted += want > 1;
+        }
+    }
+    EXPECT_EQ_U(checked, 8000);
+    EXPECT(conflicted > 1000); /* the cases are not all conflict-free */
 }
