@@ -55,7 +55,11 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
     size_t nregs = (size_t)m->n_regs * WARP_SIZE;
     if (!w->regs)
         w->regs = xmalloc(nregs * sizeof *w->regs);
-    memset(w->regs, 0, nregs * sizeof *w->regs); /* deterministic, though PTX leaves them undefined */
+    /* Deterministic, though PTX leaves them undefined: the special registers and those of the
+     * kernel and its callees (not the module's other kernels', which it never reads). */
+    memset(w->regs + (size_t)m->special_base * WARP_SIZE, 0, SR_COUNT * WARP_SIZE * sizeof *w->regs);
+    memset(w->regs + (size_t)l->ki->reg_lo * WARP_SIZE, 0,
+           (size_t)(l->ki->reg_hi - l->ki->reg_lo) * WARP_SIZE * sizeof *w->regs);
     if (!w->cap) {
         w->cap = 16;
         w->stack = xmalloc(w->cap * sizeof *w->stack);

@@ -353,11 +353,17 @@ static void finalize(Parser *P)
         }
         ki->param_bytes = off;
         uint32_t regs = fn->regs32, callee_regs = 0;
+        ki->reg_lo = fn->reg_base;
+        ki->reg_hi = fn->reg_base + fn->n_regs;
         for (uint32_t g = 0; g < m->n_funcs; g++) {
             if (!mark[g])
                 continue;
             if (g != f)
                 callee_regs = MAX(callee_regs, m->funcs[g].regs32);
+            if (m->funcs[g].n_regs) {
+                ki->reg_lo = MIN(ki->reg_lo, m->funcs[g].reg_base);
+                ki->reg_hi = MAX(ki->reg_hi, m->funcs[g].reg_base + m->funcs[g].n_regs);
+            }
             const PtxFunc *gn = &m->funcs[g];
             for (uint32_t i = gn->first_inst; i < gn->first_inst + gn->n_insts; i++)
                 for (unsigned j = 0; j < m->insts[i].n_ops; j++) {
