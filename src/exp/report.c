@@ -506,7 +506,7 @@ static char *derive_best(const char *dir, const ExpSpec *s, JsonValue **results)
             if (why)
                 continue;
             results[w * s->n_variants + v] = exp_result_load(dir, s, w, (uint32_t)best, err, sizeof err);
-            fprintf(m, "  %s: %s (%.6g)\n", s->workloads[w].name, s->variants[best].name, best_x);
+            fprintf(m, "  %s: %s (%.10g)\n", s->workloads[w].name, s->variants[best].name, best_x);
         }
     }
     if (m)

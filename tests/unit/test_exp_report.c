@@ -771,7 +771,7 @@ TEST(exp_report_best_derived_variant)
     free(csv);
     char *html = slurp(dir, "index.html");
     EXPECT_CONTAINS(html, "hi, the source run with the largest sim.ipc:\n  a: x (4)\n  b: base (1)\n  c: x (12)\n");
-    EXPECT_CONTAINS(html, "lowmiss, the source run with the smallest l1d.miss/l1d.hit:\n  a: x (0.333333)\n");
+    EXPECT_CONTAINS(html, "lowmiss, the source run with the smallest l1d.miss/l1d.hit:\n  a: x (0.3333333333)\n");
     EXPECT_CONTAINS(html, "6 of 6 runs have complete results");
     free(html);
 
