@@ -6,9 +6,10 @@
 #   SUITE_DIR=/path/to/cuda-samples sh tools/coverage.sh [LIST] [OUT]
 #
 # LIST (default tools/coverage.list): one program a line, `name source [args...]`, where source
-# is a .cu file or a folder (all its .cu and .cpp files are compiled together), relative to
-# SUITE_DIR; '#' starts a comment (tools/coverage.list: cuda-samples; tools/coverage-polybench.list:
-# PolyBench/GPU). OUT (default coverage.md): the table, one row a program:
+# is a .cu file, a folder (all its .cu and .cpp files are compiled together) or a comma-separated
+# list of source files (the first one's folder is where it runs), relative to SUITE_DIR; '#'
+# starts a comment (tools/coverage.list: cuda-samples; tools/coverage-polybench.list:
+# PolyBench/GPU; tools/coverage-rodinia.list: Rodinia 3.1). OUT (default coverage.md): the table, one row a program:
 # built or not, the exit status under warpsim, and the first line warpsim or the program said
 # about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
@@ -50,6 +51,11 @@ while read -r name src rest; do
     if [ -d "$path" ]; then
         files=$(ls "$path"/*.cu "$path"/*.cpp 2>/dev/null)
         inc="-I$path"
+    elif [ "${src#*,}" != "$src" ]; then
+        files=$(echo "$src" | tr ',' '\n' | sed "s|^|$SUITE_DIR/|")
+        path=$(echo "$files" | head -n 1)
+        inc="-I$(dirname "$path")"
+        for f in $files; do [ -f "$f" ] || files=""; done
     else
         files=$path
         inc="-I$(dirname "$path")"
