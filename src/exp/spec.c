@@ -419,18 +419,18 @@ static bool stmt_figure(Ctx *c, char **tok, int n)
     return true;
 }
 
-static bool stmt_variant(Ctx *c, char **tok, int n)
+/* The name of a `variant` or `best` line, not declared before: the index of the token after
+ * its ':', or -1 (reported). */
+static int variant_name(Ctx *c, char **tok, int n, const char *what, char *name)
 {
-    ExpSpec *s = c->s;
-    char name[EXP_NAME_LEN];
-    int i = name_colon(c, tok, n, "variant", name);
-    if (i < 0)
-        return false;
-    if (exp_spec_find_variant(s, name) >= 0)
-        return fail(c, "variant '%s' is declared twice", name);
-    for (int k = i; k < n; k++)
-        if (!check_override(c, tok[k]))
-            return false;
+    int i = name_colon(c, tok, n, what, name);
+    if (i >= 0 && exp_spec_find_variant(c->s, name) >= 0)
+        return fail(c, "variant '%s' is declared twice", name), -1;
+    return i;
+}
+
+static ExpVariant *add_variant(ExpSpec *s, const char *name)
+{
     if (s->n_variants == s->cap_variants) {
         s->cap_variants = s->cap_variants ? s->cap_variants * 2 : 4;
         s->variants = xrealloc(s->variants, s->cap_variants * sizeof *s->variants);
@@ -438,6 +438,19 @@ static bool stmt_variant(Ctx *c, char **tok, int n)
     ExpVariant *v = &s->variants[s->n_variants++];
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
+    return v;
+}
+
+static bool stmt_variant(Ctx *c, char **tok, int n)
+{
+    char name[EXP_NAME_LEN];
+    int i = variant_name(c, tok, n, "variant", name);
+    if (i < 0)
+        return false;
+    for (int k = i; k < n; k++)
+        if (!check_override(c, tok[k]))
+            return false;
+    ExpVariant *v = add_variant(c->s, name);
     for (; i < n; i++)
         exp_strlist_push(&v->overrides, tok[i]);
     return true;
@@ -448,11 +461,9 @@ static bool stmt_best(Ctx *c, char **tok, int n)
 {
     ExpSpec *s = c->s;
     char name[EXP_NAME_LEN];
-    int i = name_colon(c, tok, n, "best", name);
+    int i = variant_name(c, tok, n, "best", name);
     if (i < 0)
         return false;
-    if (exp_spec_find_variant(s, name) >= 0)
-        return fail(c, "variant '%s' is declared twice", name);
     ExpStrList of = {0};
     const char *metric = NULL;
     bool max = false;
@@ -492,13 +503,7 @@ static bool stmt_best(Ctx *c, char **tok, int n)
         }
         src[k] = (uint32_t)v;
     }
-    if (s->n_variants == s->cap_variants) {
-        s->cap_variants = s->cap_variants ? s->cap_variants * 2 : 4;
-        s->variants = xrealloc(s->variants, s->cap_variants * sizeof *s->variants);
-    }
-    ExpVariant *v = &s->variants[s->n_variants++];
-    memset(v, 0, sizeof *v);
-    snprintf(v->name, sizeof v->name, "%s", name);
+    ExpVariant *v = add_variant(s, name);
     v->best_of = src;
     v->n_best_of = of.n;
     v->best_metric = xstrdup(metric);
