@@ -7,7 +7,8 @@
 #
 # LIST (default tools/coverage.list): one program a line, `name source [args...]`, where source
 # is a .cu file, a folder (all its .cu and .cpp files are compiled together) or a comma-separated
-# list of source files (the first one's folder is where it runs), relative to SUITE_DIR; '#'
+# list of source files (their folders are include paths; the first one's is where it runs),
+# relative to SUITE_DIR; '#'
 # starts a comment (tools/coverage.list: cuda-samples; tools/coverage-polybench.list:
 # PolyBench/GPU; tools/coverage-rodinia.list: Rodinia 3.1). OUT (default coverage.md): the table, one row a program:
 # built or not, the exit status under warpsim, and the first line warpsim or the program said
@@ -54,7 +55,7 @@ while read -r name src rest; do
     elif [ "${src#*,}" != "$src" ]; then
         files=$(echo "$src" | tr ',' '\n' | sed "s|^|$SUITE_DIR/|")
         path=$(echo "$files" | head -n 1)
-        inc="-I$(dirname "$path")"
+        inc=$(for f in $files; do echo "-I$(dirname "$f")"; done | sort -u | tr '\n' ' ')
         for f in $files; do [ -f "$f" ] || files=""; done
     else
         files=$path
