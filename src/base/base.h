@@ -40,8 +40,19 @@ static inline unsigned log2_u64(uint64_t x)
     return r;
 }
 
-static inline unsigned popcount_u32(uint32_t x) { return (unsigned)__builtin_popcount(x); }
-static inline unsigned popcount_u64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
+/* Inline bit counts: without a popcnt instruction in the target (-mpopcnt), the builtins call
+ * libgcc, which costs more than these few operations in the per-instruction paths. */
+static inline unsigned popcount_u32(uint32_t x)
+{
+#ifdef __POPCNT__
+    return (unsigned)__builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+#endif
+}
+static inline unsigned popcount_u64(uint64_t x) { return popcount_u32((uint32_t)x) + popcount_u32((uint32_t)(x >> 32)); }
 
 /* A set of the numbers 0..n-1 as bits in bits_words(n) 64-bit words: which components have
  * work, so that a loop visits those alone, in ascending order, one word at a time. */
