@@ -47,10 +47,24 @@ static int compare(const float *x, const float *d, int n)
     return bad;
 }
 
+// Launch x on d reset to h; the mismatches against the k affine steps (as, bs) applied to h.
+static int launch_and_check(cudaGraphExec_t x, float *d, const float *h, int n, const float *as, const float *bs,
+                            int k)
+{
+    float ref[1000];
+    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < n; i++)
+        ref[i] = h[i];
+    host_affine(ref, n, as, bs, k);
+    return compare(ref, d, n);
+}
+
 int main()
 {
     int bad = 0, n = 1000;
-    float h[1000], ref[1000], *d;
+    float h[1000], *d;
     for (int i = 0; i < n; i++)
         h[i] = (float)(i % 13);
     CHECK(cudaMalloc(&d, n * sizeof(float)));
@@ -66,13 +80,7 @@ int main()
     CHECK(cudaGraphAddDependencies(g, from, to, NULL, 2));
     cudaGraphExec_t x;
     CHECK(cudaGraphInstantiate(&x, g, 0));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaGraphLaunch(x, 0));
-    CHECK(cudaStreamSynchronize(0));
-    for (int i = 0; i < n; i++)
-        ref[i] = h[i];
-    host_affine(ref, n, as, bs, 3);
-    bad += compare(ref, d, n);
+    bad += launch_and_check(x, d, h, n, as, bs, 3);
 
     // the queries
     size_t cnt = 0;
@@ -138,22 +146,12 @@ int main()
     bad += cnt != 2;
     cudaGraphExec_t x2;
     CHECK(cudaGraphInstantiate(&x2, g, 0));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaGraphLaunch(x2, 0));
     float a2[2] = {as[0], as[2]}, b2[2] = {bs[0], bs[2]};
-    for (int i = 0; i < n; i++)
-        ref[i] = h[i];
-    host_affine(ref, n, a2, b2, 2);
-    bad += compare(ref, d, n);
+    bad += launch_and_check(x2, d, h, n, a2, b2, 2);
     // the clone still runs all three, in order
     cudaGraphExec_t xc;
     CHECK(cudaGraphInstantiate(&xc, cl, 0));
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaGraphLaunch(xc, 0));
-    for (int i = 0; i < n; i++)
-        ref[i] = h[i];
-    host_affine(ref, n, as, bs, 3);
-    bad += compare(ref, d, n);
+    bad += launch_and_check(xc, d, h, n, as, bs, 3);
     printf("graphedges: destroyed node and clone, %d mismatches so far\n", bad);
 
     // a disabled node is skipped at launch, and enabled again
@@ -161,12 +159,7 @@ int main()
     CHECK(cudaGraphNodeSetEnabled(xc, kb_clone, 0));
     CHECK(cudaGraphNodeGetEnabled(xc, kb_clone, &on));
     bad += on != 0;
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaGraphLaunch(xc, 0));
-    for (int i = 0; i < n; i++)
-        ref[i] = h[i];
-    host_affine(ref, n, a2, b2, 2);
-    bad += compare(ref, d, n);
+    bad += launch_and_check(xc, d, h, n, a2, b2, 2);
     CHECK(cudaGraphNodeSetEnabled(xc, kb_clone, 1));
     CHECK(cudaGraphNodeGetEnabled(xc, kb_clone, &on));
     bad += on != 1;
@@ -190,12 +183,7 @@ int main()
     CHECK(cudaGraphAddDependencies(cl2, &b2n, &c2n, NULL, 1));
     CHECK(cudaGraphExecUpdate(xc, cl2, &info));
     bad += info.result != cudaGraphExecUpdateSuccess;
-    CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaGraphLaunch(xc, 0));
-    for (int i = 0; i < n; i++)
-        ref[i] = h[i];
-    host_affine(ref, n, as, bs, 3);
-    bad += compare(ref, d, n);
+    bad += launch_and_check(xc, d, h, n, as, bs, 3);
 
     CHECK(cudaGraphExecDestroy(x));
     CHECK(cudaGraphExecDestroy(x2));
