@@ -221,43 +221,41 @@ static cudaError_t check_edges(const char *call, cudaGraph_t graph, const cudaGr
     return cudaSuccess;
 }
 
-/* Edge i: to[i] depends on from[i]. All or none are added. */
+/* Add (or remove) edge i, to[i] depending on from[i], for every i: all of them or none (the
+ * edges already edited are undone when one is refused). */
+static cudaError_t edit_edges(const char *call, cudaGraph_t graph, const cudaGraphNode_t *from,
+                              const cudaGraphNode_t *to, const cudaGraphEdgeData *data, size_t n, bool add)
+{
+    cudaError_t e = check_edges(call, graph, from, to, data, n);
+    for (size_t i = 0; i < n && e == cudaSuccess; i++) {
+        bool exists = dep_index(to[i], from[i]) >= 0;
+        if (add && exists)
+            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: the dependency exists already", i);
+        else if (add && reaches(graph, from[i], to[i]))
+            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: the dependency would make a cycle", i);
+        else if (!add && !exists)
+            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: no such dependency", i);
+        else
+            (add ? add_edge : remove_edge)(from[i], to[i]);
+        if (e != cudaSuccess)
+            while (i--)
+                (add ? remove_edge : add_edge)(from[i], to[i]);
+    }
+    return e;
+}
+
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                      const cudaGraphEdgeData *edgeData, size_t n)
 {
     API_LOCKED;
-    const char *call = "cudaGraphAddDependencies";
-    cudaError_t e = check_edges(call, graph, from, to, edgeData, n);
-    for (size_t i = 0; i < n && e == cudaSuccess; i++) {
-        if (dep_index(to[i], from[i]) >= 0)
-            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: the dependency exists already", i);
-        else if (reaches(graph, from[i], to[i]))
-            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: the dependency would make a cycle", i);
-        else
-            add_edge(from[i], to[i]);
-        if (e != cudaSuccess)
-            while (i--) /* undo this call's edges */
-                remove_edge(from[i], to[i]);
-    }
-    return e;
+    return edit_edges("cudaGraphAddDependencies", graph, from, to, edgeData, n, true);
 }
 
 cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                         const cudaGraphEdgeData *edgeData, size_t n)
 {
     API_LOCKED;
-    const char *call = "cudaGraphRemoveDependencies";
-    cudaError_t e = check_edges(call, graph, from, to, edgeData, n);
-    for (size_t i = 0; i < n && e == cudaSuccess; i++) {
-        if (dep_index(to[i], from[i]) < 0)
-            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: no such dependency", i);
-        else
-            remove_edge(from[i], to[i]);
-        if (e != cudaSuccess)
-            while (i--)
-                add_edge(from[i], to[i]);
-    }
-    return e;
+    return edit_edges("cudaGraphRemoveDependencies", graph, from, to, edgeData, n, false);
 }
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
