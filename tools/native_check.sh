@@ -34,3 +34,14 @@ done | sed 's/[[:space:]]*$//' | xargs -P "$(nproc)" -L 1 bash -c 'one "$@"' _ |
 for p in tests/cudart/bin/*; do
     echo "$p: $(LD_LIBRARY_PATH=${CUDA_LIB:-/usr/local/cuda/lib64} timeout 30 "$p" 2>&1 | tail -2 | tr '\n' ' ')"
 done
+# The texture unit's filter weights (tools/native/texprobe.cu), where nvcc is at hand: compare
+# with the same program under warpsim, e.g.
+#   diff <(grep '^[wci]' texprobe.txt) <(LD_LIBRARY_PATH=build/lib ./texprobe | grep '^[wci]')
+nvcc=${NVCC:-nvcc}
+command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+if [ -x "$nvcc" ] || command -v "$nvcc" >/dev/null; then
+    probe=$(mktemp -d)/texprobe
+    "$nvcc" -cudart shared -o "$probe" tools/native/texprobe.cu &&
+        LD_LIBRARY_PATH=${CUDA_LIB:-/usr/local/cuda/lib64} "$probe" >"${TEXPROBE_OUT:-texprobe.txt}" &&
+        echo "texprobe: $(grep -c . "${TEXPROBE_OUT:-texprobe.txt}") fetches in ${TEXPROBE_OUT:-texprobe.txt}"
+fi

@@ -44,47 +44,75 @@ static float4 texel(const HostTex &t, int i, int j, int k, int layer)
     return t.texels[((size_t)(layer * t.d + c[2]) * t.h + c[1]) * t.w + c[0]];
 }
 
+// a * b / 256 rounded half up
+static int mul8(int a, int b) { return (a * b + 128) >> 8; }
+
+// The texels' weights in 1/256ths, wt[z][y][x], as an H200 computes them (tools/native/texprobe.cu):
+// each alpha in 9-bit fixed point rounded half up; in 2D the alphas' product rounded and the rest
+// by difference; in 3D the x-z pair so, then each split along y.
+static void weights(int dims, const int a[3], int wt[2][2][2])
+{
+    if (dims == 3) {
+        int p = mul8(a[0], a[2]), xz[2][2] = {{256 - a[0] - a[2] + p, a[0] - p}, {a[2] - p, p}};
+        for (int z = 0; z < 2; z++)
+            for (int x = 0; x < 2; x++)
+                wt[z][1][x] = mul8(xz[z][x], a[1]), wt[z][0][x] = xz[z][x] - wt[z][1][x];
+    } else if (dims == 2) {
+        int p = mul8(a[0], a[1]);
+        wt[0][0][0] = 256 - a[0] - a[1] + p, wt[0][0][1] = a[0] - p, wt[0][1][0] = a[1] - p, wt[0][1][1] = p;
+    } else {
+        wt[0][0][0] = 256 - a[0], wt[0][0][1] = a[0];
+    }
+}
+
 static float4 sample(const HostTex &t, int dims, float x, float y, float z, int layer)
 {
     float u[3] = {x, y, z};
-    int i0[3] = {0, 0, 0};
-    float a[3] = {0, 0, 0};
+    int i0[3] = {0, 0, 0}, a[3] = {0, 0, 0};
     int n[3] = {t.w, t.h, t.d};
     for (int k = 0; k < dims; k++) {
         float v = t.norm ? u[k] * n[k] : u[k];
         if (t.linear) {
             v -= 0.5f;
             i0[k] = (int)floorf(v);
-            a[k] = rintf((v - floorf(v)) * 256.0f) / 256.0f; // 9-bit fixed point, 8 fractional bits
+            a[k] = (int)floorf((v - floorf(v)) * 256.0f + 0.5f); // 9-bit fixed point, 8 fractional bits
         } else {
             i0[k] = (int)floorf(v);
         }
     }
     if (!t.linear)
         return texel(t, i0[0], i0[1], i0[2], layer);
+    int wts[2][2][2];
+    weights(dims, a, wts);
     float4 r = make_float4(0, 0, 0, 0);
     for (int c = 0; c < (1 << dims); c++) {
-        float wt = 1;
-        int idx[3] = {i0[0], i0[1], i0[2]};
+        int idx[3] = {i0[0], i0[1], i0[2]}, hi[3] = {0, 0, 0};
         for (int k = 0; k < dims; k++) {
-            bool hi = (c >> k) & 1;
-            wt *= hi ? a[k] : 1 - a[k];
-            idx[k] += hi;
+            hi[k] = (c >> k) & 1;
+            idx[k] += hi[k];
         }
+        float wt = wts[hi[2]][hi[1]][hi[0]] / 256.0f;
         float4 v = texel(t, idx[0], idx[1], idx[2], layer);
         r.x += wt * v.x, r.y += wt * v.y, r.z += wt * v.z, r.w += wt * v.w;
     }
     return r;
 }
 
-static bool close(float a, float b) { return fabsf(a - b) <= 1e-5f * fmaxf(1.0f, fabsf(b)); }
+// tol: a relative tolerance; 3e-5 covers the hardware's blend of 8-bit channels read as normalised
+// floats (within 1.6e-5 of the exact blend on an H200)
+// (or abs, an absolute one, where larger)
+static bool close(float a, float b, float abs)
+{
+    return fabsf(a - b) <= fmaxf(abs, 3e-5f * fmaxf(1.0f, fabsf(b)));
+}
 
-static void check(const char *what, const std::vector<float4> &got, const std::vector<float4> &want)
+static void check(const char *what, const std::vector<float4> &got, const std::vector<float4> &want,
+                  float abs = 0)
 {
     int wrong = 0;
     for (size_t i = 0; i < got.size(); i++) {
-        bool ok = close(got[i].x, want[i].x) && close(got[i].y, want[i].y) && close(got[i].z, want[i].z) &&
-                  close(got[i].w, want[i].w);
+        bool ok = close(got[i].x, want[i].x, abs) && close(got[i].y, want[i].y, abs) &&
+                  close(got[i].z, want[i].z, abs) && close(got[i].w, want[i].w, abs);
         if (!ok && wrong++ < 3)
             printf("%s: fetch %zu: got (%g %g %g %g), expected (%g %g %g %g)\n", what, i, got[i].x, got[i].y,
                    got[i].z, got[i].w, want[i].x, want[i].y, want[i].z, want[i].w);
@@ -204,7 +232,9 @@ static void test(const char *what, Geom g, HostTex h, unsigned flags, float lo, 
     std::vector<float4> got = run(t, g, c), want(c.size());
     for (size_t i = 0; i < c.size(); i++)
         want[i] = sample(h, dims, c[i].x, c[i].y, c[i].z, (int)c[i].w);
-    check(what, got, want);
+    // 3D filtering: an H200's weights are within 1/256 of the model's (the same in 96% of
+    // fetches): two weights off by 1/256 move a blend of these texels (spread 120) by 0.94
+    check(what, got, want, dims == 3 && h.linear ? 1.0f : 0.0f);
     CHECK(cudaDestroyTextureObject(t));
     CHECK(cudaFreeArray(arr));
 }
@@ -220,12 +250,12 @@ static void test_cube()
     for (size_t i = 0; i < c.size(); i++) {
         float x = c[i].x, y = c[i].y, z = c[i].z, ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, s, tt;
         int face;
-        if (ax >= ay && ax >= az)
-            face = x >= 0 ? 0 : 1, m = ax, s = x >= 0 ? -z : z, tt = -y;
-        else if (ay >= az)
+        if (az >= ax && az >= ay) // ties: z, then y, then x
+            face = z >= 0 ? 4 : 5, m = az, s = z >= 0 ? x : -x, tt = -y;
+        else if (ay >= ax)
             face = y >= 0 ? 2 : 3, m = ay, s = x, tt = y >= 0 ? z : -z;
         else
-            face = z >= 0 ? 4 : 5, m = az, s = z >= 0 ? x : -x, tt = -y;
+            face = x >= 0 ? 0 : 1, m = ax, s = x >= 0 ? -z : z, tt = -y;
         want[i] = sample(h, 2, (s / m + 1) / 2, (tt / m + 1) / 2, 0, face);
     }
     check("texCubemap", got, want);
@@ -233,7 +263,8 @@ static void test_cube()
     CHECK(cudaFreeArray(arr));
 }
 
-// tex2D<int> on pitched memory, point sampled with border addressing.
+// tex2D<int> on pitched memory, point sampled with border addressing: outside, the border
+// colour's float bits (as the driver API documents and an H200 does).
 static void test_pitch()
 {
     const int w = 21, h = 11;
@@ -261,8 +292,8 @@ static void test_pitch()
     CHECK(cudaGetTextureObjectResourceDesc(&back, t));
     CHECK(cudaGetTextureObjectTextureDesc(&tback, t));
     fetches++;
-    bad += back.resType != cudaResourceTypePitch2D || back.res.pitch2D.pitchInBytes != pitch ||
-           tback.addressMode[1] != cudaAddressModeBorder;
+    bad += MISS(back.resType != cudaResourceTypePitch2D || back.res.pitch2D.pitchInBytes != pitch ||
+           tback.addressMode[1] != cudaAddressModeBorder);
     std::vector<float4> c = coords(400, -3.0f, 24.0f, 1);
     float4 *dc;
     int *dout;
@@ -274,9 +305,9 @@ static void test_pitch()
     CHECK(cudaMemcpy(got.data(), dout, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < c.size(); i++) {
         int x = (int)floorf(c[i].x), y = (int)floorf(c[i].y);
-        int want = x < 0 || x >= w || y < 0 || y >= h ? 7 : img[y * w + x];
+        int want = x < 0 || x >= w || y < 0 || y >= h ? 0x40e00000 : img[y * w + x]; // 7.0f's bits
         fetches++;
-        bad += got[i] != want;
+        bad += MISS(got[i] != want);
     }
     CHECK(cudaDestroyTextureObject(t));
     CHECK(cudaFree(dev));

@@ -5,13 +5,17 @@
  * scaled by its dimension's size when the object has normalised coordinates; point sampling
  * takes texel floor(x), linear filtering texels i = floor(x - 0.5) and i + 1 with weight
  * alpha = frac(x - 0.5) held, as the guide says the hardware does, in 9-bit fixed point with 8
- * fractional bits (rounded to the nearest 1/256), blended in float per dimension (2, 4 or 8
- * texels). Each texel index goes through its dimension's address mode: wrap and mirror (which
- * CUDA allows only with normalised coordinates: otherwise clamp), clamp to the edge, or border
- * (a texel outside reads the border colour). Linear memory (tex1Dfetch) takes integer indices
- * and reads zeros outside, as before. A cube map picks its face by the coordinate of largest
- * magnitude (the guide's table) and samples the face with clamp; filtering does not cross
- * faces (no seamless cube maps). Layer indices are clamped to the layers there are.
+ * fractional bits. The texels' weights are whole 1/256ths too (tex_weights), computed the way
+ * an H200 computes them (measured with tools/native/texprobe.cu, docs/cuda.md): alpha rounded
+ * half up; in 2D the product of the two alphas rounded and the other three weights by
+ * difference, so that they sum to 1 exactly. Each texel index goes through its dimension's
+ * address mode: wrap and mirror (which CUDA allows only with normalised coordinates: otherwise
+ * clamp), clamp to the edge, or border (a texel outside reads the border colour's float bits,
+ * also in an integer read, as the driver API's documentation says). Linear memory
+ * (tex1Dfetch) takes integer indices and reads zeros outside, as before. A cube map picks its
+ * face by the coordinate of largest magnitude (the guide's table; on a tie z before y before x,
+ * as the hardware does) and samples the face with clamp; filtering does not cross faces (no
+ * seamless cube maps). Layer indices are clamped to the layers there are.
  *
  * To the timing model a fetch is one load per lane in the texture space, the bytes of one
  * element at the first texel it reads (a filtered fetch's other texels are its neighbours,
@@ -75,12 +79,12 @@ static unsigned cube_face(float x, float y, float z, float *u, float *v)
 {
     float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, s, t;
     unsigned face;
-    if (ax >= ay && ax >= az) {
-        face = x >= 0 ? 0 : 1, m = ax, s = x >= 0 ? -z : z, t = -y;
-    } else if (ay >= az) {
+    if (az >= ax && az >= ay) { /* ties: z, then y, then x (measured) */
+        face = z >= 0 ? 4 : 5, m = az, s = z >= 0 ? x : -x, t = -y;
+    } else if (ay >= ax) {
         face = y >= 0 ? 2 : 3, m = ay, s = x, t = y >= 0 ? z : -z;
     } else {
-        face = z >= 0 ? 4 : 5, m = az, s = z >= 0 ? x : -x, t = -y;
+        face = x >= 0 ? 0 : 1, m = ax, s = x >= 0 ? -z : z, t = -y;
     }
     *u = m > 0 ? (s / m + 1.0f) * 0.5f : 0.5f;
     *v = m > 0 ? (t / m + 1.0f) * 0.5f : 0.5f;
@@ -88,13 +92,39 @@ static unsigned cube_face(float x, float y, float z, float *u, float *v)
 }
 
 /* Where one lane samples: up to three dimensions, each two texels (lo, lo + 1) and the weight
- * of the second (or one texel), and the slice (layer, face). */
+ * of the second in 1/256ths (or one texel), and the slice (layer, face). */
 typedef struct Sample {
     int64_t idx[3][2];
-    float w[3];
+    unsigned a[3];
     unsigned taps[3];
     uint64_t slice;
 } Sample;
+
+/* a * b / 256 rounded half up: the hardware's product of two 1/256th weights. */
+static unsigned tex_mul8(unsigned a, unsigned b) { return (a * b + 128) >> 8; }
+
+/* The weight of each texel of a filtered fetch, w[z][y][x] in 1/256ths, from the alphas of the
+ * filtered dimensions; the weights sum to 256. These reproduce every fetch of an H200 measured in
+ * 1D and 2D (including products that fall on a half). In 3D the x-z pair is weighed as in 2D and
+ * each of its four weights split along y the same way: 96% of the measured fetches exactly, the
+ * rest within 1/256 of a weight (docs/cuda.md). */
+static void tex_weights(const Sample *s, unsigned w[2][2][2])
+{
+    unsigned a0 = s->a[0], a1 = s->a[1], a2 = s->a[2];
+    if (s->taps[2] == 2) {
+        unsigned p = tex_mul8(a0, a2), xz[2][2] = {{256 - a0 - a2 + p, a0 - p}, {a2 - p, p}};
+        for (unsigned z = 0; z < 2; z++)
+            for (unsigned x = 0; x < 2; x++) {
+                w[z][1][x] = tex_mul8(xz[z][x], a1);
+                w[z][0][x] = xz[z][x] - w[z][1][x];
+            }
+    } else if (s->taps[1] == 2) {
+        unsigned p = tex_mul8(a0, a1);
+        w[0][0][0] = 256 - a0 - a1 + p, w[0][0][1] = a0 - p, w[0][1][0] = a1 - p, w[0][1][1] = p;
+    } else {
+        w[0][0][0] = 256 - a0, w[0][0][1] = a0;
+    }
+}
 
 static void locate(const PtxTexture *t, const PtxInst *in, const float *c, const int32_t *ic, uint32_t layer,
                    Sample *s)
@@ -113,7 +143,7 @@ static void locate(const PtxTexture *t, const PtxInst *in, const float *c, const
     }
     for (unsigned d = 0; d < 3; d++) {
         s->taps[d] = 1;
-        s->w[d] = 0;
+        s->a[d] = 0;
         if (d >= dims) {
             s->idx[d][0] = 0;
             continue;
@@ -132,8 +162,8 @@ static void locate(const PtxTexture *t, const PtxInst *in, const float *c, const
             if (t->linear_filter) {
                 x -= 0.5f;
                 i = texel_floor(x);
-                float frac = x - floorf(x);
-                s->w[d] = nearbyintf(frac * 256.0f) / 256.0f; /* 9-bit fixed point, 8 fractional bits */
+                float frac = x - floorf(x); /* 9-bit fixed point, 8 fractional bits, half up */
+                s->a[d] = (unsigned)floorf(frac * 256.0f + 0.5f);
                 s->taps[d] = 2;
                 s->idx[d][1] = address(i + 1, n, mode);
             } else {
@@ -175,6 +205,9 @@ void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
         locate(t, in, c, ic, layered ? (uint32_t)raw[0] : 0, &s);
         uint32_t eb = t->channels * t->channel_bytes;
         bool filter = t->linear_filter && in->type2 != PT_S32;
+        unsigned wts[2][2][2];
+        if (filter)
+            tex_weights(&s, wts);
         float acc[4] = {0, 0, 0, 0};
         uint32_t bits[4] = {0, 0, 0, 0};
         uint64_t first = t->base;
@@ -183,13 +216,12 @@ void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
             for (unsigned c1 = 0; c1 < s.taps[1]; c1++)
                 for (unsigned c0 = 0; c0 < s.taps[0]; c0++) {
                     int64_t x = s.idx[0][c0], y = s.idx[1][c1], z = s.idx[2][c2];
-                    float wt = (c0 ? s.w[0] : 1 - s.w[0]) * (c1 ? s.w[1] : 1 - s.w[1]) * (c2 ? s.w[2] : 1 - s.w[2]);
+                    float wt = filter ? (float)wts[c2][c1][c0] / 256.0f : 1.0f;
                     uint32_t v[4];
                     if (x < 0 || y < 0 || z < 0) {
                         bool zero = t->kind == PTX_TEXK_LINEAR;
-                        for (unsigned k = 0; k < 4; k++) /* integer reads: the colour as an integer */
-                            v[k] = zero ? 0 : filter || in->type == PT_F32 ? (uint32_t)ptx_from_f32(t->border[k])
-                                                                              : (uint32_t)(int32_t)t->border[k];
+                        for (unsigned k = 0; k < 4; k++) /* integer reads too: the float's bits */
+                            v[k] = zero ? 0 : (uint32_t)ptx_from_f32(t->border[k]);
                     } else {
                         uint64_t addr = t->base + ptx_tex_offset(&t->layout, (uint64_t)x * eb, (uint64_t)y,
                                                                  (uint64_t)z + s.slice);
