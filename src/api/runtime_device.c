@@ -172,6 +172,26 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
     return cudaSuccess;
 }
 
+/* One device has no peers: enabling access to one fails as on a GPU alone (an H200 answers
+ * cudaErrorPeerAccessUnsupported for device 0), and there is none to disable. */
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    if (peerDevice != 0)
+        return rt_fail(cudaErrorInvalidDevice, "cudaDeviceEnablePeerAccess", "peer %d: the simulator has one "
+                       "device, 0", peerDevice);
+    if (flags)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceEnablePeerAccess", "flags %u: must be 0", flags);
+    return rt_fail(cudaErrorPeerAccessUnsupported, "cudaDeviceEnablePeerAccess", "one device: no peer to access");
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    if (peerDevice != 0)
+        return rt_fail(cudaErrorInvalidDevice, "cudaDeviceDisablePeerAccess", "peer %d: the simulator has one "
+                       "device, 0", peerDevice);
+    return rt_fail(cudaErrorPeerAccessNotEnabled, "cudaDeviceDisablePeerAccess", "peer access was never enabled");
+}
+
 /* The L1 / shared-memory split and the bank width a program prefers: recorded and reported
  * back, as CUDA documents them, a preference the device may ignore; the simulated machine's
  * split is its configuration's (l1d.size, smem.size). */

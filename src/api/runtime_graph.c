@@ -295,9 +295,12 @@ static cudaError_t instantiate(const char *call, cudaGraphExec_t *pExec, cudaGra
                        "device are not supported");
     if (flags & ~0xfull)
         return rt_fail(cudaErrorInvalidValue, call, "flags 0x%llx: not CUDA's", flags);
-    cudaGraphExec_t x = xcalloc(1, sizeof *x);
     size_t *order = xmalloc((graph->n ? graph->n : 1) * sizeof *order);
-    rt_graph_order(graph, order);
+    if (!rt_graph_order(graph, order)) {
+        free(order);
+        return rt_fail(cudaErrorInvalidValue, call, "the graph's dependencies make a cycle");
+    }
+    cudaGraphExec_t x = xcalloc(1, sizeof *x);
     rt_graph_exec_deps(x, graph, order);
     x->ops = xmalloc((x->n ? x->n : 1) * sizeof *x->ops);
     x->nodes = xmalloc((x->n ? x->n : 1) * sizeof *x->nodes);

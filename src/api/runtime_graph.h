@@ -80,8 +80,8 @@ cudaError_t rt_graph_check_deps(const char *call, cudaGraph_t graph, const cudaG
 /* Free a node and what it owns (not its place in its graph). */
 void rt_graph_node_free(cudaGraphNode_t n);
 /* order[0 .. graph->n): the nodes' indices in a dependency order, the order they were added
- * where that is one. */
-void rt_graph_order(cudaGraph_t graph, size_t *order);
+ * where that is one; false when the edges make a cycle (there is none). */
+bool rt_graph_order(cudaGraph_t graph, size_t *order);
 /* The executable's topology from its graph in that order (x->n set, dep_* filled). */
 void rt_graph_exec_deps(cudaGraphExec_t x, cudaGraph_t graph, const size_t *order);
 /* The first node (in that order) whose dependencies are not those of x's op in its place, or

@@ -2,11 +2,11 @@
  * depends on; cudaGraphAddDependencies and cudaGraphRemoveDependencies edit them afterwards,
  * cudaGraphDestroyNode removes a node with its edges, and the queries list them. Edges are
  * only full-completion ones (cudaGraphEdgeData all zero: CUDA's default type and ports);
- * programmatic edges are refused. An edge that would close a cycle is refused when it is added
- * (CUDA leaves that to instantiation), so a graph is always acyclic and rt_graph_order always
- * finds a dependency order: the order of addition where that is one, else each node after the
- * nodes it depends on (depth first, in the order of addition), which is what the synchronous
- * device runs. */
+ * programmatic edges are refused. An edge that closes a cycle is accepted, as NVIDIA's runtime
+ * accepts it (seen on an H200): the cycle is an error when the graph is instantiated or used to
+ * update an executable, where rt_graph_order finds no dependency order. Otherwise that order is
+ * the order of addition where that is one, else each node after the nodes it depends on (depth
+ * first, in the order of addition), which is what the synchronous device runs. */
 #include "api/runtime_graph.h"
 
 #include "base/base.h"
@@ -52,7 +52,7 @@ void rt_graph_node_free(cudaGraphNode_t n)
 
 /* Depth first from each node in the order of addition, a node after its dependencies; an
  * explicit stack (a chain of captured launches may be long). */
-void rt_graph_order(cudaGraph_t graph, size_t *order)
+bool rt_graph_order(cudaGraph_t graph, size_t *order)
 {
     size_t n = graph->n, done = 0;
     uint8_t *state = xcalloc(n ? n : 1, 1); /* 0 new, 1 on the stack, 2 placed */
@@ -68,7 +68,8 @@ void rt_graph_order(cudaGraph_t graph, size_t *order)
             cudaGraphNode_t node = graph->nodes[v];
             if (next[v] < node->n_deps) {
                 size_t d = node->deps[next[v]++]->idx;
-                CHECK(state[d] != 1); /* acyclic: cudaGraphAddDependencies refuses cycles */
+                if (state[d] == 1) /* back on the stack: a cycle */
+                    goto out;
                 if (!state[d]) {
                     state[d] = 1;
                     stack[sp++] = d;
@@ -80,10 +81,11 @@ void rt_graph_order(cudaGraph_t graph, size_t *order)
             sp--;
         }
     }
-    CHECK(done == n);
+out:
     free(state);
     free(stack);
     free(next);
+    return done == n;
 }
 
 /* pos[idx]: where each node of graph is in order. */
@@ -163,28 +165,6 @@ static long dep_index(cudaGraphNode_t to, cudaGraphNode_t from)
     return -1;
 }
 
-/* Whether `target` is `from` or one of the nodes `from` depends on, directly or not. */
-static bool reaches(cudaGraph_t graph, cudaGraphNode_t from, cudaGraphNode_t target)
-{
-    uint8_t *seen = xcalloc(graph->n, 1);
-    cudaGraphNode_t *stack = xmalloc(graph->n * sizeof *stack);
-    size_t sp = 0;
-    bool found = false;
-    stack[sp++] = from;
-    seen[from->idx] = 1;
-    while (sp && !found) {
-        cudaGraphNode_t v = stack[--sp];
-        found = v == target;
-        for (size_t k = 0; k < v->n_deps; k++)
-            if (!seen[v->deps[k]->idx]) {
-                seen[v->deps[k]->idx] = 1;
-                stack[sp++] = v->deps[k];
-            }
-    }
-    free(seen);
-    free(stack);
-    return found;
-}
 
 static void add_edge(cudaGraphNode_t from, cudaGraphNode_t to)
 {
@@ -221,8 +201,8 @@ static cudaError_t check_edges(const char *call, cudaGraph_t graph, const cudaGr
     return cudaSuccess;
 }
 
-/* Add (or remove) edge i, to[i] depending on from[i], for every i: all of them or none (the
- * edges already edited are undone when one is refused). */
+/* Add (or remove) edge i, to[i] depending on from[i], for i = 0, 1, ... until one is refused:
+ * the edges before it stay edited, as on an H200. */
 static cudaError_t edit_edges(const char *call, cudaGraph_t graph, const cudaGraphNode_t *from,
                               const cudaGraphNode_t *to, const cudaGraphEdgeData *data, size_t n, bool add)
 {
@@ -231,15 +211,10 @@ static cudaError_t edit_edges(const char *call, cudaGraph_t graph, const cudaGra
         bool exists = dep_index(to[i], from[i]) >= 0;
         if (add && exists)
             e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: the dependency exists already", i);
-        else if (add && reaches(graph, from[i], to[i]))
-            e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: the dependency would make a cycle", i);
         else if (!add && !exists)
             e = rt_fail(cudaErrorInvalidValue, call, "edge %zu: no such dependency", i);
         else
             (add ? add_edge : remove_edge)(from[i], to[i]);
-        if (e != cudaSuccess)
-            while (i--)
-                (add ? remove_edge : add_edge)(from[i], to[i]);
     }
     return e;
 }

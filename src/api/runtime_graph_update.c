@@ -185,7 +185,10 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g, UpdateInfo *in
         return update_fail(info, UPDATE_TOPOLOGY_CHANGED, NULL, "the graph has another number of nodes");
     /* the graph's nodes pair with the executable's in the dependency order of each */
     size_t *order = xmalloc((g->n ? g->n : 1) * sizeof *order);
-    rt_graph_order(g, order);
+    if (!rt_graph_order(g, order)) {
+        free(order);
+        return update_fail(info, UPDATE_TOPOLOGY_CHANGED, NULL, "the graph's dependencies make a cycle");
+    }
     cudaGraphNode_t bad = NULL;
     int why = UPDATE_SUCCESS;
     for (size_t i = 0; i < g->n && !bad; i++) {

@@ -39,8 +39,8 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return rt_fail(cudaErrorInvalidValue, "cudaMallocManaged", "flags 0x%x: expected cudaMemAttachGlobal or "
                        "cudaMemAttachHost", flags);
-    if (size == 0) /* as CUDA documents it */
-        return rt_fail(cudaErrorInvalidValue, "cudaMallocManaged", "size 0");
+    if (size == 0) /* CUDA documents cudaErrorInvalidValue; an H200 succeeds, as cudaMalloc does */
+        return cudaSuccess;
     WarpsimDeviceInfo di;
     warpsim_device_info(rt_sim, &di);
     uint64_t used = warpsim_mem_allocated(rt_sim), left = di.global_bytes - MIN(di.global_bytes, used);

@@ -3,7 +3,9 @@
  *
  * Texture objects over linear device memory (what tex1Dfetch reads), pitched 2D memory and
  * CUDA arrays (runtime_array.c; tex1D, tex2D, tex3D, their layered forms, texCubemap), and
- * surface objects over arrays made with cudaArraySurfaceLoadStore (surf*read, surf*write).
+ * surface objects over arrays (surf*read, surf*write): CUDA documents arrays made with
+ * cudaArraySurfaceLoadStore, but an H200 makes and accesses a surface on any array, and
+ * destroys an unknown surface handle without an error; warpsim does the same.
  * Elements are 1 to 4 channels of 8, 16 or 32 bits, signed, unsigned or float, read as
  * elements or as normalised floats; the sampling (address modes, filtering, normalised
  * coordinates, border colour) is the interpreter's (src/front/ptx/ptx_tex.c). An object's
@@ -135,8 +137,6 @@ static cudaError_t describe(const struct cudaResourceDesc *r, const struct cudaT
         const RtArray *a = rt_array_of(r->res.array.array);
         if (!a)
             return rt_fail(cudaErrorInvalidResourceHandle, call, "%p is not an array", (void *)r->res.array.array);
-        if (surface && !(a->flags & cudaArraySurfaceLoadStore))
-            return rt_fail(cudaErrorInvalidValue, call, "the array was not made with cudaArraySurfaceLoadStore");
         bool layered = a->flags & cudaArrayLayered, cube = a->flags & cudaArrayCubemap;
         t->kind = WARPSIM_TEX_ARRAY;
         t->base = a->base;
@@ -233,6 +233,8 @@ static cudaError_t object_destroy(unsigned long long h, bool surface, const char
     if (h == 0)
         return cudaSuccess;
     RtTexture *r = object_of(h, surface);
+    if (!r && surface) /* a surface destroyed twice, or never made: quiet, as on an H200 */
+        return cudaSuccess;
     if (!r)
         return rt_fail(cudaErrorInvalidValue, call, "%llu is not a %s object", h, surface ? "surface" : "texture");
     *r = rt_textures[--rt_n_textures];

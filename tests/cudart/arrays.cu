@@ -77,8 +77,10 @@ static void test_2d()
     cudaGetLastError();
     CHECK(cudaFreeArray(a));
     CHECK(cudaFreeArray(b));
-    expect(cudaFreeArray(a) == cudaErrorInvalidResourceHandle, "freeing an array twice fails");
-    cudaGetLastError();
+    if (on_warpsim()) { // undefined on a GPU: NVIDIA's driver crashes
+        expect(cudaFreeArray(a) == cudaErrorInvalidResourceHandle, "freeing an array twice fails");
+        cudaGetLastError();
+    }
 }
 
 static void test_1d()

@@ -61,7 +61,7 @@ int main()
         int x = 0, *p = &x;
         void *a[] = {&p, &p};
         cudaError_t e = cudaLaunchCooperativeKernel((void *)wait_for_last, 1, 32, a, 0, 0);
-        bad += e != cudaErrorNotSupported || cudaGetLastError() != cudaErrorNotSupported;
+        bad += MISS(e != cudaErrorNotSupported || cudaGetLastError() != cudaErrorNotSupported);
         printf("coop: no cooperative launch on this device, refused: %s, %d mismatches\n", cudaGetErrorName(e), bad);
         return bad ? 1 : 0;
     }
@@ -69,7 +69,7 @@ int main()
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reverse_scale, threads, 0));
     // every SM full: the barrier's spinning warps must not starve the blocks it waits for
     int fit = per_sm * sms, blocks = fit, n = blocks * threads - 5;
-    bad += coop != 1 || fit < blocks;
+    bad += MISS(coop != 1 || fit < blocks);
     printf("coop: %d blocks of %d threads (%d fit: %d per SM x %d SMs)\n", blocks, threads, fit, per_sm, sms);
 
     int *in, *tmp, *partial, *total, *out;
@@ -87,9 +87,9 @@ int main()
     CHECK(cudaLaunchCooperativeKernel((void *)reverse_scale, blocks, threads, args, 0, 0));
     CHECK(cudaDeviceSynchronize());
     int scale = (int)(sum % 7 + 1);
-    bad += *total != sum;
+    bad += MISS(*total != sum);
     for (int i = 0; i < n; i++)
-        bad += out[i] != in[n - 1 - i] * scale;
+        bad += MISS(out[i] != in[n - 1 - i] * scale);
 
     int *flag, *seen;
     CHECK(cudaMallocManaged(&flag, sizeof(int)));
@@ -99,10 +99,10 @@ int main()
     void *wargs[] = {&flag, &seen};
     CHECK(cudaLaunchCooperativeKernel((void *)wait_for_last, 4, 32, wargs, 0, 0));
     CHECK(cudaDeviceSynchronize());
-    bad += *seen != 42;
+    bad += MISS(*seen != 42);
 
     cudaError_t e = cudaLaunchCooperativeKernel((void *)reverse_scale, fit + 1, threads, args, 0, 0);
-    bad += e != cudaErrorCooperativeLaunchTooLarge || cudaGetLastError() != cudaErrorCooperativeLaunchTooLarge;
+    bad += MISS(e != cudaErrorCooperativeLaunchTooLarge || cudaGetLastError() != cudaErrorCooperativeLaunchTooLarge);
     printf("coop: %d blocks: %s\n", fit + 1, cudaGetErrorName(e));
 
     CHECK(cudaFree(in));

@@ -64,7 +64,7 @@ int main()
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(x, dx, sizeof x, cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; i++)
-        bad += x[i] != 3.0f * i;
+        bad += MISS(x[i] != 3.0f * i);
     CHECK(cudaProfilerStop());
     CHECK(cudaDeviceReset());
     printf("devprops: %s\n", bad ? "FAILED" : "ok");

@@ -31,7 +31,7 @@ static int check(const char *what)
 {
     int bad = 0;
     for (int i = 0; i < n; i++)
-        bad += h_sq[i] != h_in[i] * h_in[i] || h_neg[i] != -h_in[i] * h_in[i];
+        bad += MISS(h_sq[i] != h_in[i] * h_in[i] || h_neg[i] != -h_in[i] * h_in[i]);
     printf("graphmem: %s: %d mismatches\n", what, bad);
     memset(h_sq, 0, sizeof h_sq);
     memset(h_neg, 0, sizeof h_neg);
@@ -94,7 +94,7 @@ int main()
     float *in = (float *)ap.dptr;
     CHECK(cudaGraphAddMemAllocNode(&a_sq, g, &a_in, 1, &ap));
     float *sq = (float *)ap.dptr;
-    bad += !in || !sq || in == sq;
+    bad += MISS(!in || !sq || in == sq);
     CHECK(cudaGraphAddMemcpyNode1D(&up, g, &a_sq, 1, in, h_in, bytes, cudaMemcpyHostToDevice));
     int nn = n;
     void *args1[] = {&in, &sq, &nn};
@@ -118,22 +118,22 @@ int main()
     CHECK(cudaGraphAddMemFreeNode(&f_neg, g, &down2, 1, neg));
     cudaGraphNodeType t;
     CHECK(cudaGraphNodeGetType(a_in, &t));
-    bad += t != cudaGraphNodeTypeMemAlloc;
+    bad += MISS(t != cudaGraphNodeTypeMemAlloc);
     CHECK(cudaGraphNodeGetType(f_in, &t));
-    bad += t != cudaGraphNodeTypeMemFree;
+    bad += MISS(t != cudaGraphNodeTypeMemFree);
     cudaMemAllocNodeParams got;
     CHECK(cudaGraphMemAllocNodeGetParams(a_neg, &got));
-    bad += got.dptr != neg || got.bytesize != bytes;
+    bad += MISS(got.dptr != neg || got.bytesize != bytes);
     void *freed = NULL;
     CHECK(cudaGraphMemFreeNodeGetParams(f_sq, &freed));
-    bad += freed != sq;
+    bad += MISS(freed != sq);
     cudaGraphExec_t x;
     CHECK(cudaGraphInstantiate(&x, g, 0));
     CHECK(cudaGraphDestroy(g));
     for (int it = 0; it < 3; it++) {
         CHECK(cudaGraphLaunch(x, 0));
         CHECK(cudaStreamSynchronize(0));
-        bad += check("explicit graph");
+        bad += MISS(check("explicit graph"));
     }
     CHECK(cudaGraphExecDestroy(x));
 
@@ -149,7 +149,7 @@ int main()
     for (int it = 0; it < 2; it++) {
         CHECK(cudaGraphLaunch(x, s));
         CHECK(cudaStreamSynchronize(s));
-        bad += check("captured graph");
+        bad += MISS(check("captured graph"));
     }
     CHECK(cudaGraphExecDestroy(x));
 
@@ -161,19 +161,19 @@ int main()
     CHECK(cudaGraphInstantiate(&x, cg, 0));
     CHECK(cudaGraphDestroy(cg));
     CHECK(cudaGraphLaunch(x, s));
-    bad += check("kept output, launch 1");
+    bad += MISS(check("kept output, launch 1"));
     float back[n];
     CHECK(cudaMemcpy(back, kept, bytes, cudaMemcpyDeviceToHost)); // usable after the launch
     for (int i = 0; i < n; i++)
-        bad += back[i] != -h_in[i] * h_in[i];
+        bad += MISS(back[i] != -h_in[i] * h_in[i]);
     // launching again before the allocation is freed fails
     cudaError_t e = cudaGraphLaunch(x, s);
-    bad += e != cudaErrorInvalidValue;
+    bad += MISS(e != cudaErrorInvalidValue);
     cudaGetLastError();
     printf("graphmem: a second launch before the free: %s\n", cudaGetErrorName(e));
     CHECK(cudaFree(kept));
     CHECK(cudaGraphLaunch(x, s));
-    bad += check("kept output, launch 2");
+    bad += MISS(check("kept output, launch 2"));
     // freed by a graph of one free node
     cudaGraph_t fg;
     cudaGraphNode_t fn;
@@ -184,15 +184,15 @@ int main()
     CHECK(cudaGraphDestroy(fg));
     CHECK(cudaGraphLaunch(fx, s));
     CHECK(cudaGraphLaunch(x, s));
-    bad += check("kept output, launch 3");
+    bad += MISS(check("kept output, launch 3"));
     CHECK(cudaFreeAsync(kept, s));
     // freeing twice, and freeing memory no graph allocated
-    bad += cudaFree(kept) != cudaErrorInvalidValue;
+    bad += MISS_ERR(cudaFree(kept), cudaErrorInvalidValue);
     cudaGetLastError();
     float *plain;
     CHECK(cudaMalloc(&plain, bytes));
     CHECK(cudaGraphCreate(&fg, 0));
-    bad += cudaGraphAddMemFreeNode(&fn, fg, NULL, 0, plain) != cudaErrorInvalidValue;
+    bad += MISS_ERR(cudaGraphAddMemFreeNode(&fn, fg, NULL, 0, plain), cudaErrorInvalidValue);
     cudaGetLastError();
     CHECK(cudaGraphDestroy(fg));
     CHECK(cudaFree(plain));

@@ -40,41 +40,41 @@ int main()
 
     int attr;
     CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrManagedMemory, 0));
-    bad += attr != 1;
+    bad += MISS(attr != 1);
     CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrConcurrentManagedAccess, 0));
-    bad += attr != 1;
+    bad += MISS(attr != 1);
     CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrCanMapHostMemory, 0));
-    bad += attr != 1;
+    bad += MISS(attr != 1);
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
-    bad += prop.managedMemory != 1 || prop.concurrentManagedAccess != 1 || prop.canMapHostMemory != 1;
+    bad += MISS(prop.managedMemory != 1 || prop.concurrentManagedAccess != 1 || prop.canMapHostMemory != 1);
 
     // managed memory: the host writes it, a kernel updates it, the host reads the results
     int *a;
     CHECK(cudaMallocManaged(&a, n * sizeof(int)));
     for (int i = 0; i < n; i++)
         a[i] = i % 17;
-    bad += hits != 7 || scale != 3; // initialisers, read by the host before any launch
+    bad += MISS(hits != 7 || scale != 3); // initialisers, read by the host before any launch
     scale = 5;                      // the host's write is what the kernel reads
     bump<<<(n + 127) / 128, 128>>>(a, n);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < n; i++)
-        bad += a[i] != (i % 17) * 5 + i;
-    bad += hits != 7 + n;
+        bad += MISS(a[i] != (i % 17) * 5 + i);
+    bad += MISS(hits != 7 + n);
     for (int i = 0; i < 300; i++)
-        bad += table[i] != 0.5f * i;
+        bad += MISS(table[i] != 0.5f * i);
 
     // the symbol calls on __managed__ variables, named as the host code names them
     int h = 0;
     CHECK(cudaMemcpyFromSymbol(&h, hits, sizeof h));
-    bad += h != 7 + n;
+    bad += MISS(h != 7 + n);
     h = 40;
     CHECK(cudaMemcpyToSymbol(hits, &h, sizeof h));
-    bad += hits != 40;
+    bad += MISS(hits != 40);
     void *sym;
     CHECK(cudaGetSymbolAddress(&sym, hits));
-    bad += sym != (void *)&hits;
+    bad += MISS(sym != (void *)&hits);
 
     // the hints: accepted on managed memory, refused elsewhere
     cudaStream_t s;
@@ -89,14 +89,15 @@ int main()
     CHECK(cudaStreamSynchronize(s));
     int *d;
     CHECK(cudaMalloc(&d, 64));
-    bad += cudaMemPrefetchAsync(d, 64, dev, 0, s) != cudaErrorInvalidValue;
-    bad += cudaMemPrefetchAsync(a, (n + 1) * sizeof(int), dev, 0, s) != cudaErrorInvalidValue;
-    bad += cudaMemAdvise(a, 4, (cudaMemoryAdvise)9, dev) != cudaErrorInvalidValue;
+    bad += MISS_ERR(cudaMemPrefetchAsync(d, 64, dev, 0, s), cudaErrorInvalidValue);
+    bad += MISS_ERR(cudaMemPrefetchAsync(a, (n + 1) * sizeof(int), dev, 0, s), cudaErrorInvalidValue);
+    bad += MISS_ERR(cudaMemAdvise(a, 4, (cudaMemoryAdvise)9, dev), cudaErrorInvalidValue);
     cudaMemLocation dev1 = {cudaMemLocationTypeDevice, 1};
-    bad += cudaMemPrefetchAsync(a, 4, dev1, 0, s) != cudaErrorInvalidDevice;
-    bad += cudaStreamAttachMemAsync(s, a, 8, cudaMemAttachSingle) != cudaErrorInvalidValue;
-    bad += cudaMallocManaged(&d, 0) != cudaErrorInvalidValue;
-    bad += cudaMallocManaged(&d, 16, 8) != cudaErrorInvalidValue;
+    bad += MISS_ERR(cudaMemPrefetchAsync(a, 4, dev1, 0, s), cudaErrorInvalidDevice);
+    bad += MISS_ERR(cudaStreamAttachMemAsync(s, a, 8, cudaMemAttachSingle), cudaErrorInvalidValue);
+    int *z;
+    bad += MISS_ERR(cudaMallocManaged(&z, 0), cudaSuccess) || MISS(z != NULL); // as on a GPU
+    bad += MISS_ERR(cudaMallocManaged(&d, 16, 8), cudaErrorInvalidValue);
     (void)cudaGetLastError();
 
     // copies and memsets on managed memory, and what the pointers are
@@ -109,26 +110,27 @@ int main()
     CHECK(cudaMemcpy(x, hx, n * sizeof(float), cudaMemcpyDefault));
     CHECK(cudaMemset(y, 0, n * sizeof(float)));
     for (int i = 0; i < n; i++)
-        bad += x[i] != hx[i] || y[i] != 0.0f;
+        bad += MISS(x[i] != hx[i] || y[i] != 0.0f);
     for (int i = 0; i < n; i++)
         y[i] = 1.0f;
     axpy<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n);
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(hx, y, n * sizeof(float), cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; i++)
-        bad += y[i] != 1.0f + 0.5f * i || hx[i] != y[i];
+        bad += MISS(y[i] != 1.0f + 0.5f * i || hx[i] != y[i]);
     CHECK(cudaMemset(x, 0, 4 * sizeof(float)));
-    bad += x[0] != 0.0f || x[3] != 0.0f || x[4] != 1.0f;
+    bad += MISS(x[0] != 0.0f || x[3] != 0.0f || x[4] != 1.0f);
     cudaPointerAttributes pa;
     CHECK(cudaPointerGetAttributes(&pa, x + 10));
-    bad += pa.type != cudaMemoryTypeManaged || pa.devicePointer != x + 10 || pa.hostPointer != x + 10;
+    bad += MISS(pa.type != cudaMemoryTypeManaged || pa.devicePointer != x + 10 || pa.hostPointer != x + 10);
     CHECK(cudaPointerGetAttributes(&pa, &table[5]));
-    bad += pa.type != cudaMemoryTypeManaged;
+    bad += MISS(pa.type != cudaMemoryTypeManaged);
     size_t free1, free2, total;
     CHECK(cudaMemGetInfo(&free1, &total));
     CHECK(cudaFree(x));
     CHECK(cudaMemGetInfo(&free2, &total));
-    bad += free2 - free1 != n * sizeof(float);
+    // warpsim gives back exactly the bytes; a GPU's pages may round them or keep them
+    bad += MISS(free2 < free1);
 
     // mapped pinned memory: a kernel writes it through its device pointer
     float *ph, *pd;
@@ -136,15 +138,15 @@ int main()
     CHECK(cudaHostGetDevicePointer((void **)&pd, ph, 0));
     unsigned flags;
     CHECK(cudaHostGetFlags(&flags, ph));
-    bad += pd != ph || flags != cudaHostAllocMapped;
+    bad += MISS(pd != ph || flags != cudaHostAllocMapped);
     for (int i = 0; i < n; i++)
         ph[i] = 2.0f;
     axpy<<<(n + 255) / 256, 256>>>(y, pd, 1.0f, n);
     CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < n; i++)
-        bad += ph[i] != 2.0f + y[i];
+        bad += MISS(ph[i] != 2.0f + y[i]);
     CHECK(cudaPointerGetAttributes(&pa, ph));
-    bad += pa.type != cudaMemoryTypeHost || pa.devicePointer != ph;
+    bad += MISS(pa.type != cudaMemoryTypeHost || pa.devicePointer != ph);
 
     // registered heap memory, not page-aligned, mapped too
     char *heap = (char *)malloc(n * sizeof(float) + 12);
@@ -156,9 +158,9 @@ int main()
     axpy<<<(n + 255) / 256, 256>>>(pd, rd, 1.0f, n);
     CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < n; i++)
-        bad += r[i] != -1.0f + ph[i];
+        bad += MISS(r[i] != -1.0f + ph[i]);
     CHECK(cudaHostUnregister(r));
-    bad += cudaHostGetDevicePointer((void **)&rd, r, 0) != cudaErrorInvalidValue;
+    bad += MISS_ERR(cudaHostGetDevicePointer((void **)&rd, r, 0), cudaErrorInvalidValue);
     (void)cudaGetLastError();
 
     CHECK(cudaFreeHost(ph));

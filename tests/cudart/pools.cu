@@ -39,8 +39,8 @@ int main()
     CHECK(cudaMemPoolTrimTo(pool, 0));
     int bad = 0;
     for (int i = 0; i < n; i++)
-        bad += host[i] != 3 * i + 1;
-    bad += supported != 1 || got != threshold || used < 2 * n * sizeof(int) || high < used;
+        bad += MISS(host[i] != 3 * i + 1);
+    bad += MISS(supported != 1 || got != threshold || used < 2 * n * sizeof(int) || high < used);
     printf("pools: supported %d, threshold kept %d, used %llu bytes at most, %d mismatches\n", supported,
            got == threshold, (unsigned long long)high, bad);
     CHECK(cudaStreamDestroy(s));

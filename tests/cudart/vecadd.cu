@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(back, da, bytes, cudaMemcpyDefault));
     int bad = 0;
     for (int i = 0; i < n; i++)
-        bad += c[i] != a[i] + b[i] || back[i] != c[i];
+        bad += MISS(c[i] != a[i] + b[i] || back[i] != c[i]);
     CHECK(cudaFree(da));
     CHECK(cudaFree(db));
     CHECK(cudaFree(dc));
