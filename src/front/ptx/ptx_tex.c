@@ -8,7 +8,7 @@
  * fractional bits. The texels' weights are whole 1/256ths too (tex_weights), computed the way
  * an H200 computes them (measured with tools/native/texprobe.cu, docs/cuda.md): alpha rounded
  * half up; in 2D the product of the two alphas rounded and the other three weights by
- * difference, so that they sum to 1 exactly. Each texel index goes through its dimension's
+ * difference, so that they sum to 1 exactly; in 3D nearly so (tex_weights). Each texel index goes through its dimension's
  * address mode: wrap and mirror (which CUDA allows only with normalised coordinates: otherwise
  * clamp), clamp to the edge, or border (a texel outside reads the border colour's float bits,
  * also in an integer read, as the driver API's documentation says). Linear memory
@@ -105,19 +105,20 @@ static unsigned tex_mul8(unsigned a, unsigned b) { return (a * b + 128) >> 8; }
 
 /* The weight of each texel of a filtered fetch, w[z][y][x] in 1/256ths, from the alphas of the
  * filtered dimensions; the weights sum to 256. These reproduce every fetch of an H200 measured in
- * 1D and 2D (including products that fall on a half). In 3D the x-z pair is weighed as in 2D and
- * each of its four weights split along y the same way: 96% of the measured fetches exactly, the
- * rest within 1/256 of a weight (docs/cuda.md). */
+ * 1D and 2D (including products that fall on a half). In 3D the weight is split along z, each
+ * half along x and each quarter along y, every split rounded half up: 97.5% of the measured
+ * fetches exactly, the rest within 1/256 in two weights (docs/cuda.md). */
 static void tex_weights(const Sample *s, unsigned w[2][2][2])
 {
     unsigned a0 = s->a[0], a1 = s->a[1], a2 = s->a[2];
     if (s->taps[2] == 2) {
-        unsigned p = tex_mul8(a0, a2), xz[2][2] = {{256 - a0 - a2 + p, a0 - p}, {a2 - p, p}};
-        for (unsigned z = 0; z < 2; z++)
+        for (unsigned z = 0; z < 2; z++) {
+            unsigned zw = z ? a2 : 256 - a2, xw[2] = {zw - tex_mul8(zw, a0), tex_mul8(zw, a0)};
             for (unsigned x = 0; x < 2; x++) {
-                w[z][1][x] = tex_mul8(xz[z][x], a1);
-                w[z][0][x] = xz[z][x] - w[z][1][x];
+                w[z][1][x] = tex_mul8(xw[x], a1);
+                w[z][0][x] = xw[x] - w[z][1][x];
             }
+        }
     } else if (s->taps[1] == 2) {
         unsigned p = tex_mul8(a0, a1);
         w[0][0][0] = 256 - a0 - a1 + p, w[0][0][1] = a0 - p, w[0][1][0] = a1 - p, w[0][1][1] = p;
