@@ -549,6 +549,10 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
     if (grid_ws) { /* its CTAs are co-resident: --functional runs them taking turns */
         ptx_launch_set_grid_workspace(l, grid_ws);
         ptx_launch_set_coresident(l, n_ctas);
+    } else if (s->functional) { /* CTAs that wait: as many beside them as the machine holds */
+        uint64_t fit = 0;
+        if (warpsim_cooperative_max_blocks(s, m, kernel, block, dyn_smem_bytes, &fit) == WARPSIM_OK)
+            ptx_launch_set_resident_max(l, fit);
     }
     if (s->functional) {
         stats_kernel_begin(&s->fstats);
@@ -570,8 +574,8 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
         limit_status(s, key);
         return kernel_done(s, sim_fail(s, WARPSIM_E_CYCLE_LIMIT,
                                    "%s. Stopped by %s = %llu: the kernel may wait for something that never happens, "
-                                   "such as a flag no thread sets or a later CTA (--functional runs one CTA at a "
-                                   "time, except in cooperative launches). If it is only slow, raise the limit: "
+                                   "such as a flag no thread sets, or a CTA that does not fit on the machine beside "
+                                   "the waiting ones. If it is only slow, raise the limit: "
                                    "-o %s=N (0: no limit)", err, key,
                                    (unsigned long long)(stop == PTX_STOP_SPIN ? s->cfg.gpu.spin_insts
                                                                               : s->cfg.gpu.stall_insts), key));

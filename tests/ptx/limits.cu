@@ -47,3 +47,17 @@ extern "C" __global__ void busy(int *out, int iters)
         acc = acc * 1664525u + 1013904223u;
     out[blockIdx.x * blockDim.x + threadIdx.x] = (int)acc;
 }
+
+// CTA 0 waits until the grid's last CTA sets *flag (thread 0 of each CTA writes what it saw to
+// out[blockIdx.x]): legal on a GPU when the last CTA fits beside CTA 0, which --functional
+// honours by starting CTAs beside one that waits.
+extern "C" __global__ void wait_later(volatile int *flag, int *out)
+{
+    if (blockIdx.x == 0)
+        while (*flag == 0)
+            ;
+    else if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0)
+        *flag = blockIdx.x;
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = blockIdx.x == 0 ? *flag : -1;
+}

@@ -126,6 +126,38 @@ TEST(limits_functional_interleaves_warps)
     EXPECT(memcmp(functional, timing, sizeof timing) == 0);
 }
 
+/* `wait_later`: CTA 0 waits for the grid's last CTA. --functional starts CTAs beside the
+ * waiting one (as many as the machine holds: 15 SMs x 8 on gtx480), so the kernel finishes in
+ * both modes, with a grid within that (100 CTAs) and beyond it (500: the last starts once others
+ * complete, as on a GPU), and with small spin limits. */
+static void wait_later(const char *const *args, uint32_t ctas)
+{
+    WarpsimModule *m;
+    WarpsimSim *s = sim_open(args, &m);
+    ASSERT(s);
+    uint64_t flag = warpsim_malloc(s, 4), out = warpsim_malloc(s, ctas * 4);
+    warpsim_memset(s, flag, 0, 4);
+    EXPECT_EQ_I(launch(s, m, "wait_later", ctas, 64, flag, out, 8), WARPSIM_OK);
+    int32_t *got = xmalloc(ctas * 4);
+    warpsim_memcpy_dtoh(s, got, out, ctas * 4);
+    EXPECT_EQ_I(got[0], (int)ctas - 1);
+    int bad = 0;
+    for (uint32_t i = 1; i < ctas; i++)
+        bad += got[i] != -1;
+    EXPECT_EQ_I(bad, 0);
+    free(got);
+    warpsim_destroy(s);
+}
+
+TEST(limits_cta_waits_for_a_later_cta)
+{
+    const char *const fargs[] = {"--functional", "-o", "gpu.spin_insts=100000", NULL};
+    const char *const targs[] = {"-o", "gpu.spin_insts=100000", NULL};
+    wait_later(fargs, 100);
+    wait_later(fargs, 500);
+    wait_later(targs, 100);
+}
+
 /* Interleaving is deterministic: two runs execute the same instructions. */
 TEST(limits_functional_deterministic)
 {
@@ -263,12 +295,14 @@ TEST(limits_spin_writing_stopped_timing)
 
 TEST(limits_spin_stopped_functional)
 {
-    /* the loop is at line 32 of limits.ptx; the first CTA stops with both its warps in it, after
-     * the turn (256 instructions) of its second warp that took it past the limit */
+    /* the loop is at lines 32-33 of limits.ptx. After the limit's worth of instructions the
+     * second CTA starts beside the first (both fit), and the limit counts afresh; the first CTA
+     * stops with both its warps in the loop, after the turn (256 instructions) of its second warp
+     * that took it past the limit */
     const char *const args[] = {"--functional", "-o", "gpu.spin_insts=10000", NULL};
-    stopped(args, "spin", "gpu.spin_insts", "limits.ptx:32: kernel spin: ",
+    stopped(args, "spin", "gpu.spin_insts", "limits.ptx:33: kernel spin: ",
             "10240 warp instructions since a CTA last completed or a thread last wrote "
-            "global or local memory: CTA (0,0,0) is still running, warp 0 at line 32, warp 1 at line 32. Stopped by "
+            "global or local memory: CTA (0,0,0) is still running, warp 0 at line 33, warp 1 at line 33. Stopped by "
             "gpu.spin_insts = 10000: the kernel may wait for something that never happens");
 }
 

@@ -228,6 +228,13 @@ void ptx_launch_set_grid_workspace(PtxLaunch *l, uint64_t addr);
 /* ptx_run_kernel runs up to n CTAs at once, taking turns, so that CTAs may wait for one another
  * (grid.sync(), a flag set by another CTA); default 1: one after another. */
 void ptx_launch_set_coresident(PtxLaunch *l, uint64_t n_ctas);
+/* ptx_run_kernel starts more CTAs beside the running ones, up to n in all, when those have run
+ * PTX_WIDEN_INSTS warp instructions (or the spin limit, if lower) without writing memory or
+ * completing: as many CTAs as the machine holds at once, so that a CTA waiting for a later one
+ * finishes as on a GPU, while kernels that do not wait keep running one CTA at a time (the
+ * fastest). Default 0: never. */
+void ptx_launch_set_resident_max(PtxLaunch *l, uint64_t n_ctas);
+#define PTX_WIDEN_INSTS (1ull << 20)
 PtxStop ptx_launch_stop(const PtxLaunch *l);
 
 /* Run the whole launch functionally: CTAs one after another, each CTA's warps interleaved (a

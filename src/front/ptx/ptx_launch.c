@@ -7,10 +7,11 @@
  * each running up to PTX_TURN_INSTS instructions, until it reaches bar.sync or exits; the
  * barrier opens when every live warp has reached it (warps that exited count as arrived, as on
  * the hardware). Taking turns lets a warp that spins on a flag another warp of its CTA sets
- * later make way for that warp, and keeps runs deterministic. CTAs do not overlap, so a CTA
- * waiting for a later one never finishes (CUDA does not promise that CTAs run concurrently
- * either); the run limits (ptx_launch_set_limits) end such a run, and any other that never
- * finishes, with an error. Named barriers with a thread count are treated as whole-CTA
+ * later make way for that warp, and keeps runs deterministic. CTAs do not overlap until the
+ * running ones wait (run PTX_WIDEN_INSTS without a write): then more start beside them, up to
+ * what the machine holds (ptx_launch_set_resident_max), so that a CTA waiting for a later one
+ * finishes as on a GPU; the run limits (ptx_launch_set_limits) end a run that still never
+ * finishes with an error. Named barriers with a thread count are treated as whole-CTA
  * barriers. Under the timing model the functional side never waits: a warp at bar.sync just
  * reports WOP_BARRIER and the timing model holds it. CTAs are numbered in 64 bits: a legal grid
  * holds up to (2^31-1) x 65535 x 65535 of them (the timing model's own numbering, FrontOps', is
@@ -196,6 +197,7 @@ void ptx_launch_set_grid_workspace(PtxLaunch *l, uint64_t addr)
 }
 
 void ptx_launch_set_coresident(PtxLaunch *l, uint64_t n_ctas) { l->coresident = n_ctas ? n_ctas : 1; }
+void ptx_launch_set_resident_max(PtxLaunch *l, uint64_t n_ctas) { l->resident_max = n_ctas; }
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
 const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
 PtxFault ptx_launch_fault_kind(const PtxLaunch *l) { return l->failed ? l->fault : PTX_FAULT_NONE; }
@@ -278,23 +280,32 @@ static bool run_cta_turn(PtxLaunch *l, RunCta *r, uint64_t *at_write)
     return live != 0;
 }
 
+/* Start CTAs next, next + 1, ... in slots [*width, to) of run. */
+static void run_widen(PtxLaunch *l, RunCta *run, uint64_t *width, uint64_t to, uint64_t *next, uint64_t *live)
+{
+    for (; *width < to; ++*width, ++*next, ++*live) {
+        RunCta *r = &run[*width];
+        cta_alloc(l, &r->cta);
+        r->warps = xcalloc(l->warps_per_cta, sizeof *r->warps);
+        run_cta_start(l, r, *next);
+    }
+}
+
 /* CTAs run `coresident` at a time (1 unless ptx_launch_set_coresident said more): each live
  * CTA has a turn in CTA order, and a CTA that completes makes way for the next of the grid.
  * With one at a time this is the sequential order; with several, CTAs that wait for one
- * another finish. */
+ * another finish. When the running CTAs wait (PTX_WIDEN_INSTS without a write or a completed
+ * CTA) more start beside them, up to resident_max (ptx_launch_set_resident_max), and the spin
+ * limit counts afresh: only a wait that no CTA the machine could hold ends is stopped. */
 bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
 {
-    uint64_t width = MIN(MAX(l->coresident, 1), l->n_ctas);
-    RunCta *run = xcalloc(width, sizeof *run);
-    for (uint64_t c = 0; c < width; c++) {
-        cta_alloc(l, &run[c].cta);
-        run[c].warps = xcalloc(l->warps_per_cta, sizeof *run[c].warps);
-    }
+    uint64_t width = 0, next = 0, live = 0;
+    uint64_t cap = MIN(MAX(MAX(l->coresident, l->resident_max), 1), l->n_ctas);
+    uint64_t widen_after = l->spin_limit ? MIN(l->spin_limit, PTX_WIDEN_INSTS) : PTX_WIDEN_INSTS;
+    RunCta *run = xcalloc(cap, sizeof *run);
+    run_widen(l, run, &width, MIN(MAX(l->coresident, 1), l->n_ctas), &next, &live);
     uint64_t at_write = 0; /* warp instructions executed at the last write to memory */
     uint64_t at_done = 0;  /* ... when a CTA last completed (or the launch began) */
-    uint64_t next = 0, live = 0;
-    for (uint64_t c = 0; c < width; c++, next++, live++)
-        run_cta_start(l, &run[c], next);
     while (live && !l->failed) {
         for (uint64_t c = 0; c < width && !l->failed; c++) {
             RunCta *r = &run[c];
@@ -319,6 +330,11 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
             if (l->stall_limit && since_done >= l->stall_limit) {
                 cta_stopped(l, PTX_STOP_STALL, &r->cta, r->warps, since_done, "a CTA last completed");
                 break;
+            }
+            if (since_write >= widen_after && width < cap && next < l->n_ctas) {
+                run_widen(l, run, &width, MIN(cap, width + (l->n_ctas - next)), &next, &live);
+                at_write = l->stats.warp_insts;
+                continue;
             }
             if (l->spin_limit && since_write >= l->spin_limit) {
                 cta_stopped(l, PTX_STOP_SPIN, &r->cta, r->warps, since_write,

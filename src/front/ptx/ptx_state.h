@@ -69,6 +69,7 @@ struct PtxLaunch {
     uint64_t inst_limit;
     uint64_t spin_limit, stall_limit; /* ptx_run_kernel's run limits (ptx.h) */
     uint64_t coresident; /* CTAs ptx_run_kernel runs at once (ptx_launch_set_coresident) */
+    uint64_t resident_max; /* ... and at most, when they wait (ptx_launch_set_resident_max) */
     uint32_t envreg[PTX_N_ENVREGS]; /* what %envregN reads */
     PtxStop stop;
     PtxRunStats stats;
