@@ -80,14 +80,15 @@ cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, 
     if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z)
         return rt_fail(cudaErrorInvalidConfiguration, call, "%s<<<(%u,%u,%u), (%u,%u,%u)>>>: every dimension must be "
                        "at least 1", k->name, g.x, g.y, g.z, b.x, b.y, b.z);
-    /* More threads than a block may have is cudaErrorInvalidValue, as NVIDIA's runtime 13.0
-     * returns it (measured on an H200, driver 580); older runtimes said
-     * cudaErrorInvalidConfiguration, which the other malformed shapes still get. */
+    /* More threads than a block may have, or a block deeper than 64 in z, is
+     * cudaErrorInvalidValue, as NVIDIA's runtime 13.0 returns it (measured on an H200, driver
+     * 580); older runtimes said cudaErrorInvalidConfiguration, which the other malformed shapes
+     * still get. */
     if (threads > di.max_threads_per_cta)
         return rt_fail(cudaErrorInvalidValue, call, "%s: a block of %ux%ux%u threads exceeds the device's %u threads "
                        "per block", k->name, b.x, b.y, b.z, di.max_threads_per_cta);
     if (b.z > RT_MAX_BLOCK_Z)
-        return rt_fail(cudaErrorInvalidConfiguration, call, "%s: a block of %ux%ux%u threads exceeds the device's "
+        return rt_fail(cudaErrorInvalidValue, call, "%s: a block of %ux%ux%u threads exceeds the device's "
                        "%u threads in z", k->name, b.x, b.y, b.z, RT_MAX_BLOCK_Z);
     if (g.x > RT_MAX_GRID_X || g.y > RT_MAX_GRID_YZ || g.z > RT_MAX_GRID_YZ)
         return rt_fail(cudaErrorInvalidConfiguration, call, "%s: a grid of %ux%ux%u blocks exceeds %ux%ux%u", k->name,

@@ -158,7 +158,8 @@ TEST(cudart_bad_launch_configuration)
     EXPECT_CONTAINS(out, "2048 threads per block: cudaErrorInvalidValue");
     EXPECT_CONTAINS(out, "a block of 2048x1x1 threads exceeds the device's 1024 threads per block");
     EXPECT_CONTAINS(out, "a valid launch after it: ok");
-    EXPECT_CONTAINS(out, "CUDA error: invalid configuration argument (cudaErrorInvalidConfiguration)");
+    EXPECT_CONTAINS(out, "a block of 4x1x128 threads exceeds the device's 64 threads in z (cudaErrorInvalidValue)");
+    EXPECT_CONTAINS(out, "CUDA error: invalid argument (cudaErrorInvalidValue) at badlaunch.cu:30");
     EXPECT(!strstr(out, "not reached"));
 }
 
@@ -185,7 +186,7 @@ TEST(cudart_programs_rebuilt_with_nvcc)
     EXPECT_EQ_I(run_prog(dir, "texture", "--quiet", out, sizeof out), 0);
     EXPECT_CONTAINS(out, "0 mismatches");
     EXPECT_EQ_I(run_prog(dir, "badlaunch", "--functional --quiet", out, sizeof out), 1);
-    EXPECT_CONTAINS(out, "(cudaErrorInvalidConfiguration)");
+    EXPECT_CONTAINS(out, "CUDA error: invalid argument (cudaErrorInvalidValue) at badlaunch.cu:30");
 }
 
 /* A damaged fat binary: a message naming what is wrong, then exit status 1, never a crash. */
