@@ -157,6 +157,9 @@ static cudaError_t describe(const struct cudaResourceDesc *r, const struct cudaT
     if (td) {
         if (td->sRGB)
             return rt_fail(cudaErrorNotSupported, call, "sRGB textures are not supported");
+        if (td->seamlessCubemap && t->cube && td->filterMode == cudaFilterModeLinear)
+            return rt_fail(cudaErrorNotSupported, call, "seamless cube-map filtering (seamlessCubemap) is not "
+                           "supported: filtering clamps to each face, CUDA's default");
         for (int i = 0; i < 3; i++)
             t->address[i] = td->addressMode[i];
         t->linear_filter = td->filterMode == cudaFilterModeLinear;
