@@ -368,7 +368,7 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
     SRC(3);
     SRC(4);
     uint64_t *d = w->regs + (size_t)in->o[0].reg * WARP_SIZE;
-    uint64_t *cf = w->regs + (size_t)(l->m->special_base + SR_CARRY) * WARP_SIZE;
+    uint64_t *cf = w->regs + (size_t)SR_CARRY * WARP_SIZE; /* the special registers' slots come first */
     unsigned nb = ptx_type_bytes(in->type), bits = 8 * nb;
     bool sg = ptx_type_signed(in->type);
     uint64_t mask = ptx_zmask(nb);

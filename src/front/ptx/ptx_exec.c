@@ -52,12 +52,12 @@ void ptx_thread_coords(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, char
 void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
 {
     const PtxModule *m = l->m;
-    size_t nregs = (size_t)m->n_regs * WARP_SIZE;
+    size_t nregs = (size_t)m->n_slots * WARP_SIZE;
     if (!w->regs)
         w->regs = xmalloc(nregs * sizeof *w->regs);
     /* Deterministic, though PTX leaves them undefined: the special registers and those of the
      * kernel and its callees (not the module's other kernels', which it never reads). */
-    memset(w->regs + (size_t)m->special_base * WARP_SIZE, 0, SR_COUNT * WARP_SIZE * sizeof *w->regs);
+    memset(w->regs, 0, SR_COUNT * WARP_SIZE * sizeof *w->regs); /* the special registers' slots */
     memset(w->regs + (size_t)l->ki->reg_lo * WARP_SIZE, 0,
            (size_t)(l->ki->reg_hi - l->ki->reg_lo) * WARP_SIZE * sizeof *w->regs);
     if (!w->cap) {
@@ -69,7 +69,7 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
     w->first_tid = warp_in_cta * WARP_SIZE;
     uint32_t n = l->threads_per_cta - w->first_tid;
     uint32_t valid = n >= WARP_SIZE ? 0xFFFFFFFFu : (1u << n) - 1;
-    uint64_t *sr = w->regs + (size_t)m->special_base * WARP_SIZE;
+    uint64_t *sr = w->regs;
     for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
         uint32_t t = w->first_tid + lane;
         sr[SR_TID_X * WARP_SIZE + lane] = t % l->block[0];
@@ -93,9 +93,9 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
         sr[SR_LANEMASK_GE * WARP_SIZE + lane] = (uint32_t)~((1u << lane) - 1);
     }
     for (unsigned k = 0; k < PTX_N_ENVREGS; k++)
-        if (m->envreg[k] != PTX_NO_REG)
+        if (m->xenvreg[k] != PTX_NO_REG)
             for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
-                w->regs[(size_t)m->envreg[k] * WARP_SIZE + lane] = l->envreg[k];
+                w->regs[(size_t)m->xenvreg[k] * WARP_SIZE + lane] = l->envreg[k];
     w->depth = 1;
     w->stack[0].pc = m->funcs[l->entry].first_inst;
     w->stack[0].rpc = PTX_NO_PC;
@@ -460,7 +460,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     }
     PtxSimtEntry *top = &w->stack[w->depth - 1];
     uint32_t pc = top->pc, mask = top->mask, active = mask;
-    const PtxInst *in = &m->insts[pc];
+    const PtxInst *in = &m->xinsts[pc];
     if (in->guard != PTX_NO_REG) {
         const uint64_t *g = w->regs + (size_t)in->guard * WARP_SIZE;
         uint32_t want = (in->flags & PF_GUARD_NEG) ? 0 : 1, a = 0;

@@ -162,6 +162,7 @@ typedef struct PtxFunc {
     uint32_t first_inst, n_insts;
     uint32_t reg_base, n_regs;
     uint32_t regs32;             /* 32-bit register slots declared (for the estimate) */
+    uint32_t slot_base, n_slots; /* its registers' storage slots (ptx_regalloc.c) */
     uint16_t *params;            /* symbol ids of the parameters, in order */
     uint32_t n_params;
     uint16_t *rets;              /* symbol ids of the return parameters */
@@ -191,6 +192,12 @@ struct PtxModule {
      * their register numbering. */
     uint16_t envreg[PTX_N_ENVREGS];
     uint32_t local_bytes, pframe_bytes; /* per-thread frames (module-wide layout) */
+    /* What the interpreter runs (ptx_regalloc.c): insts with every register id replaced by its
+     * storage slot, n_slots of them per lane of a warp (the special registers keep slots
+     * 0 .. SR_COUNT-1, then shared_slots module-wide ones), and the slot of each %envreg. */
+    PtxInst *xinsts;
+    uint32_t n_slots, shared_slots;
+    uint16_t xenvreg[PTX_N_ENVREGS];
     PtxKernelInfo *kernels;
     uint32_t *kernel_func;   /* function index of each kernel */
     uint16_t **kernel_shared;  /* per kernel: shared symbol ids it uses (terminated by PTX_NO_SYM) */
@@ -208,6 +215,9 @@ static inline bool ptx_type_float(uint8_t t) { return t >= PT_F16 && t <= PT_F64
 
 /* ptx_cfg.c: fill PtxInst.rpc for every branch (and partial exit) of function f. */
 void ptx_cfg_compute_rpc(PtxModule *m, uint32_t f);
+
+/* ptx_regalloc.c: fill xinsts, n_slots, shared_slots, xenvreg and each function's slots. */
+void ptx_regalloc(PtxModule *m);
 
 /* ptx_decode.c: decode a mnemonic such as "ld.global.nc.v4.f32" into in->op/type/modifiers.
  * False with a message in why ("unsupported instruction 'xyz'" or what is wrong). */

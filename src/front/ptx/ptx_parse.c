@@ -318,6 +318,7 @@ static void finalize(Parser *P)
     m->statics = xcalloc(m->n_insts ? m->n_insts : 1, sizeof *m->statics);
     for (uint32_t i = 0; i < m->n_insts; i++)
         ptx_decode_static(m, i, &m->statics[i]);
+    ptx_regalloc(m);
     /* kernels */
     uint32_t nk = 0;
     for (uint32_t f = 0; f < m->n_funcs; f++)
@@ -353,16 +354,16 @@ static void finalize(Parser *P)
         }
         ki->param_bytes = off;
         uint32_t regs = fn->regs32, callee_regs = 0;
-        ki->reg_lo = fn->reg_base;
-        ki->reg_hi = fn->reg_base + fn->n_regs;
+        ki->reg_lo = m->shared_slots ? SR_COUNT : fn->slot_base;
+        ki->reg_hi = fn->slot_base + fn->n_slots;
         for (uint32_t g = 0; g < m->n_funcs; g++) {
             if (!mark[g])
                 continue;
             if (g != f)
                 callee_regs = MAX(callee_regs, m->funcs[g].regs32);
-            if (m->funcs[g].n_regs) {
-                ki->reg_lo = MIN(ki->reg_lo, m->funcs[g].reg_base);
-                ki->reg_hi = MAX(ki->reg_hi, m->funcs[g].reg_base + m->funcs[g].n_regs);
+            if (m->funcs[g].n_slots) {
+                ki->reg_lo = MIN(ki->reg_lo, m->funcs[g].slot_base);
+                ki->reg_hi = MAX(ki->reg_hi, m->funcs[g].slot_base + m->funcs[g].n_slots);
             }
             const PtxFunc *gn = &m->funcs[g];
             for (uint32_t i = gn->first_inst; i < gn->first_inst + gn->n_insts; i++)
@@ -495,6 +496,7 @@ void ptx_module_free(PtxModule *m)
     free(m->funcs);
     free(m->syms);
     free(m->insts);
+    free(m->xinsts);
     free(m->statics);
     free(m->call_syms);
     free(m->filename);

@@ -1,8 +1,9 @@
 /* ptx_state.h: launch, CTA and warp state of the PTX interpreter (internal to src/front/ptx),
  * the data that the control and memory side (ptx_exec.c) and the ALU (ptx_alu.c) both work on.
  *
- * A warp holds its registers (reg-major: regs[reg * 32 + lane], 64 bits each, narrower values
- * zero- or sign-extended by their writer and truncated by every reader), its SIMT
+ * A warp holds its registers (slot-major: regs[slot * 32 + lane], 64 bits each, narrower values
+ * zero- or sign-extended by their writer and truncated by every reader; registers whose live
+ * ranges do not overlap share a slot, ptx_regalloc.c), its SIMT
  * reconvergence stack and its call frames. A CTA holds its shared memory and the per-thread
  * local and parameter frames. Only types live here, so that the ALU can see the registers
  * without depending on the interpreter that drives it. */
@@ -36,7 +37,7 @@ typedef struct PtxCta {
 } PtxCta;
 
 typedef struct PtxWarp {
-    uint64_t *regs; /* module n_regs * 32 */
+    uint64_t *regs; /* module n_slots * 32 */
     PtxSimtEntry *stack;
     uint32_t depth, cap;
     PtxCallFrame *calls;

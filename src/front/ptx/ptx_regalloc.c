@@ -1,0 +1,386 @@
+/* ptx_regalloc.c: storage slots for a module's virtual registers (what the interpreter runs).
+ *
+ * nvcc's PTX declares a fresh virtual register for almost every value (lbm's kernel: 1,110), and
+ * a warp held all of them, 32 lanes x 8 bytes each. Registers whose live ranges never overlap
+ * can share a slot, as ptxas shares a hardware register. Per function: live registers by
+ * backward dataflow over the basic blocks, an interference graph (a definition interferes with
+ * whatever is live after it, with the other registers it defines and with those its instruction
+ * reads), and a greedy colouring in order of first appearance. The interpreter then runs
+ * PtxModule.xinsts, a copy of insts with each register id replaced by its slot; everything else
+ * (the timing model's WinstStatic, the address slices, messages) keeps the virtual ids.
+ *
+ * Liveness is a thread's, which is what the SIMT interpreter preserves: a lane's slot is written
+ * only when that lane runs the instruction, on its own path. A guarded definition does not end
+ * the old value (the lanes whose guard is false keep it). What a lane could observe beyond its
+ * own path keeps a slot of its own, so every value read is bit for bit what it was with one
+ * slot per register: registers live at the function's entry (read before any write on some
+ * path: zero at a warp's start, or a callee's value from its previous call), and every operand
+ * of shfl (which reads other, possibly inactive, lanes) and of wmma (which writes every lane).
+ * Registers no instruction names get no slot. Special registers keep slots 0 .. SR_COUNT-1;
+ * registers read by more than one function (the %envreg registers) get module-wide slots after
+ * them; then each function's slots, in a range of its own, since a caller's values stay live
+ * across its calls. A function too large to analyse cheaply (over REGALLOC_MAX_REGS registers,
+ * or a liveness table over REGALLOC_MAX_WORDS words) keeps one slot per register. */
+#include "front/ptx/ptx_ir.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REGALLOC_MAX_REGS 16384u
+#define REGALLOC_MAX_WORDS (1u << 22) /* 32 MiB per liveness table */
+#define REGALLOC_MAX_OPREGS (PTX_MAX_OPS * PTX_MAX_VEC + 2)
+
+/* The registers an instruction writes and reads (guard included), as the interpreter runs it.
+ * The operand layout follows ptx_decode_static, but nothing is capped or left out: a missed
+ * read would let another value take the register's slot. */
+static void regs_of(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *uses, unsigned *nu)
+{
+    unsigned first_src = 1;
+    *nd = *nu = 0;
+    switch (in->op) {
+    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
+    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
+        first_src = 0;
+        break;
+    case OP_SETP: case OP_SHFL: case OP_MATCH:
+        for (unsigned j = 0; j < 2 && j < in->n_ops; j++)
+            if (in->o[j].kind == OK_REG && in->o[j].reg != PTX_NO_REG)
+                defs[(*nd)++] = in->o[j].reg;
+        first_src = 2;
+        break;
+    default:
+        if (in->n_ops == 0) {
+            first_src = 0;
+        } else if (in->o[0].kind == OK_REG) {
+            if (in->o[0].reg != PTX_NO_REG)
+                defs[(*nd)++] = in->o[0].reg;
+        } else if (in->o[0].kind == OK_VEC) {
+            for (unsigned k = 0; k < in->o[0].n; k++)
+                if (in->o[0].vreg[k] != PTX_NO_REG)
+                    defs[(*nd)++] = in->o[0].vreg[k];
+        } else {
+            first_src = 0; /* wmma.store: the first operand is its address */
+        }
+        break;
+    }
+    if (in->guard != PTX_NO_REG)
+        uses[(*nu)++] = in->guard;
+    for (unsigned i = first_src; i < in->n_ops; i++) {
+        const PtxOperand *o = &in->o[i];
+        if ((o->kind == OK_REG || o->kind == OK_ADDR) && o->reg != PTX_NO_REG)
+            uses[(*nu)++] = o->reg;
+        else if (o->kind == OK_VEC)
+            for (unsigned k = 0; k < o->n; k++)
+                if (o->vreg[k] != PTX_NO_REG)
+                    uses[(*nu)++] = o->vreg[k];
+    }
+}
+
+static inline void bit_set(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
+static inline void bit_clr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
+static inline bool bit_get(const uint64_t *b, uint32_t i) { return b[i >> 6] >> (i & 63) & 1; }
+
+/* One function's analysis. Local register ids are virtual id - reg_base; shared[] marks the
+ * virtual ids with module-wide slots, which the analysis leaves alone. */
+typedef struct Fn {
+    const PtxModule *m;
+    const PtxInst *insts; /* the function's first instruction */
+    uint32_t n, base, nr, words;
+    const uint8_t *shared;
+} Fn;
+
+/* Local id of a register the analysis tracks, or UINT32_MAX. */
+static uint32_t local_of(const Fn *F, uint16_t r)
+{
+    if (r == PTX_NO_REG || F->shared[r] || r < F->base || r - F->base >= F->nr)
+        return UINT32_MAX;
+    return r - F->base;
+}
+
+
+/* Basic blocks of the function: bstart[0..nb] (bstart[nb] = n) and up to two successors each
+ * (-1: none). A block ends before a branch target and after bra, ret and exit; a guarded one
+ * also falls through. */
+static uint32_t blocks(const Fn *F, uint32_t first, uint32_t **bstart_out, int32_t (**succ_out)[2])
+{
+    uint32_t n = F->n;
+    uint8_t *leader = xcalloc(n + 1, 1);
+    leader[0] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t op = F->insts[i].op;
+        if (op == OP_BRA && F->insts[i].o[0].imm - first < n)
+            leader[F->insts[i].o[0].imm - first] = 1;
+        if (op == OP_BRA || op == OP_RET || op == OP_EXIT)
+            leader[i + 1] = 1;
+    }
+    uint32_t *block_of = xmalloc(n * sizeof *block_of), *bstart = xmalloc((n + 1) * sizeof *bstart);
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (leader[i])
+            bstart[nb++] = i;
+        block_of[i] = nb - 1;
+    }
+    bstart[nb] = n;
+    int32_t (*succ)[2] = xmalloc(nb * sizeof *succ);
+    for (uint32_t b = 0; b < nb; b++) {
+        const PtxInst *last = &F->insts[bstart[b + 1] - 1];
+        int32_t next = b + 1 < nb ? (int32_t)b + 1 : -1;
+        bool ends = last->op == OP_BRA || last->op == OP_RET || last->op == OP_EXIT;
+        succ[b][0] = !ends || last->guard != PTX_NO_REG ? next : -1;
+        succ[b][1] = -1;
+        if (last->op == OP_BRA && last->o[0].imm - first < n)
+            succ[b][1] = (int32_t)block_of[last->o[0].imm - first];
+    }
+    free(leader);
+    free(block_of);
+    *bstart_out = bstart;
+    *succ_out = succ;
+    return nb;
+}
+
+/* The locals an instruction defines and uses (UINT32_MAX dropped). */
+static void locals_of(const Fn *F, const PtxInst *in, uint32_t *dl, unsigned *nd, uint32_t *ul, unsigned *nu)
+{
+    uint16_t defs[REGALLOC_MAX_OPREGS], uses[REGALLOC_MAX_OPREGS];
+    unsigned d, u;
+    regs_of(in, defs, &d, uses, &u);
+    *nd = *nu = 0;
+    for (unsigned j = 0; j < d; j++)
+        if ((dl[*nd] = local_of(F, defs[j])) != UINT32_MAX)
+            ++*nd;
+    for (unsigned j = 0; j < u; j++)
+        if ((ul[*nu] = local_of(F, uses[j])) != UINT32_MAX)
+            ++*nu;
+}
+
+/* Live-out of every block (nb x words), iterated to the fixpoint; entry_in gets the live-in of
+ * the function's entry. */
+static uint64_t *liveness(const Fn *F, const uint32_t *bstart, uint32_t nb, const int32_t (*succ)[2],
+                          uint64_t *entry_in)
+{
+    size_t W = F->words;
+    uint64_t *gen = xcalloc((size_t)nb * W, 8), *kill = xcalloc((size_t)nb * W, 8);
+    uint64_t *in = xcalloc((size_t)nb * W, 8), *out = xcalloc((size_t)nb * W, 8);
+    uint32_t dl[REGALLOC_MAX_OPREGS], ul[REGALLOC_MAX_OPREGS];
+    for (uint32_t b = 0; b < nb; b++) {
+        uint64_t *g = gen + b * W, *k = kill + b * W;
+        for (uint32_t i = bstart[b + 1]; i-- > bstart[b];) {
+            unsigned nd, nu;
+            locals_of(F, &F->insts[i], dl, &nd, ul, &nu);
+            if (F->insts[i].guard == PTX_NO_REG)
+                for (unsigned j = 0; j < nd; j++)
+                    bit_set(k, dl[j]), bit_clr(g, dl[j]);
+            for (unsigned j = 0; j < nu; j++)
+                bit_set(g, ul[j]);
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = nb; b-- > 0;) {
+            uint64_t *o = out + b * W, *ib = in + b * W;
+            for (int s = 0; s < 2; s++)
+                if (succ[b][s] >= 0)
+                    for (size_t w = 0; w < W; w++)
+                        o[w] |= in[(size_t)succ[b][s] * W + w];
+            for (size_t w = 0; w < W; w++) {
+                uint64_t v = gen[b * W + w] | (o[w] & ~kill[b * W + w]);
+                if (v != ib[w])
+                    ib[w] = v, changed = true;
+            }
+        }
+    }
+    memcpy(entry_in, in, W * 8);
+    free(gen);
+    free(kill);
+    free(in);
+    return out;
+}
+
+/* Interference rows (nr x words, symmetric): each definition against what is live after it,
+ * the instruction's other definitions and its reads. */
+static uint64_t *interference(const Fn *F, const uint32_t *bstart, uint32_t nb, const uint64_t *out)
+{
+    size_t W = F->words;
+    uint64_t *adj = xcalloc((size_t)F->nr * W, 8), *live = xmalloc(W * 8);
+    uint32_t dl[REGALLOC_MAX_OPREGS], ul[REGALLOC_MAX_OPREGS];
+    for (uint32_t b = 0; b < nb; b++) {
+        memcpy(live, out + b * W, W * 8);
+        for (uint32_t i = bstart[b + 1]; i-- > bstart[b];) {
+            unsigned nd, nu;
+            locals_of(F, &F->insts[i], dl, &nd, ul, &nu);
+            for (unsigned j = 0; j < nd; j++) {
+                uint64_t *row = adj + (size_t)dl[j] * W;
+                for (size_t w = 0; w < W; w++)
+                    row[w] |= live[w];
+                for (unsigned k = 0; k < nd; k++)
+                    bit_set(row, dl[k]);
+                for (unsigned k = 0; k < nu; k++)
+                    bit_set(row, ul[k]);
+            }
+            if (F->insts[i].guard == PTX_NO_REG)
+                for (unsigned j = 0; j < nd; j++)
+                    bit_clr(live, dl[j]);
+            for (unsigned j = 0; j < nu; j++)
+                bit_set(live, ul[j]);
+        }
+    }
+    for (uint32_t r = 0; r < F->nr; r++)
+        for (size_t w = 0; w < W; w++)
+            for (uint64_t bits = adj[r * W + w]; bits; bits &= bits - 1)
+                bit_set(adj + (w * 64 + (uint32_t)__builtin_ctzll(bits)) * W, r);
+    free(live);
+    return adj;
+}
+
+/* Slots for the function's locals (slot[r], UINT32_MAX for a register no instruction names);
+ * returns how many. */
+static uint32_t colour(const Fn *F, uint32_t *slot)
+{
+    uint32_t first = (uint32_t)(F->insts - F->m->insts);
+    uint32_t *bstart;
+    int32_t (*succ)[2];
+    uint32_t nb = blocks(F, first, &bstart, &succ);
+    size_t W = F->words;
+    uint64_t *pinned = xcalloc(W, 8);
+    uint64_t *out = liveness(F, bstart, nb, (const int32_t (*)[2])succ, pinned);
+    uint64_t *adj = interference(F, bstart, nb, out);
+    free(out);
+    free(bstart);
+    free(succ);
+    /* order of first appearance; shfl and wmma operands pinned */
+    uint32_t *order = xmalloc(F->nr * sizeof *order), n_order = 0;
+    uint32_t dl[REGALLOC_MAX_OPREGS], ul[REGALLOC_MAX_OPREGS];
+    for (uint32_t r = 0; r < F->nr; r++)
+        slot[r] = UINT32_MAX;
+    uint64_t *seen = xcalloc(W, 8);
+    for (uint32_t i = 0; i < F->n; i++) {
+        unsigned nd, nu;
+        locals_of(F, &F->insts[i], dl, &nd, ul, &nu);
+        bool pin = F->insts[i].op == OP_SHFL || F->insts[i].op == OP_WMMA;
+        for (unsigned j = 0; j < nu + nd; j++) {
+            uint32_t r = j < nu ? ul[j] : dl[j - nu];
+            if (pin)
+                bit_set(pinned, r);
+            if (!bit_get(seen, r))
+                bit_set(seen, r), order[n_order++] = r;
+        }
+    }
+    uint32_t n_slots = 0;
+    for (uint32_t k = 0; k < n_order; k++)
+        if (bit_get(pinned, order[k]))
+            slot[order[k]] = n_slots++;
+    uint32_t shared_lo = n_slots;
+    uint64_t *taken = xcalloc((F->nr + 63) / 64, 8);
+    for (uint32_t k = 0; k < n_order; k++) {
+        uint32_t r = order[k];
+        if (bit_get(pinned, r))
+            continue;
+        const uint64_t *row = adj + (size_t)r * W;
+        for (size_t w = 0; w < W; w++)
+            for (uint64_t bits = row[w]; bits; bits &= bits - 1) {
+                uint32_t x = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
+                if (slot[x] != UINT32_MAX && slot[x] >= shared_lo)
+                    bit_set(taken, slot[x] - shared_lo);
+            }
+        uint32_t s = 0;
+        while (bit_get(taken, s))
+            s++;
+        slot[r] = shared_lo + s;
+        n_slots = MAX(n_slots, slot[r] + 1);
+        for (size_t w = 0; w < (F->nr + 63) / 64; w++)
+            taken[w] = 0;
+    }
+    free(taken);
+    free(seen);
+    free(order);
+    free(pinned);
+    free(adj);
+    return n_slots;
+}
+
+void ptx_regalloc(PtxModule *m)
+{
+    /* module-wide slots: %envreg registers and any register more than one function names */
+    uint8_t *shared = xcalloc(m->n_regs + 1, 1);
+    uint32_t *owner = xmalloc((m->n_regs + 1) * sizeof *owner);
+    for (uint32_t r = 0; r < m->n_regs; r++)
+        owner[r] = UINT32_MAX;
+    for (unsigned k = 0; k < PTX_N_ENVREGS; k++)
+        if (m->envreg[k] != PTX_NO_REG)
+            shared[m->envreg[k]] = 1;
+    for (uint32_t f = 0; f < m->n_funcs; f++) {
+        const PtxFunc *fn = &m->funcs[f];
+        for (uint32_t i = fn->first_inst; i < fn->first_inst + fn->n_insts; i++) {
+            uint16_t defs[REGALLOC_MAX_OPREGS], uses[REGALLOC_MAX_OPREGS];
+            unsigned nd, nu;
+            regs_of(&m->insts[i], defs, &nd, uses, &nu);
+            for (unsigned j = 0; j < nd + nu; j++) {
+                uint16_t r = j < nd ? defs[j] : uses[j - nd];
+                if (r < m->special_base + SR_COUNT && r >= m->special_base)
+                    continue;
+                if (owner[r] != UINT32_MAX && owner[r] != f)
+                    shared[r] = 1;
+                owner[r] = f;
+                if (r < fn->reg_base || r - fn->reg_base >= fn->n_regs)
+                    shared[r] = 1;
+            }
+        }
+    }
+    uint32_t *map = xmalloc((m->n_regs + 1) * sizeof *map);
+    for (uint32_t r = 0; r < m->n_regs; r++)
+        map[r] = UINT32_MAX;
+    for (uint32_t k = 0; k < SR_COUNT; k++)
+        map[m->special_base + k] = k;
+    uint32_t next = SR_COUNT;
+    for (uint32_t r = 0; r < m->n_regs; r++)
+        if (shared[r] && map[r] == UINT32_MAX)
+            map[r] = next++;
+    m->shared_slots = next - SR_COUNT;
+    for (uint32_t f = 0; f < m->n_funcs; f++) {
+        PtxFunc *fn = &m->funcs[f];
+        fn->slot_base = next;
+        fn->n_slots = 0;
+        if (!fn->defined || !fn->n_regs)
+            continue;
+        Fn F = {m, m->insts + fn->first_inst, fn->n_insts, fn->reg_base, fn->n_regs, (fn->n_regs + 63) / 64, shared};
+        uint32_t *slot = xmalloc(fn->n_regs * sizeof *slot);
+        size_t blocks_max = fn->n_insts + 1;
+        if (fn->n_regs > REGALLOC_MAX_REGS || blocks_max * F.words > REGALLOC_MAX_WORDS ||
+            (size_t)fn->n_regs * F.words > REGALLOC_MAX_WORDS) {
+            for (uint32_t r = 0; r < fn->n_regs; r++)
+                slot[r] = r;
+            fn->n_slots = fn->n_regs;
+        } else {
+            fn->n_slots = colour(&F, slot);
+        }
+        for (uint32_t r = 0; r < fn->n_regs; r++)
+            if (slot[r] != UINT32_MAX && !shared[fn->reg_base + r])
+                map[fn->reg_base + r] = next + slot[r];
+        next += fn->n_slots;
+        free(slot);
+    }
+    m->n_slots = next;
+    m->xinsts = xmalloc((m->n_insts ? m->n_insts : 1) * sizeof *m->xinsts);
+    memcpy(m->xinsts, m->insts, m->n_insts * sizeof *m->xinsts);
+    for (uint32_t i = 0; i < m->n_insts; i++) {
+        PtxInst *in = &m->xinsts[i];
+        if (in->guard != PTX_NO_REG)
+            in->guard = (uint16_t)map[in->guard];
+        for (unsigned j = 0; j < in->n_ops; j++) {
+            PtxOperand *o = &in->o[j];
+            if ((o->kind == OK_REG || o->kind == OK_ADDR) && o->reg != PTX_NO_REG)
+                o->reg = (uint16_t)map[o->reg];
+            else if (o->kind == OK_VEC)
+                for (unsigned k = 0; k < o->n; k++)
+                    if (o->vreg[k] != PTX_NO_REG)
+                        o->vreg[k] = (uint16_t)map[o->vreg[k]];
+        }
+    }
+    for (unsigned k = 0; k < PTX_N_ENVREGS; k++)
+        m->xenvreg[k] = m->envreg[k] == PTX_NO_REG ? PTX_NO_REG : (uint16_t)map[m->envreg[k]];
+    free(map);
+    free(owner);
+    free(shared);
+}
