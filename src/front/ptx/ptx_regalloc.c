@@ -342,8 +342,8 @@ void ptx_regalloc(PtxModule *m)
         PtxFunc *fn = &m->funcs[f];
         fn->slot_base = next;
         fn->n_slots = 0;
-        if (!fn->defined || !fn->n_regs)
-            continue;
+        if (!fn->defined || !fn->n_regs || !fn->n_insts)
+            continue; /* no instruction names a register */
         Fn F = {m, m->insts + fn->first_inst, fn->n_insts, fn->reg_base, fn->n_regs, (fn->n_regs + 63) / 64, shared};
         uint32_t *slot = xmalloc(fn->n_regs * sizeof *slot);
         size_t blocks_max = fn->n_insts + 1;
@@ -363,7 +363,8 @@ void ptx_regalloc(PtxModule *m)
     }
     m->n_slots = next;
     m->xinsts = xmalloc((m->n_insts ? m->n_insts : 1) * sizeof *m->xinsts);
-    memcpy(m->xinsts, m->insts, m->n_insts * sizeof *m->xinsts);
+    if (m->n_insts)
+        memcpy(m->xinsts, m->insts, m->n_insts * sizeof *m->xinsts);
     for (uint32_t i = 0; i < m->n_insts; i++) {
         PtxInst *in = &m->xinsts[i];
         if (in->guard != PTX_NO_REG)
