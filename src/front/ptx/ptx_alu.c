@@ -100,9 +100,37 @@ const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const P
     return tmp;
 }
 
-#define SRC(i) \
-    unsigned s##i##_; const uint64_t *p##i = ptx_operand_values(l, w, &in->o[i], t##i, &s##i##_)
-#define A(i, lane) (p##i[(lane) * s##i##_])
+/* Operand i of every lane as an array of 32 (a uniform value copied to each lane), so that
+ * the lane loops index every operand alike. */
+static const uint64_t *lane_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o, uint64_t tmp[WARP_SIZE])
+{
+    static const uint64_t zeros[WARP_SIZE];
+    if (o->kind != OK_IMM && o->kind != OK_SYM && (o->kind != OK_REG || o->reg == PTX_NO_REG))
+        return zeros; /* no operand: read as 0, as ptx_operand_values gives it */
+    unsigned stride;
+    const uint64_t *v = ptx_operand_values(l, w, o, tmp, &stride);
+    if (stride)
+        return v;
+    uint64_t u = v[0];
+    for (unsigned i = 0; i < WARP_SIZE; i++)
+        tmp[i] = u;
+    return tmp;
+}
+#define SRC(i) const uint64_t *p##i = lane_values(l, w, &in->o[i], t##i)
+#define A(i, lane) (p##i[lane])
+
+/* stmt for each active lane: a plain loop over the warp when every lane is active (one the
+ * compiler can vectorise), else over the mask's set bits. */
+#define LANES(active, i, ...)                                \
+    do {                                                     \
+        if ((active) == 0xFFFFFFFFu) {                       \
+            for (uint32_t i = 0; i < WARP_SIZE; i++) {       \
+                __VA_ARGS__;                                 \
+            }                                                \
+        } else {                                             \
+            FOR_LANES(active, i) { __VA_ARGS__; }            \
+        }                                                    \
+    } while (0)
 
 static bool compare_float(uint8_t cmp, double a, double b)
 {
@@ -272,7 +300,27 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
     bool approx = in->flags & PF_APPROX;
     if (mode != FE_TONEAREST)
         fesetround(mode);
-    if (in->type == PT_F32) {
+    bool fast = in->type == PT_F32 && !ftz && !sat; /* the common forms, the switch out of the loop */
+    if (fast) {
+#define F32_LANES(expr) \
+    LANES(active, i, float a = ptx_as_f32(A(1, i)), b = ptx_as_f32(A(2, i)); (void)b; d[i] = ptx_from_f32(expr))
+        bool near = mode == FE_TONEAREST; /* no mode switch to keep the operations behind */
+        switch (in->op) {
+        case OP_ADD: if (near) F32_LANES(a + b); else F32_LANES(vadd32(a, b)); break;
+        case OP_SUB: if (near) F32_LANES(a - b); else F32_LANES(vsub32(a, b)); break;
+        case OP_MUL: if (near) F32_LANES(a * b); else F32_LANES(vmul32(a, b)); break;
+        case OP_FMA: case OP_MAD:
+            if (near)
+                F32_LANES(fmaf(a, b, ptx_as_f32(A(3, i))));
+            else
+                F32_LANES(vfma32(a, b, ptx_as_f32(A(3, i))));
+            break;
+        default: fast = false; break;
+        }
+#undef F32_LANES
+    }
+    if (fast) {
+    } else if (in->type == PT_F32) {
         FOR_LANES(active, i) {
             float a = ptx_as_f32(A(1, i)), b = ptx_as_f32(A(2, i)), c = ptx_as_f32(A(3, i)), r;
             if (ftz) {
@@ -375,6 +423,26 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
     bool cc = in->flags & PF_CC;
     if (in->type == PT_PRED)
         mask = 1;
+    uint64_t zm = ptx_zmask(nb);
+    /* The common forms first: the low bits of a sum or product do not depend on how the
+     * operands were extended. */
+    bool plain = !cc && !(in->flags & PF_SAT);
+    if (plain && in->op == OP_ADD) {
+        LANES(active, i, d[i] = (A(1, i) + A(2, i)) & mask);
+        return;
+    }
+    if (plain && in->op == OP_SUB) {
+        LANES(active, i, d[i] = (A(1, i) - A(2, i)) & mask);
+        return;
+    }
+    if (plain && in->op == OP_MUL && in->mode == MUL_LO) {
+        LANES(active, i, d[i] = (A(1, i) * A(2, i)) & zm);
+        return;
+    }
+    if (plain && in->op == OP_MAD && in->mode == MUL_LO) {
+        LANES(active, i, d[i] = (A(1, i) * A(2, i) + A(3, i)) & zm);
+        return;
+    }
     switch (in->op) {
     case OP_ADD: case OP_ADDC: case OP_SUB: case OP_SUBC:
         FOR_LANES(active, i) {
@@ -469,18 +537,35 @@ static void exec_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
             d[i] = ((lt ? b - a : a - b) + A(3, i)) & mask;
         }
         return;
-    case OP_AND: FOR_LANES(active, i) d[i] = (A(1, i) & A(2, i)) & mask; return;
-    case OP_OR: FOR_LANES(active, i) d[i] = (A(1, i) | A(2, i)) & mask; return;
-    case OP_XOR: FOR_LANES(active, i) d[i] = (A(1, i) ^ A(2, i)) & mask; return;
-    case OP_NOT: FOR_LANES(active, i) d[i] = ~A(1, i) & mask; return;
+    case OP_AND: LANES(active, i, d[i] = (A(1, i) & A(2, i)) & mask); return;
+    case OP_OR: LANES(active, i, d[i] = (A(1, i) | A(2, i)) & mask); return;
+    case OP_XOR: LANES(active, i, d[i] = (A(1, i) ^ A(2, i)) & mask); return;
+    case OP_NOT: LANES(active, i, d[i] = ~A(1, i) & mask); return;
     case OP_CNOT: FOR_LANES(active, i) d[i] = (A(1, i) & mask) == 0; return;
     case OP_SHL:
-        FOR_LANES(active, i) {
-            uint64_t s = A(2, i) & 0xFFFFFFFFu;
-            d[i] = s >= bits ? 0 : (A(1, i) << s) & mask;
+        if (in->o[2].kind == OK_IMM) { /* one shift for the warp: a loop without lane branches */
+            uint64_t s = in->o[2].imm & 0xFFFFFFFFu;
+            if (s >= bits)
+                LANES(active, i, d[i] = 0);
+            else
+                LANES(active, i, d[i] = (A(1, i) << s) & mask);
+            return;
         }
+        LANES(active, i, uint64_t s = A(2, i) & 0xFFFFFFFFu; d[i] = s >= bits ? 0 : (A(1, i) << s) & mask);
         return;
     case OP_SHR:
+        if (!sg && in->o[2].kind == OK_IMM) {
+            uint64_t s = in->o[2].imm & 0xFFFFFFFFu;
+            if (s >= bits)
+                LANES(active, i, d[i] = 0);
+            else
+                LANES(active, i, d[i] = ((A(1, i) & zm) >> s) & mask);
+            return;
+        }
+        if (!sg) {
+            LANES(active, i, uint64_t s = A(2, i) & 0xFFFFFFFFu; d[i] = s >= bits ? 0 : ((A(1, i) & zm) >> s) & mask);
+            return;
+        }
         FOR_LANES(active, i) {
             uint64_t s = A(2, i) & 0xFFFFFFFFu, a = ptx_ext(A(1, i), nb, sg);
             if (s >= bits)
@@ -580,6 +665,27 @@ static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
     uint64_t *q = in->o[1].kind == OK_REG && in->o[1].reg != PTX_NO_REG
                       ? w->regs + (size_t)in->o[1].reg * WARP_SIZE : NULL;
     bool ftz = in->flags & PF_FTZ;
+    if (!ptx_type_float(in->type) && !in->boolop) { /* integers: the comparison out of the loop */
+        unsigned nb = ptx_type_bytes(in->type);
+        bool sg = ptx_type_signed(in->type);
+#define SETP_LANES(op, cast)                                                                     \
+    LANES(active, i, bool t = (cast)ptx_ext(A(2, i), nb, sg) op (cast)ptx_ext(A(3, i), nb, sg); \
+          p[i] = t; if (q) q[i] = !t)
+        switch (in->mode) {
+        case CMP_EQ: SETP_LANES(==, uint64_t); return;
+        case CMP_NE: SETP_LANES(!=, uint64_t); return;
+        case CMP_LO: SETP_LANES(<, uint64_t); return;
+        case CMP_LS: SETP_LANES(<=, uint64_t); return;
+        case CMP_HI: SETP_LANES(>, uint64_t); return;
+        case CMP_HS: SETP_LANES(>=, uint64_t); return;
+        case CMP_LT: if (sg) SETP_LANES(<, int64_t); else SETP_LANES(<, uint64_t); return;
+        case CMP_LE: if (sg) SETP_LANES(<=, int64_t); else SETP_LANES(<=, uint64_t); return;
+        case CMP_GT: if (sg) SETP_LANES(>, int64_t); else SETP_LANES(>, uint64_t); return;
+        case CMP_GE: if (sg) SETP_LANES(>=, int64_t); else SETP_LANES(>=, uint64_t); return;
+        default: break;
+        }
+#undef SETP_LANES
+    }
     FOR_LANES(active, i) {
         bool t = cmp_typed(in->mode, in->type, A(2, i), A(3, i), ftz), u = !t;
         if (in->boolop) {
@@ -631,11 +737,11 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
         } else if (in->type == PT_PRED) {
             FOR_LANES(active, i) d[i] = A(1, i) & 1;
         } else {
-            FOR_LANES(active, i) d[i] = A(1, i);
+            LANES(active, i, d[i] = A(1, i));
         }
         return;
     case OP_SELP:
-        FOR_LANES(active, i) d[i] = (A(3, i) & 1) ? A(1, i) : A(2, i);
+        LANES(active, i, d[i] = (A(3, i) & 1) ? A(1, i) : A(2, i));
         return;
     case OP_SLCT:
         FOR_LANES(active, i) {

@@ -1,0 +1,98 @@
+/* test_ptx_lanes.c: the interpreter's full-warp lane loops (ptx_alu.c: LANES and the hoisted
+ * forms of add, sub, mul.lo, mad.lo, the logic ops, shifts by an immediate, selp, integer setp
+ * and f32 add/sub/mul/fma) give what the general per-lane paths give. The same kernel runs as
+ * a full warp (32 threads: the fast loops) and as a partial one (31: the general paths), and
+ * every value of lanes 0-30 must agree, and agree with the C computation. */
+#include "../test.h"
+
+#include "../ptx/ptx_test.h"
+#include "front/ptx/ptx_mem.h"
+
+#include <math.h>
+
+enum { NV = 24 };
+
+static const char lanes_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry lanes(.param .u64 p_out)\n{\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<10>;\n  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p_out];\n  mov.u32 %r1, %tid.x;\n"
+    "  mul.lo.s32 %r2, %r1, -7;\n  add.s32 %r3, %r2, 1000;\n  sub.s32 %r4, %r2, %r1;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, 13;\n  and.b32 %r6, %r3, 3855;\n  or.b32 %r7, %r2, 5;\n"
+    "  xor.b32 %r8, %r3, %r2;\n  not.b32 %r9, %r3;\n  shl.b32 %r10, %r3, 3;\n"
+    "  shr.u32 %r11, %r2, 4;\n  shr.s32 %r12, %r2, 4;\n  shr.u32 %r13, %r2, %r1;\n"
+    "  shl.b32 %r14, %r3, 40;\n"
+    "  setp.lt.s32 %p1, %r2, -50;\n  setp.lo.u32 %p2, %r2, 100;\n  setp.ne.s32 %p3, %r6, 3848;\n"
+    "  selp.b32 %r15, %r3, %r4, %p1;\n  selp.b32 %r16, 1, 0, %p2;\n  selp.b32 %r17, 1, 0, %p3;\n"
+    "  cvt.rn.f32.s32 %f1, %r2;\n  add.f32 %f2, %f1, 0f3F000000;\n  mul.f32 %f3, %f2, %f1;\n"
+    "  fma.rn.f32 %f4, %f3, %f2, %f1;\n  sub.f32 %f5, %f4, %f3;\n  add.rz.f32 %f6, %f4, 0f3DCCCCCD;\n"
+    "  mov.b32 %r18, %f2;\n  mov.b32 %r19, %f3;\n  mov.b32 %r20, %f4;\n  mov.b32 %r21, %f5;\n"
+    "  mov.b32 %r22, %f6;\n  mul.lo.s64 %rd2, %rd1, 3;\n  cvt.u32.u64 %r23, %rd2;\n"
+    "  mul.wide.u32 %rd3, %r1, 96;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  st.global.v4.u32 [%rd4], {%r2, %r3, %r4, %r5};\n"
+    "  st.global.v4.u32 [%rd4+16], {%r6, %r7, %r8, %r9};\n"
+    "  st.global.v4.u32 [%rd4+32], {%r10, %r11, %r12, %r13};\n"
+    "  st.global.v4.u32 [%rd4+48], {%r14, %r15, %r16, %r17};\n"
+    "  st.global.v4.u32 [%rd4+64], {%r18, %r19, %r20, %r21};\n"
+    "  st.global.v4.u32 [%rd4+80], {%r22, %r22, %r22, %r22};\n"
+    "  ret;\n}\n";
+
+static bool run_lanes(const PtxModule *m, uint32_t threads, uint32_t *out)
+{
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t o = pt_upload(mem, NULL, 32 * NV * 4);
+    uint64_t args[1] = {o};
+    PtxRunStats st;
+    bool ok = pt_run(m, mem, "lanes", 1, 1, 1, threads, 1, 1, 0, args, 1, &st);
+    ptx_memory_read(mem, o, out, 32 * NV * 4);
+    ptx_memory_destroy(mem);
+    return ok;
+}
+
+static uint32_t f2u(float f) { return pt_f2u(f); }
+
+TEST(ptx_lanes_full_warp_matches_general_paths)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(lanes_ptx, "lanes.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    static uint32_t full[32 * NV], part[32 * NV];
+    EXPECT(run_lanes(m, 32, full));
+    EXPECT(run_lanes(m, 31, part));
+    for (uint32_t t = 0; t < 31; t++)
+        for (uint32_t k = 0; k < NV; k++)
+            EXPECT_EQ_U(full[t * NV + k], part[t * NV + k]);
+    for (uint32_t t = 0; t < 32; t++) {
+        const uint32_t *v = &full[t * NV];
+        int32_t r2 = (int32_t)t * -7, r3 = r2 + 1000;
+        EXPECT_EQ_U(v[0], (uint32_t)r2);
+        EXPECT_EQ_U(v[1], (uint32_t)r3);
+        EXPECT_EQ_U(v[2], (uint32_t)(r2 - (int32_t)t));
+        EXPECT_EQ_U(v[3], (uint32_t)r2 * (uint32_t)r3 + 13u);
+        EXPECT_EQ_U(v[4], (uint32_t)r3 & 3855u);
+        EXPECT_EQ_U(v[5], (uint32_t)r2 | 5u);
+        EXPECT_EQ_U(v[6], (uint32_t)r3 ^ (uint32_t)r2);
+        EXPECT_EQ_U(v[7], ~(uint32_t)r3);
+        EXPECT_EQ_U(v[8], (uint32_t)r3 << 3);
+        EXPECT_EQ_U(v[9], (uint32_t)r2 >> 4);
+        EXPECT_EQ_U(v[10], (uint32_t)(r2 >> 4));
+        EXPECT_EQ_U(v[11], (uint32_t)r2 >> t);
+        EXPECT_EQ_U(v[12], 0);
+        EXPECT_EQ_U(v[13], (uint32_t)(r2 < -50 ? r3 : r2 - (int32_t)t));
+        EXPECT_EQ_U(v[14], (uint32_t)r2 < 100u);
+        EXPECT_EQ_U(v[15], ((uint32_t)r3 & 3855u) != 3848u);
+        float f1 = (float)r2, f2 = f1 + 0.5f, f3 = f2 * f1, f4 = fmaf(f3, f2, f1), f5 = f4 - f3;
+        EXPECT_EQ_U(v[16], f2u(f2));
+        EXPECT_EQ_U(v[17], f2u(f3));
+        EXPECT_EQ_U(v[18], f2u(f4));
+        EXPECT_EQ_U(v[19], f2u(f5));
+        double sum = (double)f4 + (double)0.1f; /* exact: the exponents are close */
+        float f6 = (float)sum;
+        if (fabs((double)f6) > fabs(sum))
+            f6 = nextafterf(f6, 0.0f); /* rounded toward zero */
+        EXPECT_EQ_U(v[20], f2u(f6));
+    }
+    ptx_module_free(m);
+}
