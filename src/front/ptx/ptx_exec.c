@@ -237,11 +237,8 @@ static inline bool resolve(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t spac
 
 static inline uint64_t rd(PtxLaunch *l, const Where *r, unsigned bytes)
 {
-    if (r->host) {
-        uint64_t v = 0;
-        memcpy(&v, r->host, bytes);
-        return v;
-    }
+    if (r->host)
+        return ptx_bytes_get(r->host, bytes);
     return ptx_mem_load(l->mem, r->addr, bytes);
 }
 
@@ -257,7 +254,7 @@ bool __attribute__((noinline, cold)) ptx_store_refused(PtxLaunch *l, uint64_t ad
 static inline bool wr(PtxLaunch *l, const Where *r, uint64_t v, unsigned bytes, uint32_t pc)
 {
     if (r->host)
-        memcpy(r->host, &v, bytes);
+        ptx_bytes_put(r->host, v, bytes);
     else if (!ptx_mem_store(l->mem, r->addr, v, bytes))
         return ptx_store_refused(l, r->addr, pc);
     return true;

@@ -104,15 +104,45 @@ static inline bool ptx_mem_valid(PtxMemory *mem, uint64_t addr, unsigned bytes, 
     return ptx_memory_valid_slow(mem, addr, bytes, const_only);
 }
 
+/* The size bytes at p as a little-endian value, and the reverse: fixed-size copies for the
+ * sizes of PTX's scalars (a variable-size memcpy is a library call). */
+static inline uint64_t ptx_bytes_get(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    switch (size) {
+    case 1: return p[0];
+    case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
+    case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
+    case 8: memcpy(&v, p, 8); return v;
+    default: memcpy(&v, p, size); return v;
+    }
+}
+static inline void ptx_bytes_put(uint8_t *p, uint64_t v, unsigned size)
+{
+    switch (size) {
+    case 1: p[0] = (uint8_t)v; return;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+    case 8: memcpy(p, &v, 8); return;
+    default: memcpy(p, &v, size); return;
+    }
+}
+
+/* ptx_memory_page with its TLB hit inline. */
+static inline uint8_t *ptx_mem_page(PtxMemory *mem, uint64_t addr, bool create)
+{
+    uint64_t pn = addr >> PTX_PAGE_BITS;
+    const PtxTlbEntry *e = &mem->tlb[pn & (PTX_TLB_SIZE - 1)];
+    return e->pn == pn + 1 ? e->data : ptx_memory_page(mem, addr, create);
+}
+
 /* Little-endian scalar access of 1, 2, 4 or 8 bytes. */
 static inline uint64_t ptx_mem_load(PtxMemory *mem, uint64_t addr, unsigned size)
 {
     uint64_t off = addr & (PTX_PAGE_SIZE - 1), v = 0;
     if (off + size <= PTX_PAGE_SIZE) {
-        const uint8_t *pg = ptx_memory_page(mem, addr, false);
-        if (pg)
-            memcpy(&v, pg + off, size);
-        return v;
+        const uint8_t *pg = ptx_mem_page(mem, addr, false);
+        return pg ? ptx_bytes_get(pg + off, size) : 0;
     }
     ptx_memory_read(mem, addr, &v, size);
     return v;
@@ -124,10 +154,10 @@ static inline bool ptx_mem_store(PtxMemory *mem, uint64_t addr, uint64_t v, unsi
     uint64_t off = addr & (PTX_PAGE_SIZE - 1);
     if (off + size > PTX_PAGE_SIZE)
         return ptx_memory_write(mem, addr, &v, size);
-    uint8_t *pg = ptx_memory_page(mem, addr, true);
+    uint8_t *pg = ptx_mem_page(mem, addr, true);
     if (!pg)
         return false;
-    memcpy(pg + off, &v, size);
+    ptx_bytes_put(pg + off, v, size);
     return true;
 }
 
