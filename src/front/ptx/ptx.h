@@ -35,9 +35,9 @@ typedef struct PtxKernelInfo {
     uint32_t local_bytes;       /* .local bytes per thread */
     uint32_t regs_estimate;     /* 32-bit registers per thread, from the .reg declarations (capped at 255) */
     bool uses_dynamic_smem;     /* an `.extern .shared` array is referenced */
-    uint32_t reg_lo, reg_hi;    /* the register storage slots of the kernel and its callees lie in
-                                 * [reg_lo, reg_hi), besides the special registers (what a warp's
-                                 * start zeroes) */
+    uint32_t reg_lo, reg_hi;    /* the register storage slots a warp's start zeroes besides the
+                                 * special registers: those that can be read before they are
+                                 * written (ptx_regalloc.c) */
 } PtxKernelInfo;
 
 /* ---- module ---- */

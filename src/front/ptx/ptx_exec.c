@@ -55,8 +55,8 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
     size_t nregs = (size_t)m->n_slots * WARP_SIZE;
     if (!w->regs)
         w->regs = xmalloc(nregs * sizeof *w->regs);
-    /* Deterministic, though PTX leaves them undefined: the special registers and those of the
-     * kernel and its callees (not the module's other kernels', which it never reads). */
+    /* Deterministic, though PTX leaves them undefined: the special registers and the slots that
+     * can be read before this warp writes them (ptx_regalloc.c). */
     memset(w->regs, 0, SR_COUNT * WARP_SIZE * sizeof *w->regs); /* the special registers' slots */
     memset(w->regs + (size_t)l->ki->reg_lo * WARP_SIZE, 0,
            (size_t)(l->ki->reg_hi - l->ki->reg_lo) * WARP_SIZE * sizeof *w->regs);

@@ -162,7 +162,6 @@ typedef struct PtxFunc {
     uint32_t first_inst, n_insts;
     uint32_t reg_base, n_regs;
     uint32_t regs32;             /* 32-bit register slots declared (for the estimate) */
-    uint32_t slot_base, n_slots; /* its registers' storage slots (ptx_regalloc.c) */
     uint16_t *params;            /* symbol ids of the parameters, in order */
     uint32_t n_params;
     uint16_t *rets;              /* symbol ids of the return parameters */
@@ -193,10 +192,12 @@ struct PtxModule {
     uint16_t envreg[PTX_N_ENVREGS];
     uint32_t local_bytes, pframe_bytes; /* per-thread frames (module-wide layout) */
     /* What the interpreter runs (ptx_regalloc.c): insts with every register id replaced by its
-     * storage slot, n_slots of them per lane of a warp (the special registers keep slots
-     * 0 .. SR_COUNT-1, then shared_slots module-wide ones), and the slot of each %envreg. */
+     * storage slot, n_slots of them per lane of a warp, and the slot of each %envreg. The
+     * special registers keep slots 0 .. SR_COUNT-1; slots below init_slots are those a value
+     * can be read from before this warp wrote it (a warp's start zeroes them); the others are
+     * always written first. */
     PtxInst *xinsts;
-    uint32_t n_slots, shared_slots;
+    uint32_t n_slots, init_slots;
     uint16_t xenvreg[PTX_N_ENVREGS];
     PtxKernelInfo *kernels;
     uint32_t *kernel_func;   /* function index of each kernel */
@@ -216,7 +217,7 @@ static inline bool ptx_type_float(uint8_t t) { return t >= PT_F16 && t <= PT_F64
 /* ptx_cfg.c: fill PtxInst.rpc for every branch (and partial exit) of function f. */
 void ptx_cfg_compute_rpc(PtxModule *m, uint32_t f);
 
-/* ptx_regalloc.c: fill xinsts, n_slots, shared_slots, xenvreg and each function's slots. */
+/* ptx_regalloc.c: fill xinsts, n_slots, init_slots and xenvreg. */
 void ptx_regalloc(PtxModule *m);
 
 /* ptx_decode.c: decode a mnemonic such as "ld.global.nc.v4.f32" into in->op/type/modifiers.

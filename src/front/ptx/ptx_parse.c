@@ -354,17 +354,13 @@ static void finalize(Parser *P)
         }
         ki->param_bytes = off;
         uint32_t regs = fn->regs32, callee_regs = 0;
-        ki->reg_lo = m->shared_slots ? SR_COUNT : fn->slot_base;
-        ki->reg_hi = fn->slot_base + fn->n_slots;
+        ki->reg_lo = SR_COUNT;
+        ki->reg_hi = m->init_slots;
         for (uint32_t g = 0; g < m->n_funcs; g++) {
             if (!mark[g])
                 continue;
             if (g != f)
                 callee_regs = MAX(callee_regs, m->funcs[g].regs32);
-            if (m->funcs[g].n_slots) {
-                ki->reg_lo = MIN(ki->reg_lo, m->funcs[g].slot_base);
-                ki->reg_hi = MAX(ki->reg_hi, m->funcs[g].slot_base + m->funcs[g].n_slots);
-            }
             const PtxFunc *gn = &m->funcs[g];
             for (uint32_t i = gn->first_inst; i < gn->first_inst + gn->n_insts; i++)
                 for (unsigned j = 0; j < m->insts[i].n_ops; j++) {

@@ -18,9 +18,12 @@
  * of shfl (which reads other, possibly inactive, lanes) and of wmma (which writes every lane).
  * Registers no instruction names get no slot. Special registers keep slots 0 .. SR_COUNT-1;
  * registers read by more than one function (the %envreg registers) get module-wide slots after
- * them; then each function's slots, in a range of its own, since a caller's values stay live
- * across its calls. A function too large to analyse cheaply (over REGALLOC_MAX_REGS registers,
- * or a liveness table over REGALLOC_MAX_WORDS words) keeps one slot per register. */
+ * them; each function's slots are a range of their own, since a caller's values stay live
+ * across its calls. The pinned slots of all functions come next, and only they (with the
+ * special and module-wide ones) are zeroed when a warp starts: any other slot is written on
+ * every path before it is read, so what it held before is never seen. A function too large to
+ * analyse cheaply (over REGALLOC_MAX_REGS registers, or a liveness table over
+ * REGALLOC_MAX_WORDS words) keeps one slot per register, all of them zeroed. */
 #include "front/ptx/ptx_ir.h"
 
 #include "base/base.h"
@@ -234,9 +237,9 @@ static uint64_t *interference(const Fn *F, const uint32_t *bstart, uint32_t nb, 
     return adj;
 }
 
-/* Slots for the function's locals (slot[r], UINT32_MAX for a register no instruction names);
- * returns how many. */
-static uint32_t colour(const Fn *F, uint32_t *slot)
+/* Slots for the function's locals (slot[r], UINT32_MAX for a register no instruction names),
+ * the pinned ones first (*n_pinned of them); returns how many in all. */
+static uint32_t colour(const Fn *F, uint32_t *slot, uint32_t *n_pinned)
 {
     uint32_t first = (uint32_t)(F->insts - F->m->insts);
     uint32_t *bstart;
@@ -271,7 +274,8 @@ static uint32_t colour(const Fn *F, uint32_t *slot)
     for (uint32_t k = 0; k < n_order; k++)
         if (bit_get(pinned, order[k]))
             slot[order[k]] = n_slots++;
-    uint32_t shared_lo = n_slots;
+    uint32_t free_lo = n_slots;
+    *n_pinned = n_slots;
     uint64_t *taken = xcalloc((F->nr + 63) / 64, 8);
     for (uint32_t k = 0; k < n_order; k++) {
         uint32_t r = order[k];
@@ -281,13 +285,13 @@ static uint32_t colour(const Fn *F, uint32_t *slot)
         for (size_t w = 0; w < W; w++)
             for (uint64_t bits = row[w]; bits; bits &= bits - 1) {
                 uint32_t x = (uint32_t)(w * 64) + (uint32_t)__builtin_ctzll(bits);
-                if (slot[x] != UINT32_MAX && slot[x] >= shared_lo)
-                    bit_set(taken, slot[x] - shared_lo);
+                if (slot[x] != UINT32_MAX && slot[x] >= free_lo)
+                    bit_set(taken, slot[x] - free_lo);
             }
         uint32_t s = 0;
         while (bit_get(taken, s))
             s++;
-        slot[r] = shared_lo + s;
+        slot[r] = free_lo + s;
         n_slots = MAX(n_slots, slot[r] + 1);
         for (size_t w = 0; w < (F->nr + 63) / 64; w++)
             taken[w] = 0;
@@ -337,31 +341,46 @@ void ptx_regalloc(PtxModule *m)
     for (uint32_t r = 0; r < m->n_regs; r++)
         if (shared[r] && map[r] == UINT32_MAX)
             map[r] = next++;
-    m->shared_slots = next - SR_COUNT;
+    /* Each function's slots, its pinned ones first; then all pinned slots go together after
+     * the module-wide ones, so that what a warp's start zeroes is one range. */
+    uint32_t *nf = xcalloc(m->n_funcs + 1, sizeof *nf), *np = xcalloc(m->n_funcs + 1, sizeof *np);
+    uint32_t **slots = xcalloc(m->n_funcs + 1, sizeof *slots);
     for (uint32_t f = 0; f < m->n_funcs; f++) {
-        PtxFunc *fn = &m->funcs[f];
-        fn->slot_base = next;
-        fn->n_slots = 0;
+        const PtxFunc *fn = &m->funcs[f];
         if (!fn->defined || !fn->n_regs || !fn->n_insts)
             continue; /* no instruction names a register */
         Fn F = {m, m->insts + fn->first_inst, fn->n_insts, fn->reg_base, fn->n_regs, (fn->n_regs + 63) / 64, shared};
-        uint32_t *slot = xmalloc(fn->n_regs * sizeof *slot);
+        slots[f] = xmalloc(fn->n_regs * sizeof **slots);
         size_t blocks_max = fn->n_insts + 1;
         if (fn->n_regs > REGALLOC_MAX_REGS || blocks_max * F.words > REGALLOC_MAX_WORDS ||
             (size_t)fn->n_regs * F.words > REGALLOC_MAX_WORDS) {
             for (uint32_t r = 0; r < fn->n_regs; r++)
-                slot[r] = r;
-            fn->n_slots = fn->n_regs;
+                slots[f][r] = r;
+            nf[f] = np[f] = fn->n_regs; /* unanalysed: every slot zeroed, as if pinned */
         } else {
-            fn->n_slots = colour(&F, slot);
+            nf[f] = colour(&F, slots[f], &np[f]);
         }
-        for (uint32_t r = 0; r < fn->n_regs; r++)
-            if (slot[r] != UINT32_MAX && !shared[fn->reg_base + r])
-                map[fn->reg_base + r] = next + slot[r];
-        next += fn->n_slots;
-        free(slot);
     }
-    m->n_slots = next;
+    uint32_t pinned_end = next;
+    for (uint32_t f = 0; f < m->n_funcs; f++)
+        pinned_end += np[f];
+    uint32_t pin_next = next, free_next = pinned_end;
+    for (uint32_t f = 0; f < m->n_funcs; f++) {
+        const PtxFunc *fn = &m->funcs[f];
+        for (uint32_t r = 0; slots[f] && r < fn->n_regs; r++) {
+            uint32_t k = slots[f][r];
+            if (k != UINT32_MAX && !shared[fn->reg_base + r])
+                map[fn->reg_base + r] = k < np[f] ? pin_next + k : free_next + (k - np[f]);
+        }
+        pin_next += np[f];
+        free_next += nf[f] - np[f];
+        free(slots[f]);
+    }
+    m->init_slots = pinned_end;
+    m->n_slots = free_next;
+    free(slots);
+    free(nf);
+    free(np);
     m->xinsts = xmalloc((m->n_insts ? m->n_insts : 1) * sizeof *m->xinsts);
     if (m->n_insts)
         memcpy(m->xinsts, m->insts, m->n_insts * sizeof *m->xinsts);
