@@ -735,7 +735,7 @@ bool ptx_slices_eval(const PtxSlices *s, uint32_t i, const PtxSliceEnv *env, con
     if (i >= s->n || !s->info[i].precomputable)
         return false;
     const SliceProg *p = &s->prog[i];
-    const SliceStep *st = s->steps + p->first;
+    const SliceStep *st = p->n ? s->steps + p->first : NULL; /* no steps: no array either */
     uint64_t v[PTX_SLICE_MAX_STEPS];
     for (uint32_t k = 0; k < p->n; k++, st++) {
         switch (st->op) {
