@@ -114,6 +114,35 @@ static bool rows_value(const Rows *r, const char *name, uint64_t *out)
     return false;
 }
 
+/* Rows by name: an open-addressing table of the first row with each name (the totals' lookup
+ * was a scan of every row for every instance row, quadratic in the rows). */
+typedef struct RowIndex {
+    uint32_t *slot; /* row index, UINT32_MAX: empty */
+    uint32_t mask;
+} RowIndex;
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* The first row named name, or UINT32_MAX; with add, row i becomes it when there is none. */
+static uint32_t row_index(RowIndex *x, const Rows *r, const char *name, uint32_t add)
+{
+    for (uint32_t k = name_hash(name) & x->mask;; k = (k + 1) & x->mask) {
+        if (x->slot[k] == UINT32_MAX) {
+            if (add != UINT32_MAX)
+                x->slot[k] = add;
+            return UINT32_MAX;
+        }
+        if (!strcmp(r->rows[x->slot[k]].name, name))
+            return x->slot[k];
+    }
+}
+
 /* Build the rows of one stats object from slot values (NULL: the counters' current values). */
 static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
 {
@@ -139,6 +168,13 @@ static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
     r->n_entries = r->n;
 
     /* Totals over instances, in order of first appearance; a name registered explicitly wins. */
+    RowIndex x = {NULL, 63};
+    while (x.mask + 1 < 4 * (r->n_entries + 1)) /* room for every entry and a total of each */
+        x.mask = 2 * x.mask + 1;
+    x.slot = xmalloc((x.mask + 1) * sizeof *x.slot);
+    memset(x.slot, 0xFF, (x.mask + 1) * sizeof *x.slot);
+    for (uint32_t i = 0; i < r->n_entries; i++)
+        row_index(&x, r, r->rows[i].name, i);
     char total[96];
     for (uint32_t i = 0; i < r->n_entries; i++) {
         Row *src = &r->rows[i];
@@ -146,18 +182,17 @@ static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
             continue;
         Row *dst = NULL;
         bool clash = false;
-        for (uint32_t j = 0; j < r->n; j++) {
-            if (strcmp(r->rows[j].name, total))
-                continue;
+        uint32_t j = row_index(&x, r, total, UINT32_MAX);
+        if (j != UINT32_MAX) {
             if (r->rows[j].is_total && r->rows[j].n_buckets == src->n_buckets)
                 dst = &r->rows[j];
             else
                 clash = true;
-            break;
         }
         if (clash)
             continue;
         if (!dst) {
+            row_index(&x, r, total, r->n);
             dst = rows_add(r, &cap);
             src = &r->rows[i]; /* rows may have moved */
             snprintf(dst->name, sizeof dst->name, "%s", total);
@@ -175,6 +210,7 @@ static void rows_build(Rows *r, const Stats *st, const uint64_t *slots)
         else
             dst->value += src->value;
     }
+    free(x.slot);
 
     for (size_t d = 0; d < ARRAY_LEN(derived); d++) {
         uint64_t num, den;
