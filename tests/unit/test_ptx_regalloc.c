@@ -50,6 +50,19 @@ static uint32_t slot_of(const PtxModule *m, uint16_t r, unsigned *n_sharing)
     return s;
 }
 
+/* Run kernel (one parameter: the output) in one CTA of threads; its output's bytes into out. */
+static bool run_one(const PtxModule *m, const char *kernel, uint32_t threads, void *out, size_t bytes)
+{
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t o = pt_upload(mem, NULL, bytes);
+    uint64_t args[1] = {o};
+    PtxRunStats st;
+    bool ok = pt_run(m, mem, kernel, 1, 1, 1, threads, 1, 1, 0, args, 1, &st);
+    ptx_memory_read(mem, o, out, bytes);
+    ptx_memory_destroy(mem);
+    return ok;
+}
+
 /* A chain of 40 temporaries, each read once by the next: two slots carry it. */
 static const char chain_ptx[] = HDR
     ".visible .entry chain(.param .u64 p_out)\n{\n"
@@ -77,16 +90,10 @@ TEST(ptx_regalloc_chain_shares_slots)
      * registers the kernel names. */
     EXPECT_EQ_U(m->n_slots - SR_COUNT, 4);
     EXPECT_EQ_U(m->n_regs - SR_COUNT, 42 + 4);
-    PtxMemory *mem = ptx_memory_create();
-    uint64_t out = pt_upload(mem, NULL, 64 * 4);
-    uint64_t args[1] = {out};
-    PtxRunStats st;
-    EXPECT(pt_run(m, mem, "chain", 1, 1, 1, 64, 1, 1, 0, args, 1, &st));
     uint32_t got[64];
-    ptx_memory_read(mem, out, got, sizeof got);
+    EXPECT(run_one(m, "chain", 64, got, sizeof got));
     for (uint32_t i = 0; i < 64; i++)
         EXPECT_EQ_U(got[i], i + 39);
-    ptx_memory_destroy(mem);
     ptx_module_free(m);
 }
 
@@ -123,13 +130,8 @@ TEST(ptx_regalloc_keeps_live_values)
     slot_of(m, (uint16_t)(m->funcs[0].reg_base + 4 + 49), &n); /* %r49: the .pred decl comes first */
     EXPECT_EQ_U(n, 1);
     EXPECT(m->n_slots < m->n_regs);
-    PtxMemory *mem = ptx_memory_create();
-    uint64_t out = pt_upload(mem, NULL, 2048);
-    uint64_t args[1] = {out};
-    PtxRunStats st;
-    EXPECT(pt_run(m, mem, "live", 1, 1, 1, 64, 1, 1, 0, args, 1, &st));
     uint32_t got[512];
-    ptx_memory_read(mem, out, got, sizeof got);
+    EXPECT(run_one(m, "live", 64, got, sizeof got));
     for (uint32_t i = 0; i < 64; i++) {
         EXPECT_EQ_U(got[i * 4 + 0], 5 * i + 30);
         EXPECT_EQ_U(got[i * 4 + 1], (i & 1 ? (i + 1000) * 2 : (i + 2000) * 3) + 7 * i);
@@ -137,7 +139,6 @@ TEST(ptx_regalloc_keeps_live_values)
         EXPECT_EQ_U(got[i * 4 + 3], 7);
         EXPECT_EQ_U(got[256 + 4 * i], 2 * (i + 5) + 1);
     }
-    ptx_memory_destroy(mem);
     ptx_module_free(m);
 }
 
@@ -165,17 +166,11 @@ TEST(ptx_regalloc_pins_shfl_operands)
     EXPECT_EQ_U(n4, 1);
     EXPECT_EQ_U(n5, 1);
     EXPECT(n3 > 1); /* %r3 dies at %r4's definition: a later temporary takes its slot */
-    PtxMemory *mem = ptx_memory_create();
-    uint64_t out = pt_upload(mem, NULL, 32 * 4);
-    uint64_t args[1] = {out};
-    PtxRunStats st;
-    EXPECT(pt_run(m, mem, "sh", 1, 1, 1, 32, 1, 1, 0, args, 1, &st));
     uint32_t got[32];
-    ptx_memory_read(mem, out, got, sizeof got);
+    EXPECT(run_one(m, "sh", 32, got, sizeof got));
     for (uint32_t i = 0; i < 32; i++) {
         uint32_t src = i < 31 ? i + 1 : i;
         EXPECT_EQ_U(got[i], ((src + 1) * 2 + 1 + 1) * 3);
     }
-    ptx_memory_destroy(mem);
     ptx_module_free(m);
 }

@@ -459,6 +459,49 @@ static void add_reg(const PtxModule *m, uint16_t *list, uint8_t *n, unsigned cap
         list[(*n)++] = r;
 }
 
+void ptx_inst_regs(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *uses, unsigned *nu)
+{
+    unsigned first_src = 1;
+    *nd = *nu = 0;
+    switch (in->op) {
+    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
+    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
+        first_src = 0;
+        break;
+    case OP_SETP: case OP_SHFL: case OP_MATCH:
+        for (unsigned j = 0; j < 2 && j < in->n_ops; j++)
+            if (in->o[j].kind == OK_REG && in->o[j].reg != PTX_NO_REG)
+                defs[(*nd)++] = in->o[j].reg;
+        first_src = 2;
+        break;
+    default:
+        if (in->n_ops == 0) {
+            first_src = 0;
+        } else if (in->o[0].kind == OK_REG) {
+            if (in->o[0].reg != PTX_NO_REG)
+                defs[(*nd)++] = in->o[0].reg;
+        } else if (in->o[0].kind == OK_VEC) {
+            for (unsigned k = 0; k < in->o[0].n; k++)
+                if (in->o[0].vreg[k] != PTX_NO_REG)
+                    defs[(*nd)++] = in->o[0].vreg[k];
+        } else {
+            first_src = 0; /* wmma.store: the first operand is its address */
+        }
+        break;
+    }
+    if (in->guard != PTX_NO_REG)
+        uses[(*nu)++] = in->guard;
+    for (unsigned i = first_src; i < in->n_ops; i++) {
+        const PtxOperand *o = &in->o[i];
+        if ((o->kind == OK_REG || o->kind == OK_ADDR) && o->reg != PTX_NO_REG)
+            uses[(*nu)++] = o->reg;
+        else if (o->kind == OK_VEC)
+            for (unsigned k = 0; k < o->n; k++)
+                if (o->vreg[k] != PTX_NO_REG)
+                    uses[(*nu)++] = o->vreg[k];
+    }
+}
+
 void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
 {
     const PtxInst *in = &m->insts[pc];
@@ -473,40 +516,15 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
         if (in->flags & PF_L2_ONLY)
             s->flags |= WINST_F_L2_ONLY;
     }
-    unsigned first_src = 1;
-    /* Destinations. */
-    switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
-    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
-        first_src = 0;
-        break;
-    case OP_SETP: case OP_SHFL: case OP_MATCH:
-        add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, in->o[0].reg);
-        if (in->o[1].kind == OK_REG)
-            add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, in->o[1].reg);
-        first_src = 2;
-        break;
-    default:
-        if (in->o[0].kind == OK_REG)
-            add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, in->o[0].reg);
-        else if (in->o[0].kind == OK_VEC)
-            for (unsigned k = 0; k < in->o[0].n; k++)
-                add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, in->o[0].vreg[k]);
-        break;
-    }
+    uint16_t defs[PTX_MAX_INST_REGS], uses[PTX_MAX_INST_REGS];
+    unsigned nd, nu;
+    ptx_inst_regs(in, defs, &nd, uses, &nu);
+    for (unsigned i = 0; i < nd; i++)
+        add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, defs[i]);
     if ((in->flags & PF_CC) && s->n_dst < WINST_MAX_DST)
         add_reg(m, s->dst, &s->n_dst, WINST_MAX_DST, (uint16_t)(m->special_base + SR_CARRY));
-    /* Sources. */
-    if (in->guard != PTX_NO_REG)
-        add_reg(m, s->src, &s->n_src, WINST_MAX_SRC, in->guard);
-    for (unsigned i = first_src; i < in->n_ops; i++) {
-        const PtxOperand *o = &in->o[i];
-        if (o->kind == OK_REG || (o->kind == OK_ADDR && o->reg != PTX_NO_REG))
-            add_reg(m, s->src, &s->n_src, WINST_MAX_SRC, o->reg);
-        else if (o->kind == OK_VEC)
-            for (unsigned k = 0; k < o->n; k++)
-                add_reg(m, s->src, &s->n_src, WINST_MAX_SRC, o->vreg[k]);
-    }
+    for (unsigned i = 0; i < nu; i++) /* the guard first, then the operands in order */
+        add_reg(m, s->src, &s->n_src, WINST_MAX_SRC, uses[i]);
     if (in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC)
         add_reg(m, s->src, &s->n_src, WINST_MAX_SRC, (uint16_t)(m->special_base + SR_CARRY));
 }

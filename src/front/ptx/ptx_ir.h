@@ -232,7 +232,12 @@ const char *ptx_opcode_name(uint8_t op);
 const char *ptx_type_name(uint8_t t);
 /* ptx_decl.c: "%tid.x" for SR_TID_X, and so on. */
 const char *ptx_special_reg_name(unsigned sr);
-/* Fill the timing model's static view of instruction pc. */
+/* The registers instruction in writes (defs) and reads (uses: the guard first, then the
+ * operands in order), special registers included, the carry flag not: what the interpreter
+ * touches, nothing capped (at most PTX_MAX_INST_REGS each). */
+#define PTX_MAX_INST_REGS (PTX_MAX_OPS * PTX_MAX_VEC + 2)
+void ptx_inst_regs(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *uses, unsigned *nu);
+/* Fill the timing model's static view of instruction pc (its registers: ptx_inst_regs'). */
 void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *out);
 
 #endif

@@ -33,53 +33,7 @@
 
 #define REGALLOC_MAX_REGS 16384u
 #define REGALLOC_MAX_WORDS (1u << 22) /* 32 MiB per liveness table */
-#define REGALLOC_MAX_OPREGS (PTX_MAX_OPS * PTX_MAX_VEC + 2)
-
-/* The registers an instruction writes and reads (guard included), as the interpreter runs it.
- * The operand layout follows ptx_decode_static, but nothing is capped or left out: a missed
- * read would let another value take the register's slot. */
-static void regs_of(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *uses, unsigned *nu)
-{
-    unsigned first_src = 1;
-    *nd = *nu = 0;
-    switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
-    case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
-        first_src = 0;
-        break;
-    case OP_SETP: case OP_SHFL: case OP_MATCH:
-        for (unsigned j = 0; j < 2 && j < in->n_ops; j++)
-            if (in->o[j].kind == OK_REG && in->o[j].reg != PTX_NO_REG)
-                defs[(*nd)++] = in->o[j].reg;
-        first_src = 2;
-        break;
-    default:
-        if (in->n_ops == 0) {
-            first_src = 0;
-        } else if (in->o[0].kind == OK_REG) {
-            if (in->o[0].reg != PTX_NO_REG)
-                defs[(*nd)++] = in->o[0].reg;
-        } else if (in->o[0].kind == OK_VEC) {
-            for (unsigned k = 0; k < in->o[0].n; k++)
-                if (in->o[0].vreg[k] != PTX_NO_REG)
-                    defs[(*nd)++] = in->o[0].vreg[k];
-        } else {
-            first_src = 0; /* wmma.store: the first operand is its address */
-        }
-        break;
-    }
-    if (in->guard != PTX_NO_REG)
-        uses[(*nu)++] = in->guard;
-    for (unsigned i = first_src; i < in->n_ops; i++) {
-        const PtxOperand *o = &in->o[i];
-        if ((o->kind == OK_REG || o->kind == OK_ADDR) && o->reg != PTX_NO_REG)
-            uses[(*nu)++] = o->reg;
-        else if (o->kind == OK_VEC)
-            for (unsigned k = 0; k < o->n; k++)
-                if (o->vreg[k] != PTX_NO_REG)
-                    uses[(*nu)++] = o->vreg[k];
-    }
-}
+#define REGALLOC_MAX_OPREGS PTX_MAX_INST_REGS
 
 static inline void bit_set(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
@@ -148,7 +102,7 @@ static void locals_of(const Fn *F, const PtxInst *in, uint32_t *dl, unsigned *nd
 {
     uint16_t defs[REGALLOC_MAX_OPREGS], uses[REGALLOC_MAX_OPREGS];
     unsigned d, u;
-    regs_of(in, defs, &d, uses, &u);
+    ptx_inst_regs(in, defs, &d, uses, &u);
     *nd = *nu = 0;
     for (unsigned j = 0; j < d; j++)
         if ((dl[*nd] = local_of(F, defs[j])) != UINT32_MAX)
@@ -319,7 +273,7 @@ void ptx_regalloc(PtxModule *m)
         for (uint32_t i = fn->first_inst; i < fn->first_inst + fn->n_insts; i++) {
             uint16_t defs[REGALLOC_MAX_OPREGS], uses[REGALLOC_MAX_OPREGS];
             unsigned nd, nu;
-            regs_of(&m->insts[i], defs, &nd, uses, &nu);
+            ptx_inst_regs(&m->insts[i], defs, &nd, uses, &nu);
             for (unsigned j = 0; j < nd + nu; j++) {
                 uint16_t r = j < nd ? defs[j] : uses[j - nd];
                 if (r < m->special_base + SR_COUNT && r >= m->special_base)
