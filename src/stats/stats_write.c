@@ -129,7 +129,8 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-/* The first row named name, or UINT32_MAX; with add, row i becomes it when there is none. */
+/* The first row named name, or UINT32_MAX; when there is none and add is not UINT32_MAX,
+ * row add becomes it. */
 static uint32_t row_index(RowIndex *x, const Rows *r, const char *name, uint32_t add)
 {
     for (uint32_t k = name_hash(name) & x->mask;; k = (k + 1) & x->mask) {
