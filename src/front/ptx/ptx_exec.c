@@ -335,6 +335,82 @@ static bool lane_access(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t la
     return true;
 }
 
+/* ld and st of the global, const or shared space, whole warp at once, when every active lane's
+ * access is aligned and the warp's span [lo, hi + bytes) lies inside the block's shared memory,
+ * or inside one allocation or variable (one page: one lookup for the warp). It checks before it
+ * touches anything and returns false when it does not apply; the lane-by-lane path then does
+ * the same work, and reports each fault as it meets it. */
+static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active,
+                     const uint64_t *base, uint64_t disp, uint64_t amask, Winst *out)
+{
+    const uint8_t space = in->space;
+    const bool load = in->op == OP_LD;
+    if (space != SP_SHARED && space != SP_GLOBAL && !(space == SP_CONST && load))
+        return false;
+    const unsigned eb = ptx_type_bytes(in->type), n = in->vec, bytes = eb * n;
+    uint64_t addr[WARP_SIZE], lo = UINT64_MAX, hi = 0, odd = 0;
+    FOR_LANES(active, i) {
+        uint64_t a = ((base ? base[i] : 0) + disp) & amask;
+        addr[i] = a;
+        lo = MIN(lo, a);
+        hi = MAX(hi, a);
+        odd |= a;
+    }
+    if (odd & (bytes - 1))
+        return false;
+    uint8_t *host = NULL; /* shared memory, or the single page the span lies in */
+    uint64_t host_base = 0;
+    if (space == SP_SHARED) {
+        if (hi + bytes > l->smem_bytes) /* addresses are below 2^32: no wrap */
+            return false;
+        host = w->cta->smem;
+    } else {
+        bool c = space == SP_CONST;
+        if (!ptx_mem_valid(l->mem, lo, bytes, c))
+            return false;
+        const PtxHit *h = &l->mem->hit[c][0]; /* the range holding lo, now the latest */
+        if (hi + bytes - h->lo > h->size)
+            return false;
+        if (lo >> PTX_PAGE_BITS == (hi + bytes - 1) >> PTX_PAGE_BITS) {
+            host = ptx_mem_page(l->mem, lo, !load);
+            if (!host && !load)
+                return false; /* the lanes' path reports the refused page */
+            host_base = lo & ~(PTX_PAGE_SIZE - 1);
+        }
+    }
+    if (out)
+        FOR_LANES(active, i) out->addr[i] = addr[i];
+    if (load) {
+        const PtxOperand *d = &in->o[0];
+        const bool sg = ptx_type_signed(in->type);
+        for (unsigned k = 0; k < n; k++) {
+            uint16_t reg = d->kind == OK_VEC ? d->vreg[k] : d->reg;
+            if (reg == PTX_NO_REG)
+                continue;
+            uint64_t *dst = w->regs + (size_t)reg * WARP_SIZE;
+            if (host)
+                FOR_LANES(active, i) dst[i] = ptx_ext(ptx_bytes_get(host + (addr[i] + k * eb - host_base), eb), eb, sg);
+            else /* several pages, or an absent one (zeros) */
+                FOR_LANES(active, i) dst[i] = ptx_ext(ptx_mem_load(l->mem, addr[i] + k * eb, eb), eb, sg);
+        }
+        return true;
+    }
+    const PtxOperand *s = &in->o[1];
+    uint64_t tmp[WARP_SIZE];
+    unsigned stride = 0;
+    const uint64_t *sv = s->kind != OK_VEC ? ptx_operand_values(l, w, s, tmp, &stride) : NULL;
+    FOR_LANES(active, i)
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = sv ? sv[i * stride] : s->vreg[k] == PTX_NO_REG ? 0 : w->regs[(size_t)s->vreg[k] * WARP_SIZE + i];
+            uint64_t a = addr[i] + k * eb;
+            if (host)
+                ptx_bytes_put(host + (a - host_base), v, eb);
+            else if (!ptx_mem_store(l->mem, a, v, eb))
+                return ptx_store_refused(l, a, pc), true;
+        }
+    return true;
+}
+
 static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out)
 {
     const PtxOperand *ao = &in->o[in->op == OP_LD || in->op == OP_ATOM ? 1 : 0];
@@ -347,6 +423,8 @@ static void exec_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     bool sg = ptx_type_signed(in->type);
     bool first = true;
     if (in->op == OP_PREFETCH)
+        return;
+    if ((in->op == OP_LD || in->op == OP_ST) && active && mem_warp(l, w, in, pc, active, base, disp, amask, out))
         return;
     if (in->op == OP_LD) {
         const PtxOperand *d = &in->o[0];
