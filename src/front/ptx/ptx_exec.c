@@ -49,15 +49,60 @@ void ptx_thread_coords(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, char
              (t / l->block[0]) % l->block[1], t / (l->block[0] * l->block[1]));
 }
 
+/* Special register k of every lane set to v, if the module reads it. */
+static inline void sr_fill(uint64_t *sr, uint32_t used, unsigned k, uint64_t v)
+{
+    if (used >> k & 1)
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+            sr[k * WARP_SIZE + lane] = v;
+}
+
+/* The special registers the module reads (PtxModule.sr_used; the others are never looked at). */
+static void warp_specials(const PtxLaunch *l, const PtxWarp *w, const PtxCta *c)
+{
+    const uint32_t used = l->m->sr_used;
+    uint64_t *sr = w->regs;
+    if (used & (7u << SR_TID_X)) { /* the thread index, counted on from the warp's first */
+        uint32_t bx = l->block[0], by = l->block[1], t = w->first_tid;
+        uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
+            sr[SR_TID_X * WARP_SIZE + lane] = x;
+            sr[SR_TID_Y * WARP_SIZE + lane] = y;
+            sr[SR_TID_Z * WARP_SIZE + lane] = z;
+            if (++x == bx && (x = 0, ++y == by))
+                y = 0, z++;
+        }
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        sr_fill(sr, used, SR_NTID_X + k, l->block[k]);
+        sr_fill(sr, used, SR_CTAID_X + k, c->ctaid[k]);
+        sr_fill(sr, used, SR_NCTAID_X + k, l->grid[k]);
+    }
+    sr_fill(sr, used, SR_WARPID, w->warp_in_cta);
+    sr_fill(sr, used, SR_NWARPID, l->warps_per_cta);
+    sr_fill(sr, used, SR_SMID, c->sm);
+    sr_fill(sr, used, SR_NSMID, 1);
+    sr_fill(sr, used, SR_GRIDID, 1);
+    sr_fill(sr, used, SR_CARRY, 0);
+    if (used & (0x1fu << SR_LANEMASK_EQ | 1u << SR_LANEID))
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
+            sr[SR_LANEID * WARP_SIZE + lane] = lane;
+            sr[SR_LANEMASK_EQ * WARP_SIZE + lane] = 1u << lane;
+            sr[SR_LANEMASK_LT * WARP_SIZE + lane] = (1u << lane) - 1;
+            sr[SR_LANEMASK_LE * WARP_SIZE + lane] = (uint32_t)((2ull << lane) - 1);
+            sr[SR_LANEMASK_GT * WARP_SIZE + lane] = (uint32_t)~((2ull << lane) - 1);
+            sr[SR_LANEMASK_GE * WARP_SIZE + lane] = (uint32_t)~((1u << lane) - 1);
+        }
+}
+
 void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
 {
     const PtxModule *m = l->m;
     size_t nregs = (size_t)m->n_slots * WARP_SIZE;
     if (!w->regs)
         w->regs = xmalloc(nregs * sizeof *w->regs);
-    /* Deterministic, though PTX leaves them undefined: the special registers and the slots that
-     * can be read before this warp writes them (ptx_regalloc.c). */
-    memset(w->regs, 0, SR_COUNT * WARP_SIZE * sizeof *w->regs); /* the special registers' slots */
+    /* Deterministic, though PTX leaves them undefined: the slots that can be read before this
+     * warp writes them (ptx_regalloc.c), and the special registers. */
     memset(w->regs + (size_t)l->ki->reg_lo * WARP_SIZE, 0,
            (size_t)(l->ki->reg_hi - l->ki->reg_lo) * WARP_SIZE * sizeof *w->regs);
     if (!w->cap) {
@@ -69,29 +114,7 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
     w->first_tid = warp_in_cta * WARP_SIZE;
     uint32_t n = l->threads_per_cta - w->first_tid;
     uint32_t valid = n >= WARP_SIZE ? 0xFFFFFFFFu : (1u << n) - 1;
-    uint64_t *sr = w->regs;
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
-        uint32_t t = w->first_tid + lane;
-        sr[SR_TID_X * WARP_SIZE + lane] = t % l->block[0];
-        sr[SR_TID_Y * WARP_SIZE + lane] = (t / l->block[0]) % l->block[1];
-        sr[SR_TID_Z * WARP_SIZE + lane] = t / (l->block[0] * l->block[1]);
-        for (unsigned k = 0; k < 3; k++) {
-            sr[(SR_NTID_X + k) * WARP_SIZE + lane] = l->block[k];
-            sr[(SR_CTAID_X + k) * WARP_SIZE + lane] = c->ctaid[k];
-            sr[(SR_NCTAID_X + k) * WARP_SIZE + lane] = l->grid[k];
-        }
-        sr[SR_LANEID * WARP_SIZE + lane] = lane;
-        sr[SR_WARPID * WARP_SIZE + lane] = warp_in_cta;
-        sr[SR_NWARPID * WARP_SIZE + lane] = l->warps_per_cta;
-        sr[SR_SMID * WARP_SIZE + lane] = c->sm;
-        sr[SR_NSMID * WARP_SIZE + lane] = 1;
-        sr[SR_GRIDID * WARP_SIZE + lane] = 1;
-        sr[SR_LANEMASK_EQ * WARP_SIZE + lane] = 1u << lane;
-        sr[SR_LANEMASK_LT * WARP_SIZE + lane] = (1u << lane) - 1;
-        sr[SR_LANEMASK_LE * WARP_SIZE + lane] = (uint32_t)((2ull << lane) - 1);
-        sr[SR_LANEMASK_GT * WARP_SIZE + lane] = (uint32_t)~((2ull << lane) - 1);
-        sr[SR_LANEMASK_GE * WARP_SIZE + lane] = (uint32_t)~((1u << lane) - 1);
-    }
+    warp_specials(l, w, c);
     for (unsigned k = 0; k < PTX_N_ENVREGS; k++)
         if (m->xenvreg[k] != PTX_NO_REG)
             for (uint32_t lane = 0; lane < WARP_SIZE; lane++)

@@ -195,9 +195,10 @@ struct PtxModule {
      * storage slot, n_slots of them per lane of a warp, and the slot of each %envreg. The
      * special registers keep slots 0 .. SR_COUNT-1; slots below init_slots are those a value
      * can be read from before this warp wrote it (a warp's start zeroes them); the others are
-     * always written first. */
+     * always written first. sr_used: bit k set if an instruction names special register k
+     * (a warp's start writes only those). */
     PtxInst *xinsts;
-    uint32_t n_slots, init_slots;
+    uint32_t n_slots, init_slots, sr_used;
     uint16_t xenvreg[PTX_N_ENVREGS];
     PtxKernelInfo *kernels;
     uint32_t *kernel_func;   /* function index of each kernel */
@@ -217,7 +218,7 @@ static inline bool ptx_type_float(uint8_t t) { return t >= PT_F16 && t <= PT_F64
 /* ptx_cfg.c: fill PtxInst.rpc for every branch (and partial exit) of function f. */
 void ptx_cfg_compute_rpc(PtxModule *m, uint32_t f);
 
-/* ptx_regalloc.c: fill xinsts, n_slots, init_slots and xenvreg. */
+/* ptx_regalloc.c: fill xinsts, n_slots, init_slots, sr_used and xenvreg. */
 void ptx_regalloc(PtxModule *m);
 
 /* ptx_decode.c: decode a mnemonic such as "ld.global.nc.v4.f32" into in->op/type/modifiers.

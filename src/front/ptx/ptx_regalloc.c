@@ -262,6 +262,7 @@ void ptx_regalloc(PtxModule *m)
 {
     /* module-wide slots: %envreg registers and any register more than one function names */
     uint8_t *shared = xcalloc(m->n_regs + 1, 1);
+    m->sr_used = 0;
     uint32_t *owner = xmalloc((m->n_regs + 1) * sizeof *owner);
     for (uint32_t r = 0; r < m->n_regs; r++)
         owner[r] = UINT32_MAX;
@@ -276,8 +277,10 @@ void ptx_regalloc(PtxModule *m)
             ptx_inst_regs(&m->insts[i], defs, &nd, uses, &nu);
             for (unsigned j = 0; j < nd + nu; j++) {
                 uint16_t r = j < nd ? defs[j] : uses[j - nd];
-                if (r < m->special_base + SR_COUNT && r >= m->special_base)
+                if (r < m->special_base + SR_COUNT && r >= m->special_base) {
+                    m->sr_used |= 1u << (r - m->special_base);
                     continue;
+                }
                 if (owner[r] != UINT32_MAX && owner[r] != f)
                     shared[r] = 1;
                 owner[r] = f;
