@@ -358,32 +358,68 @@ static bool lane_access(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t la
     return true;
 }
 
-/* ld and st of the global, const or shared space, whole warp at once, when every active lane's
- * access is aligned and the warp's span [lo, hi + bytes) lies inside the block's shared memory,
- * or inside one allocation or variable (one page: one lookup for the warp). It checks before it
- * touches anything and returns false when it does not apply; the lane-by-lane path then does
- * the same work, and reports each fault as it meets it. */
+/* For each active lane, dst[i] = the eb-byte value at p + addr[i] - hb, sign-extended if sg. */
+static inline void lanes_get(uint64_t *dst, const uint8_t *p, uint64_t hb, const uint64_t *addr, uint32_t active,
+                             unsigned eb, bool sg)
+{
+#define GET(T) LANES(active, i, T x; memcpy(&x, p + (addr[i] - hb), sizeof x); dst[i] = (uint64_t)x)
+    switch (eb * 2 + sg) {
+    case 2: GET(uint8_t); break;
+    case 3: GET(int8_t); break;
+    case 4: GET(uint16_t); break;
+    case 5: GET(int16_t); break;
+    case 8: GET(uint32_t); break;
+    case 9: GET(int32_t); break;
+    default: GET(uint64_t); break;
+    }
+#undef GET
+}
+
+/* For each active lane in ascending order, the eb bytes of v[i] to p + addr[i] - hb. */
+static inline void lanes_put(uint8_t *p, uint64_t hb, const uint64_t *addr, const uint64_t *v, uint32_t active,
+                             unsigned eb)
+{
+#define PUT(T) LANES(active, i, T x = (T)v[i]; memcpy(p + (addr[i] - hb), &x, sizeof x))
+    switch (eb) {
+    case 1: PUT(uint8_t); break;
+    case 2: PUT(uint16_t); break;
+    case 4: PUT(uint32_t); break;
+    default: PUT(uint64_t); break;
+    }
+#undef PUT
+}
+
+/* ld and st of the global, const or shared space and ld of the kernel's parameters, whole warp
+ * at once, when every active lane's access is aligned and the warp's span [lo, hi + bytes) lies
+ * inside the block's shared memory or the parameters, or inside one allocation or variable
+ * (one page: one lookup for the warp). It checks before it touches anything and returns false
+ * when it does not apply; the lane-by-lane path then does the same work, and reports each
+ * fault as it meets it. A vector's elements go element by element over the lanes: two lanes'
+ * aligned vectors coincide or do not overlap, so the last lane still writes last. */
 static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active,
                      const uint64_t *base, uint64_t disp, uint64_t amask, Winst *out)
 {
     const uint8_t space = in->space;
     const bool load = in->op == OP_LD;
-    if (space != SP_SHARED && space != SP_GLOBAL && !(space == SP_CONST && load))
+    if (space != SP_SHARED && space != SP_GLOBAL && !(load && (space == SP_CONST || space == SP_PARAM_K)))
         return false;
     const unsigned eb = ptx_type_bytes(in->type), n = in->vec, bytes = eb * n;
-    uint64_t addr[WARP_SIZE], lo = UINT64_MAX, hi = 0, odd = 0;
-    FOR_LANES(active, i) {
-        uint64_t a = ((base ? base[i] : 0) + disp) & amask;
-        addr[i] = a;
-        lo = MIN(lo, a);
-        hi = MAX(hi, a);
-        odd |= a;
-    }
-    if (odd & (bytes - 1))
+    if (!eb || eb > 8 || (eb & (eb - 1)))
         return false;
-    uint8_t *host = NULL; /* shared memory, or the single page the span lies in */
-    uint64_t host_base = 0;
-    if (space == SP_SHARED) {
+    uint64_t addr[WARP_SIZE], lo = UINT64_MAX, hi = 0, odd = 0;
+    if (base)
+        LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; lo = MIN(lo, a); hi = MAX(hi, a); odd |= a);
+    else
+        LANES(active, i, addr[i] = lo = hi = odd = disp & amask);
+    uint8_t *host = NULL; /* shared memory or the parameters, or the single page the span lies in */
+    uint64_t hb = 0;
+    if (space == SP_PARAM_K) { /* no alignment asked (resolve) */
+        if (hi + bytes > l->param_bytes || hi + bytes < hi)
+            return false;
+        host = l->params;
+    } else if (odd & (bytes - 1)) {
+        return false;
+    } else if (space == SP_SHARED) {
         if (hi + bytes > l->smem_bytes) /* addresses are below 2^32: no wrap */
             return false;
         host = w->cta->smem;
@@ -398,39 +434,43 @@ static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
             host = ptx_mem_page(l->mem, lo, !load);
             if (!host && !load)
                 return false; /* the lanes' path reports the refused page */
-            host_base = lo & ~(PTX_PAGE_SIZE - 1);
+            hb = lo & ~(PTX_PAGE_SIZE - 1);
+        } else if (!load && n > 1) {
+            return false; /* a refused page would stop it after other stores than lane by lane */
         }
     }
     if (out)
         FOR_LANES(active, i) out->addr[i] = addr[i];
-    if (load) {
-        const PtxOperand *d = &in->o[0];
-        const bool sg = ptx_type_signed(in->type);
-        for (unsigned k = 0; k < n; k++) {
-            uint16_t reg = d->kind == OK_VEC ? d->vreg[k] : d->reg;
+    const bool sg = ptx_type_signed(in->type);
+    uint64_t tmp[WARP_SIZE];
+    for (unsigned k = 0; k < n; k++, hb -= eb) { /* element k lies eb bytes further on */
+        if (load) {
+            uint16_t reg = in->o[0].kind == OK_VEC ? in->o[0].vreg[k] : in->o[0].reg;
             if (reg == PTX_NO_REG)
                 continue;
             uint64_t *dst = w->regs + (size_t)reg * WARP_SIZE;
             if (host)
-                FOR_LANES(active, i) dst[i] = ptx_ext(ptx_bytes_get(host + (addr[i] + k * eb - host_base), eb), eb, sg);
+                lanes_get(dst, host, hb, addr, active, eb, sg);
             else /* several pages, or an absent one (zeros) */
                 FOR_LANES(active, i) dst[i] = ptx_ext(ptx_mem_load(l->mem, addr[i] + k * eb, eb), eb, sg);
+            continue;
         }
-        return true;
+        const PtxOperand *s = &in->o[1];
+        const uint64_t *v;
+        if (s->kind != OK_VEC)
+            v = ptx_lane_values(l, w, s, tmp);
+        else if (s->vreg[k] != PTX_NO_REG)
+            v = w->regs + (size_t)s->vreg[k] * WARP_SIZE;
+        else
+            v = memset(tmp, 0, sizeof tmp);
+        if (host) {
+            lanes_put(host, hb, addr, v, active, eb);
+            continue;
+        }
+        FOR_LANES(active, i)
+            if (!ptx_mem_store(l->mem, addr[i] + k * eb, v[i], eb))
+                return ptx_store_refused(l, addr[i] + k * eb, pc), true;
     }
-    const PtxOperand *s = &in->o[1];
-    uint64_t tmp[WARP_SIZE];
-    unsigned stride = 0;
-    const uint64_t *sv = s->kind != OK_VEC ? ptx_operand_values(l, w, s, tmp, &stride) : NULL;
-    FOR_LANES(active, i)
-        for (unsigned k = 0; k < n; k++) {
-            uint64_t v = sv ? sv[i * stride] : s->vreg[k] == PTX_NO_REG ? 0 : w->regs[(size_t)s->vreg[k] * WARP_SIZE + i];
-            uint64_t a = addr[i] + k * eb;
-            if (host)
-                ptx_bytes_put(host + (a - host_base), v, eb);
-            else if (!ptx_mem_store(l->mem, a, v, eb))
-                return ptx_store_refused(l, a, pc), true;
-        }
     return true;
 }
 
