@@ -96,3 +96,98 @@ TEST(ptx_lanes_full_warp_matches_general_paths)
     }
     ptx_module_free(m);
 }
+
+/* The whole-warp ld/st path (ptx_exec.c: mem_warp) against the lane-by-lane one: each value is
+ * loaded once through the global or shared space (whole warp when it applies) and once through
+ * a generic address (always lane by lane), from one page, from eight pages (a 1 KiB stride),
+ * and from an allocation never written (absent pages read as zeros); stores the same way. */
+enum { MV = 16 };
+
+static const char mem_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry mem(.param .u64 p_in, .param .u64 p_far, .param .u64 p_out, .param .u64 p_st)\n{\n"
+    "  .reg .b16 %h<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<24>;\n"
+    "  .shared .align 4 .b8 buf[128];\n"
+    "  ld.param.u64 %rd1, [p_in];\n  ld.param.u64 %rd2, [p_far];\n  ld.param.u64 %rd3, [p_out];\n"
+    "  ld.param.u64 %rd4, [p_st];\n  mov.u32 %r1, %tid.x;\n  cvt.u64.u32 %rd5, %r1;\n"
+    "  add.s64 %rd6, %rd1, %rd5;\n  ld.global.s8 %r2, [%rd6];\n  ld.s8 %r3, [%rd6];\n"
+    "  shl.b64 %rd7, %rd5, 1;\n  add.s64 %rd8, %rd1, %rd7;\n  ld.global.s16 %r4, [%rd8+64];\n"
+    "  ld.s16 %r5, [%rd8+64];\n"
+    "  shl.b64 %rd9, %rd5, 10;\n  add.s64 %rd10, %rd1, %rd9;\n  ld.global.v2.u32 {%r6, %r7}, [%rd10+128];\n"
+    "  ld.v2.u32 {%r8, %r9}, [%rd10+128];\n"
+    "  add.s64 %rd11, %rd2, %rd9;\n  ld.global.u32 %r10, [%rd11];\n  ld.u32 %r11, [%rd11];\n"
+    "  mul.lo.s32 %r12, %r1, 3;\n  shl.b32 %r13, %r1, 2;\n  mov.u32 %r14, buf;\n  add.s32 %r15, %r14, %r13;\n"
+    "  st.shared.u32 [%r15], %r12;\n  bar.sync 0;\n  ld.shared.u32 %r16, [%r15];\n  ld.shared.u32 %r17, [buf+8];\n"
+    "  cvta.shared.u64 %rd12, buf;\n  ld.u32 %r18, [%rd12+8];\n"
+    "  ld.param.u32 %r19, [p_in];\n"
+    "  add.s64 %rd13, %rd4, %rd9;\n  cvt.u16.u32 %h1, %r12;\n  st.global.u16 [%rd13], %h1;\n"
+    "  st.global.v2.u32 [%rd13+8], {%r12, %r1};\n  add.s64 %rd14, %rd4, %rd5;\n"
+    "  st.global.u8 [%rd14+512], %r12;\n"
+    "  mul.wide.u32 %rd15, %r1, 64;\n  add.s64 %rd16, %rd3, %rd15;\n"
+    "  st.global.v4.u32 [%rd16], {%r2, %r3, %r4, %r5};\n"
+    "  st.global.v4.u32 [%rd16+16], {%r6, %r7, %r8, %r9};\n"
+    "  st.global.v4.u32 [%rd16+32], {%r10, %r11, %r16, %r17};\n"
+    "  st.global.v2.u32 [%rd16+48], {%r18, %r19};\n"
+    "  ret;\n}\n";
+
+static bool run_mem(const PtxModule *m, uint32_t threads, uint32_t *out, uint8_t *st)
+{
+    PtxMemory *mem = ptx_memory_create();
+    static uint8_t in[32 * 1024 + 256];
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (uint8_t)(i * 37 + 11);
+    uint64_t a_in = pt_upload(mem, in, sizeof in), far = pt_upload(mem, NULL, 32 * 1024);
+    uint64_t o = pt_upload(mem, NULL, 32 * MV * 4), s = pt_upload(mem, NULL, 32 * 1024);
+    uint64_t args[4] = {a_in, far, o, s};
+    PtxRunStats rs;
+    bool ok = pt_run(m, mem, "mem", 1, 1, 1, threads, 1, 1, 0, args, 4, &rs);
+    ptx_memory_read(mem, o, out, 32 * MV * 4);
+    ptx_memory_read(mem, s, st, 32 * 1024);
+    ptx_memory_destroy(mem);
+    return ok;
+}
+
+TEST(ptx_lanes_whole_warp_memory_matches_lane_path)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(mem_ptx, "mem.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    static uint32_t full[32 * MV], part[32 * MV];
+    static uint8_t sfull[32 * 1024], spart[32 * 1024];
+    EXPECT(run_mem(m, 32, full, sfull));
+    EXPECT(run_mem(m, 31, part, spart));
+    for (uint32_t t = 0; t < 32; t++) {
+        const uint32_t *v = &full[t * MV];
+        uint8_t b = (uint8_t)(t * 37 + 11);
+        EXPECT_EQ_U(v[0], (uint32_t)(int32_t)(int8_t)b);
+        EXPECT_EQ_U(v[1], v[0]);
+        uint32_t h = 64 + 2 * t;
+        EXPECT_EQ_U(v[2], (uint32_t)(int32_t)(int16_t)((uint8_t)(h * 37 + 11) | (uint8_t)((h + 1) * 37 + 11) << 8));
+        EXPECT_EQ_U(v[3], v[2]);
+        EXPECT_EQ_U(v[6], v[4]);
+        EXPECT_EQ_U(v[7], v[5]);
+        uint32_t w0 = t * 1024 + 128;
+        EXPECT_EQ_U(v[4] & 0xff, (uint8_t)(w0 * 37 + 11));
+        EXPECT_EQ_U(v[5] >> 24, (uint8_t)((w0 + 7) * 37 + 11));
+        EXPECT_EQ_U(v[8], 0);
+        EXPECT_EQ_U(v[9], 0);
+        EXPECT_EQ_U(v[10], t * 3);
+        EXPECT_EQ_U(v[11], 6);
+        EXPECT_EQ_U(v[12], 6);
+        EXPECT_EQ_U(v[13] & 0xff, 0); /* the low word of p_in: a 256-byte-aligned allocation */
+        const uint8_t *row = &sfull[t * 1024];
+        EXPECT_EQ_U(row[0] | row[1] << 8, (t * 3) & 0xffff);
+        EXPECT_EQ_U(row[8], (t * 3) & 0xff);
+        EXPECT_EQ_U(row[12], t);
+        EXPECT_EQ_U(sfull[512 + t], (t * 3) & 0xff);
+    }
+    for (uint32_t t = 0; t < 31; t++)
+        for (uint32_t k = 0; k < MV; k++)
+            EXPECT_EQ_U(full[t * MV + k], part[t * MV + k]);
+    for (uint32_t i = 0; i < 31 * 1024; i++)
+        if (i < 512 || i >= 512 + 32)
+            EXPECT_EQ_U(sfull[i], spart[i]);
+    ptx_module_free(m);
+}

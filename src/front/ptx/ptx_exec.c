@@ -404,37 +404,46 @@ static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     if (space != SP_SHARED && space != SP_GLOBAL && !(load && (space == SP_CONST || space == SP_PARAM_K)))
         return false;
     const unsigned eb = ptx_type_bytes(in->type), n = in->vec, bytes = eb * n;
-    if (!eb || eb > 8 || (eb & (eb - 1)))
+    if (!eb || (bytes & (bytes - 1))) /* a power of two: an aligned access never crosses a page */
         return false;
-    uint64_t addr[WARP_SIZE], lo = UINT64_MAX, hi = 0, odd = 0;
+    /* Separate plain loops over the lanes, with no dependence carried but an OR, which the
+     * compiler can vectorise. */
+    uint64_t addr[WARP_SIZE], odd = 0, outside = 0, pages = 0;
     if (base)
-        LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; lo = MIN(lo, a); hi = MAX(hi, a); odd |= a);
+        LANES(active, i, addr[i] = (base[i] + disp) & amask);
     else
-        LANES(active, i, addr[i] = lo = hi = odd = disp & amask);
-    uint8_t *host = NULL; /* shared memory or the parameters, or the single page the span lies in */
+        LANES(active, i, addr[i] = disp & amask);
+    const uint64_t a0 = addr[__builtin_ctz(active)];
+    if (space != SP_PARAM_K) { /* parameters need no alignment (resolve) */
+        LANES(active, i, odd |= addr[i]);
+        if (odd & (bytes - 1))
+            return false;
+    }
+    uint8_t *host = NULL; /* shared memory or the parameters, or the single page the warp reads */
     uint64_t hb = 0;
-    if (space == SP_PARAM_K) { /* no alignment asked (resolve) */
-        if (hi + bytes > l->param_bytes || hi + bytes < hi)
+    if (space == SP_PARAM_K || space == SP_SHARED) {
+        uint64_t size = space == SP_SHARED ? l->smem_bytes : l->param_bytes;
+        if (size < bytes)
             return false;
-        host = l->params;
-    } else if (odd & (bytes - 1)) {
-        return false;
-    } else if (space == SP_SHARED) {
-        if (hi + bytes > l->smem_bytes) /* addresses are below 2^32: no wrap */
+        uint64_t last = size - bytes; /* the last address an access may start at */
+        LANES(active, i, outside |= addr[i] > last);
+        if (outside)
             return false;
-        host = w->cta->smem;
+        host = space == SP_SHARED ? w->cta->smem : l->params;
     } else {
         bool c = space == SP_CONST;
-        if (!ptx_mem_valid(l->mem, lo, bytes, c))
+        if (!ptx_mem_valid(l->mem, a0, bytes, c))
             return false;
-        const PtxHit *h = &l->mem->hit[c][0]; /* the range holding lo, now the latest */
-        if (hi + bytes - h->lo > h->size)
+        const PtxHit *h = &l->mem->hit[c][0]; /* the range holding a0, now the latest */
+        uint64_t rlo = h->lo, last = h->size - bytes;
+        LANES(active, i, outside |= addr[i] - rlo > last; pages |= (addr[i] ^ a0) >> PTX_PAGE_BITS);
+        if (outside)
             return false;
-        if (lo >> PTX_PAGE_BITS == (hi + bytes - 1) >> PTX_PAGE_BITS) {
-            host = ptx_mem_page(l->mem, lo, !load);
+        if (!pages) {
+            host = ptx_mem_page(l->mem, a0, !load);
             if (!host && !load)
                 return false; /* the lanes' path reports the refused page */
-            hb = lo & ~(PTX_PAGE_SIZE - 1);
+            hb = a0 & ~(PTX_PAGE_SIZE - 1);
         } else if (!load && n > 1) {
             return false; /* a refused page would stop it after other stores than lane by lane */
         }
