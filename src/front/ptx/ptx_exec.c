@@ -435,8 +435,11 @@ static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         if (!ptx_mem_valid(l->mem, a0, bytes, c))
             return false;
         const PtxHit *h = &l->mem->hit[c][0]; /* the range holding a0, now the latest */
-        uint64_t rlo = h->lo, last = h->size - bytes;
-        LANES(active, i, outside |= addr[i] - rlo > last; pages |= (addr[i] ^ a0) >> PTX_PAGE_BITS);
+        uint64_t rlo = h->lo, last = h->size - bytes, page = a0 & ~(PTX_PAGE_SIZE - 1);
+        LANES(active, i, pages |= (addr[i] ^ a0) >> PTX_PAGE_BITS);
+        /* every lane in one page that lies wholly inside the range: no lane can be outside */
+        if (pages || h->size < PTX_PAGE_SIZE || page - rlo > h->size - PTX_PAGE_SIZE)
+            LANES(active, i, outside |= addr[i] - rlo > last);
         if (outside)
             return false;
         if (!pages) {
@@ -610,8 +613,9 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     const PtxInst *in = &m->xinsts[pc];
     if (in->guard != PTX_NO_REG) {
         const uint64_t *g = w->regs + (size_t)in->guard * WARP_SIZE;
-        uint32_t want = (in->flags & PF_GUARD_NEG) ? 0 : 1, a = 0;
-        FOR_LANES(mask, i) if ((g[i] & 1) == want) a |= 1u << i;
+        const uint64_t neg = (in->flags & PF_GUARD_NEG) ? 1 : 0;
+        uint32_t a = 0;
+        LANES(mask, i, a |= (uint32_t)((g[i] ^ neg) & 1) << i);
         active = a;
     }
     l->stats.warp_insts++;
