@@ -64,14 +64,25 @@ static int64_t address(int64_t i, int64_t n, unsigned mode)
     }
 }
 
+/* floorf without the library's rounding-mode sequence: a float of magnitude 2^23 or more (or
+ * NaN, or an infinity) is already integral; below that the truncation is exact. The sign of a
+ * zero may differ from floorf's, which no caller sees. */
+static inline float tex_floorf(float x)
+{
+    if (!(fabsf(x) < 8388608.0f))
+        return x;
+    float t = (float)(int32_t)x;
+    return t > x ? t - 1.0f : t;
+}
+
 /* floor of a texel coordinate, kept in a range where the index arithmetic cannot overflow
  * (NaN counts as 0). */
 static int64_t texel_floor(float x)
 {
     if (!(x == x))
         return 0;
-    double f = floor((double)x);
-    return f < -(double)(1 << 30) ? -(1 << 30) : f > (double)(1 << 30) ? (1 << 30) : (int64_t)f;
+    float f = tex_floorf(x);
+    return f < -(float)(1 << 30) ? -(1 << 30) : f > (float)(1 << 30) ? (1 << 30) : (int64_t)f;
 }
 
 /* The cube map face a direction points at and the face's normalised (s, t) coordinates. */
@@ -163,8 +174,8 @@ static void locate(const PtxTexture *t, const PtxInst *in, const float *c, const
             if (t->linear_filter) {
                 x -= 0.5f;
                 i = texel_floor(x);
-                float frac = x - floorf(x); /* 9-bit fixed point, 8 fractional bits, half up */
-                s->a[d] = (unsigned)floorf(frac * 256.0f + 0.5f);
+                float frac = x - tex_floorf(x); /* 9-bit fixed point, 8 fractional bits, half up */
+                s->a[d] = (unsigned)tex_floorf(frac * 256.0f + 0.5f);
                 s->taps[d] = 2;
                 s->idx[d][1] = address(i + 1, n, mode);
             } else {
@@ -175,6 +186,17 @@ static void locate(const PtxTexture *t, const PtxInst *in, const float *c, const
     }
 }
 
+/* Whether all of t's texels lie inside one live allocation: its last byte is at the largest
+ * x, y and slice (ptx_tex_offset grows with each). */
+static bool tex_inside(PtxMemory *mem, const PtxTexture *t)
+{
+    uint64_t eb = (uint64_t)t->channels * t->channel_bytes, slices = (uint64_t)t->depth * t->slices;
+    if (!t->width || !t->height || !slices || !eb)
+        return false;
+    uint64_t span = ptx_tex_offset(&t->layout, t->width * eb - 1, t->height - 1, slices - 1) + 1;
+    return span <= UINT32_MAX && ptx_mem_valid(mem, t->base, (unsigned)span, false);
+}
+
 /* tex.GEOM.v4.T.C d, [handle, {coordinates}]: a texel (or a filtered blend of texels) of the
  * object, one channel per destination (channels the format lacks read 0). */
 void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out)
@@ -182,8 +204,15 @@ void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
     const uint64_t *hv = w->regs + (size_t)in->o[1].reg * WARP_SIZE;
     const PtxOperand *cv = &in->o[2], *d = &in->o[0];
     bool layered = in->mode == TEXG_A1D || in->mode == TEXG_A2D || in->mode == TEXG_ACUBE;
+    const PtxTexture *t = NULL;
+    uint64_t handle = 0;
+    bool inside = false; /* every texel of t lies in live memory: no tap needs checking */
     FOR_LANES(active, i) {
-        const PtxTexture *t = ptx_memory_texture(l->mem, hv[i]);
+        if (!t || hv[i] != handle) { /* the lanes of a warp nearly always share one object */
+            handle = hv[i];
+            t = ptx_memory_texture(l->mem, handle);
+            inside = t && !t->surface && tex_inside(l->mem, t);
+        }
         if (!t || t->surface) {
             char msg[96];
             snprintf(msg, sizeof msg, "tex: 0x%llx is not a texture object", (unsigned long long)hv[i]);
@@ -226,7 +255,7 @@ void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
                     } else {
                         uint64_t addr = t->base + ptx_tex_offset(&t->layout, (uint64_t)x * eb, (uint64_t)y,
                                                                  (uint64_t)z + s.slice);
-                        if (!ptx_mem_valid(l->mem, addr, eb, false)) { /* its memory was freed */
+                        if (!inside && !ptx_mem_valid(l->mem, addr, eb, false)) { /* its memory was freed */
                             char why[320];
                             ptx_memory_describe(l->mem, addr, eb, why, sizeof why);
                             ptx_access_fault(l, w, i, pc, PTX_FAULT_ILLEGAL_ADDRESS, ACC_TEX, eb, SP_GLOBAL, addr, why);
