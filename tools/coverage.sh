@@ -10,7 +10,12 @@
 # list of source files (their folders are include paths; the first one's is where it runs),
 # relative to SUITE_DIR; '#'
 # starts a comment (tools/coverage.list: cuda-samples; tools/coverage-polybench.list:
-# PolyBench/GPU; tools/coverage-rodinia.list: Rodinia 3.1). OUT (default coverage.md): the table, one row a program:
+# PolyBench/GPU; tools/coverage-rodinia.list: Rodinia 3.1). Input files a suite does not ship:
+# INPUTS names a command that writes them, run once as `$INPUTS "$WORK/inputs"` before the
+# first program (e.g. INPUTS="python3 tools/rodinia_inputs.py"); in a line's arguments, @inputs
+# stands for that folder's absolute path, and a first argument @cd=DIR (DIR may use @inputs)
+# runs the program in DIR instead of its source's folder. A line that uses @inputs without
+# INPUTS set is not built (its row says so). OUT (default coverage.md): the table, one row a program:
 # built or not, the exit status under warpsim, and the first line warpsim or the program said
 # about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
@@ -29,9 +34,11 @@ args=${WARPSIM_EXEC_ARGS:---functional --quiet --preset qv100}
 timeout=${TIMEOUT:-600}
 warpsim=$here/build/warpsim
 [ -x "$warpsim" ] || { echo "coverage.sh: build warpsim first (make)" >&2; exit 1; }
-# Functions CUDA 13 removed, mapped to the replacements CUDA documented, so that older suites
-# (PolyBench/GPU, Rodinia) build unmodified; a program that does not use them is not affected.
+# Functions and a device property CUDA 13 removed, mapped to the replacements CUDA documented,
+# so that older suites (PolyBench/GPU, Rodinia) build unmodified; a program that does not use
+# them is not affected.
 compat="-DcudaThreadSynchronize=cudaDeviceSynchronize -DcudaThreadExit=cudaDeviceReset"
+compat="$compat -DdeviceOverlap=asyncEngineCount"
 flags="$compat ${NVCC_FLAGS:-}"
 linebuf=$(command -v stdbuf >/dev/null 2>&1 && echo "stdbuf -oL")
 [ -d "$SUITE_DIR/Common" ] && flags="$flags -I$SUITE_DIR/Common"
@@ -41,6 +48,14 @@ if [ -z "${WORK:-}" ]; then
     keep_work=0
 fi
 mkdir -p "$WORK"
+inputs=""
+if [ -n "${INPUTS:-}" ]; then
+    WORK=$(cd "$WORK" && pwd)
+    inputs=$WORK/inputs
+    mkdir -p "$inputs"
+    # shellcheck disable=SC2086
+    $INPUTS "$inputs" || { echo "coverage.sh: the input generator failed: $INPUTS" >&2; exit 1; }
+fi
 
 total=0 built=0 passed=0
 rows=$WORK/rows
@@ -48,6 +63,21 @@ rows=$WORK/rows
 while read -r name src rest; do
     case $name in '' | '#'*) continue ;; esac
     total=$((total + 1))
+    rundir=""
+    case " $rest " in
+    *@inputs*)
+        if [ -z "$inputs" ]; then
+            printf '| %s | no | | needs generated inputs (@inputs): set INPUTS |\n' "$name" >> "$rows"
+            continue
+        fi
+        rest=$(printf '%s\n' "$rest" | sed "s|@inputs|$inputs|g") ;;
+    esac
+    case $rest in
+    @cd=*)
+        rundir=${rest%% *}
+        rundir=${rundir#@cd=}
+        case $rest in *' '*) rest=${rest#* } ;; *) rest="" ;; esac ;;
+    esac
     path=$SUITE_DIR/$src
     if [ -d "$path" ]; then
         files=$(ls "$path"/*.cu "$path"/*.cpp 2>/dev/null)
@@ -70,9 +100,10 @@ while read -r name src rest; do
     fi
     built=$((built + 1))
     # shellcheck disable=SC2086
-    # run in the program's own folder, where the samples look for their data/ files; stdout
-    # line-buffered where stdbuf exists, so that a run that times out keeps what it printed
-    (cd "$(dirname "$path")" && { [ ! -d "$path" ] || cd "$path"; } && $linebuf timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
+    # run in the program's own folder, where the samples look for their data/ files (or in
+    # @cd's); stdout line-buffered where stdbuf exists, so that a run that times out keeps what
+    # it printed
+    (cd "$(dirname "$path")" && { [ ! -d "$path" ] || cd "$path"; } && { [ -z "$rundir" ] || cd "$rundir"; } && $linebuf timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
     rc=$?
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))
