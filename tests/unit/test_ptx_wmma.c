@@ -16,7 +16,9 @@
 #include "base/base.h"
 #include "front/ptx/ptx_value.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char wmma_ptx[] =
     ".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -151,4 +153,23 @@ TEST(ptx_wmma_programs)
     EXPECT_CONTAINS(out, ": wmma needs tensor cores, which the configured machine does not have "
                          "(sm.n_tensor_units = 0; the qv100 preset has them)");
     EXPECT_CONTAINS(out, "(cudaErrorInvalidPtx)");
+}
+
+/* Every one of the 65,536 halves converts to the double its sign, exponent and mantissa name:
+ * m x 2^-24 below the normal range, (1024 + m) x 2^(e - 25) in it, infinities and NaNs. */
+TEST(ptx_f16_to_f64_every_half)
+{
+    unsigned wrong = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        int e = (h >> 10) & 31, m = h & 1023;
+        double want = e == 31 ? (m ? NAN : INFINITY) : e == 0 ? ldexp(m, -24) : ldexp(m + 1024, e - 25);
+        want = (h & 0x8000) ? -want : want;
+        double got = ptx_f16_to_f64((uint16_t)h);
+        if (isnan(want) ? !isnan(got) : memcmp(&got, &want, sizeof got) != 0)
+            wrong++;
+    }
+    EXPECT_EQ_U(wrong, 0);
+    EXPECT(ptx_f16_to_f64(0x3C00) == 1.0);
+    EXPECT(ptx_f16_to_f64(0x0001) == 0x1p-24);
+    EXPECT(ptx_f16_to_f64(0xFBFF) == -65504.0);
 }

@@ -10,17 +10,22 @@
 #include "front/ptx/ptx_ir.h"
 
 #include <math.h>
+#include <string.h>
 
 double ptx_f16_to_f64(uint16_t h)
 {
     int e = (h >> 10) & 31, m = h & 1023;
     double v;
+    /* 2^(e - 25) built from its bits: exact, and no library call (ldexp) per conversion */
+    uint64_t pow_bits = (uint64_t)(1023 + (e ? e : 1) - 25) << 52;
+    double pw;
+    memcpy(&pw, &pow_bits, sizeof pw);
     if (e == 31)
         v = m ? NAN : INFINITY;
     else if (e == 0)
-        v = ldexp(m, -24);
+        v = m * pw; /* m x 2^-24 */
     else
-        v = ldexp(m + 1024, e - 25);
+        v = (m + 1024) * pw;
     return (h & 0x8000) ? -v : v;
 }
 
