@@ -375,14 +375,26 @@ static int64_t to_int(uint64_t raw, uint8_t t)
 static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *fm, int64_t *im)
 {
     bool integer = f->type == PT_S8 || f->type == PT_U8 || f->type == PT_S32;
+    uint64_t mask = ptx_zmask(f->bits / 8);
+    /* element q is slot s of lane q / slots, in register s / per at s % per; it lies at (r, c)
+     * (coord), all counted on element by element rather than divided */
+    unsigned lane = 0, s = 0, reg = 0, part = 0, r = 0, c = 0;
     for (unsigned q = 0; q < f->size; q++) {
-        unsigned r, c;
-        coord(f, q, &r, &c);
-        uint64_t raw = slot_get(w, o, f, q / f->slots, q % f->slots);
+        uint64_t raw = (w->regs[(size_t)o->vreg[reg] * WARP_SIZE + lane] >> (part * f->bits)) & mask;
         if (integer)
             im[r * f->cols + c] = to_int(raw, f->type);
         else
             fm[r * f->cols + c] = to_float(raw, f->type);
+        if (++part == f->per)
+            part = 0, reg++;
+        if (++s == f->slots)
+            s = reg = part = 0, lane++;
+        if (f->col ? ++r == f->rows : ++c == f->cols) {
+            if (f->col)
+                r = 0, c++;
+            else
+                c = 0, r++;
+        }
     }
 }
 
