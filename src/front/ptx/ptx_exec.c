@@ -390,9 +390,9 @@ static inline void lanes_put(uint8_t *p, uint64_t hb, const uint64_t *addr, cons
 }
 
 /* ld and st of the global, const or shared space and ld of the kernel's parameters, whole warp
- * at once, when every active lane's access is aligned and the warp's span [lo, hi + bytes) lies
- * inside the block's shared memory or the parameters, or inside one allocation or variable
- * (one page: one lookup for the warp). It checks before it touches anything and returns false
+ * at once, when every active lane's access is aligned and lies inside the block's shared memory
+ * or the parameters, or inside the allocation or variable of the first active lane's address
+ * (all in one page: one lookup for the warp). It checks before it touches anything and returns false
  * when it does not apply; the lane-by-lane path then does the same work, and reports each
  * fault as it meets it. A vector's elements go element by element over the lanes: two lanes'
  * aligned vectors coincide or do not overlap, so the last lane still writes last. */
@@ -446,7 +446,7 @@ static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
             host = ptx_mem_page(l->mem, a0, !load);
             if (!host && !load)
                 return false; /* the lanes' path reports the refused page */
-            hb = a0 & ~(PTX_PAGE_SIZE - 1);
+            hb = page;
         } else if (!load && n > 1) {
             return false; /* a refused page would stop it after other stores than lane by lane */
         }
