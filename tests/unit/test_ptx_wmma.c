@@ -82,6 +82,100 @@ TEST(ptx_wmma_layout_and_rounding)
     ptx_module_free(m);
 }
 
+/* wmma.load.a at pa + off (global) and, through a generic address, from shared memory, then the
+ * fragment out lane by lane, and a wmma.store.d of c to pd + off2. */
+static const char wmma_mem_ptx[] =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pa, .param .u64 off, .param .u64 pf, .param .u64 pd, .param .u64 off2)\n"
+    "{\n"
+    "  .reg .b32 %r<24>;\n  .reg .f32 %f<10>;\n  .reg .b64 %rd<12>;\n"
+    "  .shared .align 32 .b8 sm[512];\n"
+    "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [off];\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.param.u64 %rd5, [pf];\n  ld.param.u64 %rd9, [pd];\n  ld.param.u64 %rd10, [off2];\n"
+    "  mov.u32 %r20, %tid.x;\n  mul.wide.u32 %rd6, %r20, 16;\n"
+    "  add.s64 %rd7, %rd1, %rd6;\n  ld.global.v4.b32 {%r1,%r2,%r3,%r4}, [%rd7];\n"
+    "  mov.u64 %rd8, sm;\n  cvta.shared.u64 %rd8, %rd8;\n  add.s64 %rd11, %rd8, %rd6;\n"
+    "  st.v4.b32 [%rd11], {%r1,%r2,%r3,%r4};\n  bar.sync 0;\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd8];\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, [%rd3];\n"
+    "  mul.wide.u32 %rd6, %r20, 64;\n  add.s64 %rd7, %rd5, %rd6;\n"
+    "  st.global.v4.b32 [%rd7], {%r1,%r2,%r3,%r4};\n  st.global.v4.b32 [%rd7+16], {%r5,%r6,%r7,%r8};\n"
+    "  st.global.v4.b32 [%rd7+32], {%r9,%r10,%r11,%r12};\n  st.global.v4.b32 [%rd7+48], {%r13,%r14,%r15,%r16};\n"
+    "  mov.f32 %f1, 0f3F800000;\n  add.s64 %rd9, %rd9, %rd10;\n"
+    "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd9], {%f1,%f1,%f1,%f1,%f1,%f1,%f1,%f1}, 16;\n"
+    "  ret;\n}\n";
+
+/* Run k with the offsets; false with the launch's message in err when it faults. */
+static bool run_wmma_mem(const PtxModule *m, PtxMemory *mem, const uint64_t args[5], char *err, size_t len)
+{
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
+    uint8_t buf[64] = {0};
+    for (unsigned i = 0; i < 5; i++)
+        memcpy(buf + ki->param_offset[i], &args[i], 8);
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, buf, ki->param_bytes, mem, err, len);
+    if (!l)
+        return false;
+    PtxRunStats st;
+    bool ok = ptx_run_kernel(l, &st, err, len);
+    ptx_launch_destroy(l);
+    return ok;
+}
+
+/* The whole-fragment memory path and the element-by-element one it falls back to: a fragment
+ * read through a generic address from shared memory and from global memory gives the same
+ * registers; an access that leaves its allocation, or is misaligned, faults with the first
+ * element the element-by-element order meets. */
+TEST(ptx_wmma_memory_paths_and_faults)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(wmma_mem_ptx, "wmma_mem.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint16_t a[256];
+    for (int i = 0; i < 256; i++)
+        a[i] = (uint16_t)(i * 37 + 1);
+    uint32_t frag[32 * 16];
+    float d[256];
+    /* d first and a last, so that nothing is allocated just before d or just after a */
+    uint64_t pd = pt_upload(mem, NULL, sizeof d), pf = pt_upload(mem, NULL, sizeof frag);
+    uint64_t args[5] = {pt_upload(mem, a, sizeof a), 0, pf, pd, 0};
+    EXPECT(run_wmma_mem(m, mem, args, err, sizeof err));
+    ptx_memory_read(mem, args[2], frag, sizeof frag);
+    ptx_memory_read(mem, args[3], d, sizeof d);
+    unsigned differ = 0;
+    for (int lane = 0; lane < 32; lane++)
+        for (int k = 0; k < 8; k++)
+            differ += frag[lane * 16 + k] != frag[lane * 16 + 8 + k];
+    EXPECT_EQ_U(differ, 0);
+    /* lane 3 holds row 3: elements 48 and 49 in its first register */
+    EXPECT_EQ_U(frag[3 * 16 + 8], (uint32_t)a[48] | (uint32_t)a[49] << 16);
+    EXPECT_EQ_U(pt_f2u(d[255]), pt_f2u(1.0f));
+    /* 64 bytes on: the last two rows leave the 512 bytes; lane 14's first element is the first
+     * outside (0x1c0 + 64 = 0x200 past the start) */
+    args[1] = 64;
+    EXPECT(!run_wmma_mem(m, mem, args, err, sizeof err));
+    char want[160];
+    snprintf(want, sizeof want, "illegal address: 2-byte load at global address 0x%llx by block (0,0,0) thread (14,0,0)",
+             (unsigned long long)(args[0] + 512));
+    EXPECT_CONTAINS(err, want);
+    args[1] = 1; /* misaligned: the first lane's first element */
+    EXPECT(!run_wmma_mem(m, mem, args, err, sizeof err));
+    snprintf(want, sizeof want, "misaligned address: 2-byte load at global address 0x%llx by block (0,0,0) thread (0,0,0)",
+             (unsigned long long)(args[0] + 1));
+    EXPECT_CONTAINS(err, want);
+    args[1] = 0; /* the store: its first row before d */
+    args[4] = (uint64_t)-64;
+    EXPECT(!run_wmma_mem(m, mem, args, err, sizeof err));
+    snprintf(want, sizeof want, "4-byte store at global address 0x%llx by block (0,0,0) thread (0,0,0)",
+             (unsigned long long)(args[3] - 64));
+    EXPECT_CONTAINS(err, want);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
 static void expect_parse_error(const char *inst, const char *want)
 {
     char text[1024], err[512];
@@ -172,4 +266,19 @@ TEST(ptx_f16_to_f64_every_half)
     EXPECT(ptx_f16_to_f64(0x3C00) == 1.0);
     EXPECT(ptx_f16_to_f64(0x0001) == 0x1p-24);
     EXPECT(ptx_f16_to_f64(0xFBFF) == -65504.0);
+}
+
+/* The float conversion wmma's mma uses agrees with the double one, bit for bit (NaNs too). */
+TEST(ptx_f16_to_f32_every_half)
+{
+    unsigned wrong = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        float want = (float)ptx_f16_to_f64((uint16_t)h), got = ptx_f16_to_f32((uint16_t)h);
+        if (memcmp(&got, &want, sizeof got) != 0)
+            wrong++;
+    }
+    EXPECT_EQ_U(wrong, 0);
+    EXPECT(ptx_f16_to_f32(0x0001) == 0x1p-24f);
+    EXPECT(ptx_f16_to_f32(0x8400) == -0x1p-14f);
+    EXPECT(ptx_f16_to_f32(0x7BFF) == 65504.0f);
 }

@@ -78,6 +78,18 @@ static inline uint64_t ptx_int_convert(uint64_t v, uint8_t s, uint8_t d, bool sa
 /* IEEE half precision (cvt and f16 comparisons). The double holds every half exactly; NaNs
  * come back as the host's quiet NaN with the half's sign. */
 double ptx_f16_to_f64(uint16_t h);
+/* The same value as a float, (float)ptx_f16_to_f64(h), without branches for finite halves: the
+ * bits moved into a float's fields and scaled by 2^112, exact for normal and subnormal halves
+ * alike (a multiplication by a power of two, in any rounding mode). */
+static inline float ptx_f16_to_f32(uint16_t h)
+{
+    uint32_t em = h & 0x7fffu, sign = (uint32_t)(h & 0x8000u) << 16, bits;
+    if (em >= 0x7c00u)
+        bits = em == 0x7c00u ? 0x7f800000u : 0x7fc00000u;
+    else
+        bits = (uint32_t)ptx_from_f32(ptx_as_f32((uint64_t)em << 13) * 0x1p112f);
+    return ptx_as_f32(bits | sign);
+}
 /* Round x to a half as rnd says (RND_RZ, RND_RM, RND_RP; anything else to nearest even, which
  * expects the host's default rounding mode); NaN gives the canonical quiet NaN 0x7E00. */
 uint16_t ptx_f64_to_f16(double x, uint8_t rnd);

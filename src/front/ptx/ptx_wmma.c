@@ -16,7 +16,9 @@
  *
  * The arithmetic. d = c + a x b with exact products, summed in float (f16 and bf16 inputs) with
  * one rounding to nearest per addition, in the order c, then k = 0, 1, ..., K - 1; an .f16 d
- * is the float sum rounded to nearest once at the end. Integer inputs sum exactly in 64 bits;
+ * is the float sum rounded to nearest once at the end. A NaN result is the canonical NaN
+ * (0x7fffffff for .f32, 0x7E00 for .f16), whatever NaNs went in: which operand's NaN an
+ * addition passes on depends on how the host's compiler orders it. Integer inputs sum exactly in 64 bits;
  * the s32 result wraps, or with .satfinite clamps. Every instruction needs the whole warp (the
  * .sync.aligned forms); a warp with fewer active threads faults. */
 #include "front/ptx/ptx_wmma.h"
@@ -89,18 +91,6 @@ static Frag frag_of(uint8_t shape, unsigned mat, uint8_t type, bool col)
         f.regs = f.size / WARP_SIZE / f.per;
     f.slots = f.regs * f.per;
     return f;
-}
-
-/* Matrix row and column of fragment index q. */
-static void coord(const Frag *f, unsigned q, unsigned *r, unsigned *c)
-{
-    if (f->col) {
-        *c = q / f->rows;
-        *r = q % f->rows;
-    } else {
-        *r = q / f->cols;
-        *c = q % f->cols;
-    }
 }
 
 /* ---- decoding ---- */
@@ -318,10 +308,88 @@ uint32_t ptx_module_wmma_line(const PtxModule *m)
 
 /* ---- execution ---- */
 
-static uint64_t slot_get(const PtxWarp *w, const PtxOperand *o, const Frag *f, unsigned lane, unsigned s)
+enum { WMMA_MAX_SLOTS = 16 }; /* elements a lane holds: an .f16 a or b, or an 8-bit a of m32n8k16 */
+
+/* The fragment's elements in lane-slot order (lane l's slot s at l * slots + s) to its
+ * registers, and back (the first `lanes` lanes'): slot s is in register s / per, at bit
+ * s % per * bits. */
+static void frag_pack(PtxWarp *w, const PtxOperand *o, const Frag *f, const uint32_t *e)
 {
-    uint64_t v = w->regs[(size_t)o->vreg[s / f->per] * WARP_SIZE + lane];
-    return (v >> (s % f->per * f->bits)) & ptx_zmask(f->bits / 8);
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+        for (unsigned k = 0; k < f->regs; k++) {
+            uint64_t v = 0;
+            for (unsigned p = 0; p < f->per; p++)
+                v |= (uint64_t)*e++ << (p * f->bits);
+            w->regs[(size_t)o->vreg[k] * WARP_SIZE + lane] = v;
+        }
+}
+
+static void frag_unpack(const PtxWarp *w, const PtxOperand *o, const Frag *f, uint32_t lanes, uint32_t *e)
+{
+    const uint64_t mask = ptx_zmask(f->bits / 8);
+    for (uint32_t lane = 0; lane < lanes; lane++)
+        for (unsigned k = 0; k < f->regs; k++) {
+            uint64_t v = w->regs[(size_t)o->vreg[k] * WARP_SIZE + lane];
+            for (unsigned p = 0; p < f->per; p++, v >>= f->bits)
+                *e++ = (uint32_t)(v & mask);
+        }
+}
+
+/* The whole fragment's n accesses when they are plain: every element aligned, and all of them
+ * inside the block's shared memory or inside one allocation or variable of the global space
+ * (named, or generic addresses that all lie in one of the two). They go in the order of the
+ * element-by-element path, with one check for the lot instead of one each; false (nothing
+ * done) when the checks fail, and that path then reports the fault. *space: what they reached. */
+static bool wmma_mem_plain(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, unsigned eb,
+                           const uint64_t *addr, unsigned n, bool store, uint32_t *e, uint8_t *space)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, odd = 0;
+    for (unsigned i = 0; i < n; i++) {
+        odd |= addr[i];
+        lo = addr[i] < lo ? addr[i] : lo;
+        hi = addr[i] > hi ? addr[i] : hi;
+    }
+    if (odd & (eb - 1))
+        return false;
+    uint64_t win = 0; /* subtracted from a generic shared address */
+    *space = in->space;
+    if (in->space == SP_GENERIC) {
+        if (lo - PTX_WIN_SHARED < PTX_WIN_SIZE && hi - PTX_WIN_SHARED < PTX_WIN_SIZE)
+            *space = SP_SHARED, win = PTX_WIN_SHARED;
+        else if (hi < PTX_WIN_SHARED) /* below every window */
+            *space = SP_GLOBAL;
+        else
+            return false;
+    }
+    if (*space == SP_SHARED) {
+        if (hi - win > 0xffffffffull || hi - win + eb > l->smem_bytes)
+            return false;
+        uint8_t *p = w->cta->smem;
+#define SHARED(T)                                                              \
+    for (unsigned i = 0; i < n; i++) {                                         \
+        T x;                                                                   \
+        if (store)                                                             \
+            x = (T)e[i], memcpy(p + (addr[i] - win), &x, sizeof x);            \
+        else                                                                   \
+            memcpy(&x, p + (addr[i] - win), sizeof x), e[i] = x;               \
+    }
+        switch (eb) {
+        case 1: SHARED(uint8_t); break;
+        case 2: SHARED(uint16_t); break;
+        default: SHARED(uint32_t); break;
+        }
+#undef SHARED
+        return true;
+    }
+    if (*space != SP_GLOBAL || !ptx_mem_valid(l->mem, lo, hi - lo + eb, false))
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        if (!store)
+            e[i] = (uint32_t)ptx_mem_load(l->mem, addr[i], eb);
+        else if (!ptx_mem_store(l->mem, addr[i], e[i], eb))
+            return ptx_store_refused(l, addr[i], pc), true;
+    }
+    return true;
 }
 
 static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, Winst *out)
@@ -329,73 +397,95 @@ static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, W
     bool store = in->mode == WMMA_STORE_D, mem_col = in->layout & WMMA_COL_A;
     const PtxOperand *ao = &in->o[store ? 0 : 1], *fo = &in->o[store ? 1 : 0];
     Frag f = frag_of(in->shape, matrix_of(in->mode), in->type, mem_col);
+    CHECK(f.slots <= WMMA_MAX_SLOTS);
     uint64_t tmp[WARP_SIZE], defstride = mem_col ? f.rows : f.cols;
     unsigned sstride = 0;
     const uint64_t *stride = in->n_ops == 3 ? ptx_operand_values(l, w, &in->o[2], tmp, &sstride) : &defstride;
     uint64_t disp = ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0);
     const uint64_t *base = ao->reg != PTX_NO_REG ? w->regs + (size_t)ao->reg * WARP_SIZE : NULL;
-    unsigned eb = f.bits / 8;
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
-        uint64_t ld = (uint32_t)stride[lane * sstride], vals[PTX_MAX_VEC] = {0};
-        for (unsigned s = 0; s < f.slots; s++) {
-            unsigned r, c, q = (lane * f.slots + s) % f.size;
-            coord(&f, q, &r, &c); /* c and d: row by row, whatever the memory's layout */
-            uint64_t a = (base ? base[lane] : 0) + disp + (mem_col ? c * ld + r : r * ld + c) * eb;
-            uint64_t v = store ? slot_get(w, fo, &f, lane, s) : 0, taddr;
-            uint8_t space;
-            if (!ptx_lane_access(l, w, lane, in->space, a, eb, store, &v, pc, &taddr, &space))
+    const unsigned eb = f.bits / 8, n = WARP_SIZE * f.slots;
+    /* Every element's address first: lane l's slot s is fragment index q = (l * slots + s) mod
+     * size, at (r, c) (c and d go row by row whatever the memory's layout), all counted
+     * on element by element rather than divided. */
+    uint64_t addr[WARP_SIZE * WMMA_MAX_SLOTS];
+    uint32_t e[WARP_SIZE * WMMA_MAX_SLOTS];
+    unsigned q = 0, r = 0, c = 0, s = 0;
+    uint32_t lane = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t ld = (uint32_t)stride[lane * sstride], a0 = (base ? base[lane] : 0) + disp;
+        addr[i] = a0 + (mem_col ? c * ld + r : r * ld + c) * eb;
+        if (++s == f.slots)
+            s = 0, lane++;
+        if (++q == f.size)
+            q = r = c = 0;
+        else if (f.col ? ++r == f.rows : ++c == f.cols)
+            f.col ? (r = 0, c++) : (c = 0, r++);
+    }
+    if (store)
+        frag_unpack(w, fo, &f, WARP_SIZE, e);
+    uint8_t space;
+    if (wmma_mem_plain(l, w, in, pc, eb, addr, n, store, e, &space)) {
+        if (out) { /* as the other path gives them: shared addresses as window offsets */
+            uint64_t win = space == SP_SHARED && in->space == SP_GENERIC ? PTX_WIN_SHARED : 0;
+            for (uint32_t k = 0; k < WARP_SIZE; k++)
+                out->addr[k] = addr[k * f.slots] - win;
+            if (in->space == SP_GENERIC)
+                out->s.space = space == SP_SHARED ? WSPACE_SHARED : WSPACE_GLOBAL;
+        }
+    } else {
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t v = e[i], taddr;
+            uint32_t k = i / f.slots; /* the lane */
+            if (!ptx_lane_access(l, w, k, in->space, addr[i], eb, store, &v, pc, &taddr, &space))
                 return;
-            if (!store)
-                vals[s / f.per] |= (v & ptx_zmask(eb)) << (s % f.per * f.bits);
-            if (s == 0 && out) {
-                out->addr[lane] = taddr;
-                if (lane == 0 && in->space == SP_GENERIC)
-                    out->s.space = space == SP_SHARED ? WSPACE_SHARED : space == SP_LOCAL ? WSPACE_LOCAL : WSPACE_GLOBAL;
+            e[i] = (uint32_t)v;
+            if (i % f.slots == 0 && out) {
+                out->addr[k] = taddr;
+                if (k == 0 && in->space == SP_GENERIC)
+                    out->s.space = space == SP_SHARED ? WSPACE_SHARED
+                                 : space == SP_LOCAL  ? WSPACE_LOCAL
+                                                      : WSPACE_GLOBAL;
             }
         }
-        if (!store)
-            for (unsigned k = 0; k < f.regs; k++)
-                w->regs[(size_t)fo->vreg[k] * WARP_SIZE + lane] = vals[k];
     }
+    if (!store)
+        frag_pack(w, fo, &f, e);
 }
 
-static float to_float(uint64_t raw, uint8_t t)
-{
-    if (t == PT_F16)
-        return (float)ptx_f16_to_f64((uint16_t)raw);
-    return ptx_as_f32(t == PT_BF16 ? raw << 16 : raw);
-}
-
-static int64_t to_int(uint64_t raw, uint8_t t)
-{
-    return t == PT_S8 ? (int8_t)raw : t == PT_U8 ? (int64_t)(uint8_t)raw : (int32_t)raw;
-}
-
-/* Every element of a fragment into a row-major matrix (the first lane holding each). */
+/* Every element of a fragment into a row-major matrix, as float (fm) or integer (im): first
+ * the raw elements in fragment order (lane by lane, register by register, low bits first; the
+ * first size / slots lanes hold them all), then converted into place. */
 static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *fm, int64_t *im)
 {
-    bool integer = f->type == PT_S8 || f->type == PT_U8 || f->type == PT_S32;
-    uint64_t mask = ptx_zmask(f->bits / 8);
-    /* element q is slot s of lane q / slots, in register s / per at s % per; it lies at (r, c)
-     * (coord), all counted on element by element rather than divided */
-    unsigned lane = 0, s = 0, reg = 0, part = 0, r = 0, c = 0;
-    for (unsigned q = 0; q < f->size; q++) {
-        uint64_t raw = (w->regs[(size_t)o->vreg[reg] * WARP_SIZE + lane] >> (part * f->bits)) & mask;
-        if (integer)
-            im[r * f->cols + c] = to_int(raw, f->type);
-        else
-            fm[r * f->cols + c] = to_float(raw, f->type);
-        if (++part == f->per)
-            part = 0, reg++;
-        if (++s == f->slots)
-            s = reg = part = 0, lane++;
-        if (f->col ? ++r == f->rows : ++c == f->cols) {
-            if (f->col)
-                r = 0, c++;
-            else
-                c = 0, r++;
-        }
+    uint32_t raw[512];
+    frag_unpack(w, o, f, f->size / f->slots, raw);
+    /* fragment index q is r * cols + c, or c * rows + r for a column-ordered a or b */
+    const unsigned R = f->rows, C = f->cols, rs = f->col ? 1 : C, cs = f->col ? R : 1;
+#define PLACE(dst, conv)                                          \
+    for (unsigned r = 0; r < R; r++)                              \
+        for (unsigned c = 0; c < C; c++)                          \
+            dst[r * C + c] = conv(raw[r * rs + c * cs])
+#define F16(x) ptx_f16_to_f32((uint16_t)(x))
+#define BF16(x) ptx_as_f32((uint64_t)(x) << 16)
+#define F32(x) ptx_as_f32(x)
+#define S8(x) (int64_t)(int8_t)(x)
+#define U8(x) (int64_t)(uint8_t)(x)
+#define S32(x) (int64_t)(int32_t)(x)
+    switch (f->type) {
+    case PT_F16: PLACE(fm, F16); break;
+    case PT_BF16: PLACE(fm, BF16); break;
+    case PT_S8: PLACE(im, S8); break;
+    case PT_U8: PLACE(im, U8); break;
+    case PT_S32: PLACE(im, S32); break;
+    default: PLACE(fm, F32); break;
     }
+#undef PLACE
+#undef F16
+#undef BF16
+#undef F32
+#undef S8
+#undef U8
+#undef S32
 }
 
 static void wmma_mma(PtxWarp *w, const PtxInst *in)
@@ -409,24 +499,42 @@ static void wmma_mma(PtxWarp *w, const PtxInst *in)
     gather(w, &in->o[1], &fa, af, ai);
     gather(w, &in->o[2], &fb, bf, bi);
     gather(w, &in->o[3], &fc, cf, ci);
-    bool integer = in->type2 == PT_S32;
     uint64_t d[256];
-    for (unsigned i = 0; i < M; i++)
-        for (unsigned j = 0; j < N; j++) {
-            if (integer) {
-                int64_t acc = ci[i * N + j];
-                for (unsigned k = 0; k < K; k++)
-                    acc += ai[i * K + k] * bi[k * N + j];
+    /* Row i of d at once: each element still sums c, then k = 0, 1, ... in order, but the
+     * loop over the row's columns is innermost, where the compiler vectorises it. */
+    if (in->type2 == PT_S32) {
+        for (unsigned i = 0; i < M; i++) {
+            int64_t acc[32];
+            for (unsigned j = 0; j < N; j++)
+                acc[j] = ci[i * N + j];
+            for (unsigned k = 0; k < K; k++) {
+                const int64_t a = ai[i * K + k], *b = bi + k * N;
+                for (unsigned j = 0; j < N; j++)
+                    acc[j] += a * b[j];
+            }
+            for (unsigned j = 0; j < N; j++) {
+                int64_t x = acc[j];
                 if (in->flags & PF_SAT)
-                    acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-                d[i * N + j] = (uint32_t)acc;
-            } else {
-                float acc = cf[i * N + j];
-                for (unsigned k = 0; k < K; k++)
-                    acc += af[i * K + k] * bf[k * N + j]; /* the product is exact */
-                d[i * N + j] = in->type2 == PT_F16 ? ptx_f64_to_f16(acc, RND_RN) : ptx_from_f32(acc);
+                    x = x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : x;
+                d[i * N + j] = (uint32_t)x;
             }
         }
+    } else {
+        for (unsigned i = 0; i < M; i++) {
+            float acc[32];
+            for (unsigned j = 0; j < N; j++)
+                acc[j] = cf[i * N + j];
+            for (unsigned k = 0; k < K; k++) {
+                const float a = af[i * K + k], *b = bf + k * N;
+                for (unsigned j = 0; j < N; j++)
+                    acc[j] += a * b[j]; /* the product is exact */
+            }
+            for (unsigned j = 0; j < N; j++)
+                d[i * N + j] = in->type2 == PT_F16 ? ptx_f64_to_f16(acc[j], RND_RN)
+                             : acc[j] != acc[j]    ? 0x7fffffffu /* NaN: the canonical one */
+                                                   : ptx_from_f32(acc[j]);
+        }
+    }
     /* Written after everything is read: d may name c's registers. */
     for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
         uint64_t vals[PTX_MAX_VEC] = {0};
