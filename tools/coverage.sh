@@ -10,14 +10,15 @@
 # list of source files (their folders are include paths; the first one's is where it runs),
 # relative to SUITE_DIR; '#'
 # starts a comment (tools/coverage.list: cuda-samples; tools/coverage-polybench.list:
-# PolyBench/GPU; tools/coverage-rodinia.list: Rodinia 3.1). Input files a suite does not ship:
+# PolyBench/GPU; tools/coverage-rodinia.list: Rodinia 3.1; tools/coverage-pannotia.list:
+# Pannotia). Input files a suite does not ship:
 # INPUTS names a command that writes them, run once as `$INPUTS "$WORK/inputs"` before the
 # first program (e.g. INPUTS="python3 tools/rodinia_inputs.py"); in a line's arguments, @inputs
 # stands for that folder's absolute path, and a first argument @cd=DIR (DIR may use @inputs)
 # runs the program in DIR instead of its source's folder. A line that uses @inputs without
 # INPUTS set is not built (its row says so). OUT (default coverage.md): the table, one row a program:
-# built or not, the exit status under warpsim, and the first line warpsim or the program said
-# about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
+# built or not, the exit status under warpsim, the run's wall-clock seconds, and the first line
+# warpsim or the program said about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
 # qv100": the suites are written for GPUs of today, which the Volta preset is, and check the
 # compute capability; "--preset qv100 --quiet" for the timing model), TIMEOUT (seconds a run may
@@ -67,7 +68,7 @@ while read -r name src rest; do
     case " $rest " in
     *@inputs*)
         if [ -z "$inputs" ]; then
-            printf '| %s | no | | needs generated inputs (@inputs): set INPUTS |\n' "$name" >> "$rows"
+            printf '| %s | no | | | needs generated inputs (@inputs): set INPUTS |\n' "$name" >> "$rows"
             continue
         fi
         rest=$(printf '%s\n' "$rest" | sed "s|@inputs|$inputs|g") ;;
@@ -95,7 +96,7 @@ while read -r name src rest; do
     log=$WORK/$name.log
     if [ -z "$files" ] || ! "$NVCC" -cudart shared -O2 $flags $inc -o "$bin" $files > "$log.build" 2>&1; then
         why=$(grep -m1 -i "error" "$log.build" 2>/dev/null || echo "no .cu source at $src")
-        printf '| %s | no | | %s |\n' "$name" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
+        printf '| %s | no | | | %s |\n' "$name" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
         continue
     fi
     built=$((built + 1))
@@ -103,8 +104,10 @@ while read -r name src rest; do
     # run in the program's own folder, where the samples look for their data/ files (or in
     # @cd's); stdout line-buffered where stdbuf exists, so that a run that times out keeps what
     # it printed
+    start=$(date +%s)
     (cd "$(dirname "$path")" && { [ ! -d "$path" ] || cd "$path"; } && { [ -z "$rundir" ] || cd "$rundir"; } && $linebuf timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
     rc=$?
+    secs=$(($(date +%s) - start))
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))
         why=""
@@ -114,7 +117,7 @@ while read -r name src rest; do
         # warpsim's message, the program's error, or its reason for waiving itself
         why=$(grep -m1 -E "^warpsim: |error|Error|FAIL|fail|requires|[Ww]aiv" "$log" || tail -n 1 "$log")
     fi
-    printf '| %s | yes | %s | %s |\n' "$name" "$rc" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
+    printf '| %s | yes | %s | %s | %s |\n' "$name" "$rc" "$secs" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
 done < "$list"
 
 {
@@ -122,8 +125,8 @@ done < "$list"
     echo
     echo "warpsim exec $args; $passed of $total programs exit 0 ($built built)."
     echo
-    echo "| program | built | exit | first failure message |"
-    echo "| --- | --- | --- | --- |"
+    echo "| program | built | exit | seconds | first failure message |"
+    echo "| --- | --- | --- | ---: | --- |"
     cat "$rows"
 } > "$out"
 echo "coverage.sh: $passed of $total programs exit 0 ($built built): $out"
