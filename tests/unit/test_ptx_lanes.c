@@ -1,6 +1,6 @@
 /* test_ptx_lanes.c: the interpreter's full-warp lane loops (ptx_alu.c: LANES and the hoisted
- * forms of add, sub, mul.lo, mad.lo, the logic ops, shifts by an immediate, selp, integer setp
- * and f32 add/sub/mul/fma) give what the general per-lane paths give. The same kernel runs as
+ * forms of add, sub, mul.lo, mad.lo, the logic ops, shifts by an immediate, selp, integer setp,
+ * f32 and f64 add/sub/mul/fma, and mov's packing and unpacking of vectors) give what the general per-lane paths give. The same kernel runs as
  * a full warp (32 threads: the fast loops) and as a partial one (31: the general paths), and
  * every value of lanes 0-30 must agree, and agree with the C computation. */
 #include "../test.h"
@@ -9,13 +9,14 @@
 #include "front/ptx/ptx_mem.h"
 
 #include <math.h>
+#include <string.h>
 
-enum { NV = 24 };
+enum { NV = 32 };
 
 static const char lanes_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry lanes(.param .u64 p_out)\n{\n"
-    "  .reg .pred %p<6>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<10>;\n  .reg .b64 %rd<8>;\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<10>;\n  .reg .f64 %fd<10>;\n  .reg .b64 %rd<8>;\n"
     "  ld.param.u64 %rd1, [p_out];\n  mov.u32 %r1, %tid.x;\n"
     "  mul.lo.s32 %r2, %r1, -7;\n  add.s32 %r3, %r2, 1000;\n  sub.s32 %r4, %r2, %r1;\n"
     "  mad.lo.s32 %r5, %r2, %r3, 13;\n  and.b32 %r6, %r3, 3855;\n  or.b32 %r7, %r2, 5;\n"
@@ -28,13 +29,19 @@ static const char lanes_ptx[] =
     "  fma.rn.f32 %f4, %f3, %f2, %f1;\n  sub.f32 %f5, %f4, %f3;\n  add.rz.f32 %f6, %f4, 0f3DCCCCCD;\n"
     "  mov.b32 %r18, %f2;\n  mov.b32 %r19, %f3;\n  mov.b32 %r20, %f4;\n  mov.b32 %r21, %f5;\n"
     "  mov.b32 %r22, %f6;\n  mul.lo.s64 %rd2, %rd1, 3;\n  cvt.u32.u64 %r23, %rd2;\n"
-    "  mul.wide.u32 %rd3, %r1, 96;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  cvt.rn.f64.s32 %fd1, %r2;\n  add.f64 %fd2, %fd1, 0d3FD0000000000000;\n  mul.f64 %fd3, %fd2, %fd1;\n"
+    "  fma.rn.f64 %fd4, %fd3, %fd2, %fd1;\n  sub.f64 %fd5, %fd4, %fd3;\n"
+    "  mov.b64 {%r24, %r25}, %fd2;\n  mov.b64 {%r26, %r27}, %fd3;\n  mov.b64 {%r28, %r29}, %fd4;\n"
+    "  mov.b64 %fd6, {%r28, %r29};\n  sub.f64 %fd7, %fd5, %fd6;\n  mov.b64 {%r30, %r31}, %fd7;\n"
+    "  mul.wide.u32 %rd3, %r1, 128;\n  add.s64 %rd4, %rd1, %rd3;\n"
     "  st.global.v4.u32 [%rd4], {%r2, %r3, %r4, %r5};\n"
     "  st.global.v4.u32 [%rd4+16], {%r6, %r7, %r8, %r9};\n"
     "  st.global.v4.u32 [%rd4+32], {%r10, %r11, %r12, %r13};\n"
     "  st.global.v4.u32 [%rd4+48], {%r14, %r15, %r16, %r17};\n"
     "  st.global.v4.u32 [%rd4+64], {%r18, %r19, %r20, %r21};\n"
     "  st.global.v4.u32 [%rd4+80], {%r22, %r22, %r22, %r22};\n"
+    "  st.global.v4.u32 [%rd4+96], {%r24, %r25, %r26, %r27};\n"
+    "  st.global.v4.u32 [%rd4+112], {%r28, %r29, %r30, %r31};\n"
     "  ret;\n}\n";
 
 static bool run_lanes(const PtxModule *m, uint32_t threads, uint32_t *out)
@@ -93,6 +100,16 @@ TEST(ptx_lanes_full_warp_matches_general_paths)
         if (fabs((double)f6) > fabs(sum))
             f6 = nextafterf(f6, 0.0f); /* rounded toward zero */
         EXPECT_EQ_U(v[20], f2u(f6));
+        double d1 = r2, d2 = d1 + 0.25, d3 = d2 * d1, d4 = fma(d3, d2, d1), d5 = d4 - d3, d7 = d5 - d4;
+        uint64_t u[4];
+        memcpy(&u[0], &d2, 8);
+        memcpy(&u[1], &d3, 8);
+        memcpy(&u[2], &d4, 8);
+        memcpy(&u[3], &d7, 8);
+        for (int k = 0; k < 4; k++) {
+            EXPECT_EQ_U(v[24 + 2 * k], (uint32_t)u[k]);
+            EXPECT_EQ_U(v[25 + 2 * k], (uint32_t)(u[k] >> 32));
+        }
     }
     ptx_module_free(m);
 }

@@ -283,8 +283,26 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
     bool approx = in->flags & PF_APPROX;
     if (mode != FE_TONEAREST)
         fesetround(mode);
-    bool fast = in->type == PT_F32 && !ftz && !sat; /* the common forms, the switch out of the loop */
-    if (fast) {
+    /* the common forms, the switch out of the loop */
+    bool fast = (in->type == PT_F32 || in->type == PT_F64) && !ftz && !sat;
+    if (fast && in->type == PT_F64) {
+#define F64_LANES(expr) \
+    LANES(active, i, double a = ptx_as_f64(A(1, i)), b = ptx_as_f64(A(2, i)); (void)b; d[i] = ptx_from_f64(expr))
+        bool near = mode == FE_TONEAREST;
+        switch (in->op) {
+        case OP_ADD: if (near) F64_LANES(a + b); else F64_LANES(vadd64(a, b)); break;
+        case OP_SUB: if (near) F64_LANES(a - b); else F64_LANES(vsub64(a, b)); break;
+        case OP_MUL: if (near) F64_LANES(a * b); else F64_LANES(vmul64(a, b)); break;
+        case OP_FMA: case OP_MAD:
+            if (near)
+                F64_LANES(fma(a, b, ptx_as_f64(A(3, i))));
+            else
+                F64_LANES(vfma64(a, b, ptx_as_f64(A(3, i))));
+            break;
+        default: fast = false; break;
+        }
+#undef F64_LANES
+    } else if (fast) {
 #define F32_LANES(expr) \
     LANES(active, i, float a = ptx_as_f32(A(1, i)), b = ptx_as_f32(A(2, i)); (void)b; d[i] = ptx_from_f32(expr))
         bool near = mode == FE_TONEAREST; /* no mode switch to keep the operations behind */
@@ -436,24 +454,31 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
     unsigned nb = ptx_type_bytes(in->type);
     switch (in->op) {
     case OP_MOV:
-        if (in->o[0].kind == OK_VEC) { /* unpack */
-            unsigned n = in->o[0].n, eb = nb / n;
+        if (in->o[0].kind == OK_VEC) { /* unpack (the source first: a part may overwrite it) */
+            const unsigned n = in->o[0].n, eb = nb / n;
+            const uint64_t zm = ptx_zmask(eb);
             uint64_t src[WARP_SIZE];
-            FOR_LANES(active, i) src[i] = A(1, i);
+            LANES(active, i, src[i] = A(1, i));
             for (unsigned k = 0; k < n; k++) {
                 if (in->o[0].vreg[k] == PTX_NO_REG)
                     continue;
                 uint64_t *dk = w->regs + (size_t)in->o[0].vreg[k] * WARP_SIZE;
-                FOR_LANES(active, i) dk[i] = (src[i] >> (8 * eb * k)) & ptx_zmask(eb);
+                const unsigned sh = 8 * eb * k;
+                LANES(active, i, dk[i] = (src[i] >> sh) & zm);
             }
-        } else if (in->o[1].kind == OK_VEC) { /* pack */
-            unsigned n = in->o[1].n, eb = nb / n;
-            uint64_t out[WARP_SIZE] = {0};
+        } else if (in->o[1].kind == OK_VEC) { /* pack (into a copy: d may be one of the parts) */
+            const unsigned n = in->o[1].n, eb = nb / n;
+            const uint64_t zm = ptx_zmask(eb);
+            uint64_t out[WARP_SIZE];
             for (unsigned k = 0; k < n; k++) {
                 const uint64_t *sk = w->regs + (size_t)in->o[1].vreg[k] * WARP_SIZE;
-                FOR_LANES(active, i) out[i] |= (sk[i] & ptx_zmask(eb)) << (8 * eb * k);
+                const unsigned sh = 8 * eb * k;
+                if (k == 0)
+                    LANES(active, i, out[i] = sk[i] & zm);
+                else
+                    LANES(active, i, out[i] |= (sk[i] & zm) << sh);
             }
-            FOR_LANES(active, i) d[i] = out[i];
+            LANES(active, i, d[i] = out[i]);
         } else if (in->type == PT_PRED) {
             FOR_LANES(active, i) d[i] = A(1, i) & 1;
         } else {
@@ -552,11 +577,12 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
                           ? w->regs + (size_t)in->o[1].reg * WARP_SIZE : NULL;
         for (unsigned i = 0; i < WARP_SIZE; i++)
             src[i] = A(2, i);
-        FOR_LANES(active, i) {
+        const uint8_t mode = in->mode;
+        LANES(active, i, {
             int b = (int)(A(3, i) & 31), c = (int)(A(4, i) & 31), seg = (int)((A(4, i) >> 8) & 31);
             int maxl = ((int)i & seg) | (c & ~seg), minl = (int)i & seg, j;
             bool ok;
-            switch (in->mode) {
+            switch (mode) {
             case SHFL_UP: j = (int)i - b; ok = j >= maxl; break;
             case SHFL_DOWN: j = (int)i + b; ok = j <= maxl; break;
             case SHFL_BFLY: j = (int)i ^ b; ok = j <= maxl; break;
@@ -567,7 +593,7 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
             d[i] = src[j] & 0xFFFFFFFFu;
             if (p)
                 p[i] = ok;
-        }
+        });
         return;
     }
     default:
