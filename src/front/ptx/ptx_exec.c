@@ -619,7 +619,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         active = a;
     }
     l->stats.warp_insts++;
-    l->stats.thread_insts += popcount_u32(mask);
+    l->stats.thread_insts += mask == 0xFFFFFFFFu ? WARP_SIZE : popcount_u32(mask); /* the bit count: a chain of multiplies */
     if (l->inst_limit && l->stats.warp_insts > l->inst_limit) {
         ptx_launch_fault(l, pc, PTX_FAULT_INST_LIMIT, "instruction limit reached (a kernel that does not terminate?)");
         w->done = true;
