@@ -1,6 +1,7 @@
 /* test_ptx_lanes.c: the interpreter's full-warp lane loops (ptx_alu.c: LANES and the hoisted
  * forms of add, sub, mul.lo, mad.lo, the logic ops, shifts by an immediate, selp, integer setp,
- * f32 and f64 add/sub/mul/fma, and mov's packing and unpacking of vectors) give what the general per-lane paths give. The same kernel runs as
+ * f32 and f64 add/sub/mul/fma, mul.wide and mad.wide of 32-bit operands, cvta, and mov's
+ * packing and unpacking of vectors) give what the general per-lane paths give. The same kernel runs as
  * a full warp (32 threads: the fast loops) and as a partial one (31: the general paths), and
  * every value of lanes 0-30 must agree, and agree with the C computation. */
 #include "../test.h"
@@ -11,12 +12,12 @@
 #include <math.h>
 #include <string.h>
 
-enum { NV = 32 };
+enum { NV = 40 };
 
 static const char lanes_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry lanes(.param .u64 p_out)\n{\n"
-    "  .reg .pred %p<6>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<10>;\n  .reg .f64 %fd<10>;\n  .reg .b64 %rd<8>;\n"
+    "  .reg .pred %p<6>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<10>;\n  .reg .f64 %fd<10>;\n  .reg .b64 %rd<16>;\n"
     "  ld.param.u64 %rd1, [p_out];\n  mov.u32 %r1, %tid.x;\n"
     "  mul.lo.s32 %r2, %r1, -7;\n  add.s32 %r3, %r2, 1000;\n  sub.s32 %r4, %r2, %r1;\n"
     "  mad.lo.s32 %r5, %r2, %r3, 13;\n  and.b32 %r6, %r3, 3855;\n  or.b32 %r7, %r2, 5;\n"
@@ -33,7 +34,9 @@ static const char lanes_ptx[] =
     "  fma.rn.f64 %fd4, %fd3, %fd2, %fd1;\n  sub.f64 %fd5, %fd4, %fd3;\n"
     "  mov.b64 {%r24, %r25}, %fd2;\n  mov.b64 {%r26, %r27}, %fd3;\n  mov.b64 {%r28, %r29}, %fd4;\n"
     "  mov.b64 %fd6, {%r28, %r29};\n  sub.f64 %fd7, %fd5, %fd6;\n  mov.b64 {%r30, %r31}, %fd7;\n"
-    "  mul.wide.u32 %rd3, %r1, 128;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  mul.wide.s32 %rd5, %r2, -3;\n  mad.wide.s32 %rd6, %r2, 5, %rd5;\n  mad.wide.u32 %rd7, %r2, 7, %rd5;\n"
+    "  cvta.to.shared.u64 %rd8, %rd7;\n"
+    "  mul.wide.u32 %rd3, %r1, 160;\n  add.s64 %rd4, %rd1, %rd3;\n"
     "  st.global.v4.u32 [%rd4], {%r2, %r3, %r4, %r5};\n"
     "  st.global.v4.u32 [%rd4+16], {%r6, %r7, %r8, %r9};\n"
     "  st.global.v4.u32 [%rd4+32], {%r10, %r11, %r12, %r13};\n"
@@ -42,6 +45,7 @@ static const char lanes_ptx[] =
     "  st.global.v4.u32 [%rd4+80], {%r22, %r22, %r22, %r22};\n"
     "  st.global.v4.u32 [%rd4+96], {%r24, %r25, %r26, %r27};\n"
     "  st.global.v4.u32 [%rd4+112], {%r28, %r29, %r30, %r31};\n"
+    "  st.global.v2.u64 [%rd4+128], {%rd5, %rd6};\n  st.global.v2.u64 [%rd4+144], {%rd7, %rd8};\n"
     "  ret;\n}\n";
 
 static bool run_lanes(const PtxModule *m, uint32_t threads, uint32_t *out)
@@ -109,6 +113,12 @@ TEST(ptx_lanes_full_warp_matches_general_paths)
         for (int k = 0; k < 4; k++) {
             EXPECT_EQ_U(v[24 + 2 * k], (uint32_t)u[k]);
             EXPECT_EQ_U(v[25 + 2 * k], (uint32_t)(u[k] >> 32));
+        }
+        uint64_t rd5 = (uint64_t)((int64_t)r2 * -3), rd6 = (uint64_t)((int64_t)r2 * 5) + rd5;
+        uint64_t rd7 = (uint64_t)(uint32_t)r2 * 7u + rd5, rd8 = rd7 - PTX_WIN_SHARED, w64[4] = {rd5, rd6, rd7, rd8};
+        for (int k = 0; k < 4; k++) {
+            EXPECT_EQ_U(v[32 + 2 * k], (uint32_t)w64[k]);
+            EXPECT_EQ_U(v[33 + 2 * k], (uint32_t)(w64[k] >> 32));
         }
     }
     ptx_module_free(m);

@@ -21,6 +21,8 @@
 #include <math.h>
 #include <string.h>
 
+const uint64_t ptx_zero_lanes[WARP_SIZE];
+
 static inline float ftz32(float x)
 {
     uint32_t u;
@@ -68,52 +70,6 @@ static double vi2d(int64_t a) { volatile int64_t x = a; return (double)x; }
 static double vu2d(uint64_t a) { volatile uint64_t x = a; return (double)x; }
 
 /* ---- operand access ---- */
-
-const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
-                                   uint64_t tmp[WARP_SIZE], unsigned *stride)
-{
-    switch (o->kind) {
-    case OK_REG:
-        if (o->reg == PTX_NO_REG)
-            break;
-        if (o->n) { /* negated predicate */
-            const uint64_t *r = w->regs + (size_t)o->reg * WARP_SIZE;
-            for (unsigned i = 0; i < WARP_SIZE; i++)
-                tmp[i] = !(r[i] & 1);
-            *stride = 1;
-            return tmp;
-        }
-        *stride = 1;
-        return w->regs + (size_t)o->reg * WARP_SIZE;
-    case OK_IMM:
-        *stride = 0;
-        return &o->imm;
-    case OK_SYM:
-        tmp[0] = l->sym_addr[o->sym] + o->imm;
-        *stride = 0;
-        return tmp;
-    default:
-        break;
-    }
-    tmp[0] = 0;
-    *stride = 0;
-    return tmp;
-}
-
-const uint64_t *ptx_lane_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o, uint64_t tmp[WARP_SIZE])
-{
-    static const uint64_t zeros[WARP_SIZE];
-    if (o->kind != OK_IMM && o->kind != OK_SYM && (o->kind != OK_REG || o->reg == PTX_NO_REG))
-        return zeros; /* no operand: read as 0, as ptx_operand_values gives it */
-    unsigned stride;
-    const uint64_t *v = ptx_operand_values(l, w, o, tmp, &stride);
-    if (stride)
-        return v;
-    uint64_t u = v[0];
-    for (unsigned i = 0; i < WARP_SIZE; i++)
-        tmp[i] = u;
-    return tmp;
-}
 
 static bool compare_float(uint8_t cmp, double a, double b)
 {
@@ -507,10 +463,8 @@ static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
     case OP_CVTA: {
         uint64_t win = in->space == SP_SHARED ? PTX_WIN_SHARED : in->space == SP_LOCAL ? PTX_WIN_LOCAL
                      : in->space == SP_PARAM_K ? PTX_WIN_PARAM : 0;
-        FOR_LANES(active, i) {
-            uint64_t a = A(1, i);
-            d[i] = ((in->flags & PF_TO) ? a - win : a + win) & ptx_zmask(nb);
-        }
+        const uint64_t zm = ptx_zmask(nb), add = (in->flags & PF_TO) ? 0 - win : win; /* modulo 2^64 */
+        LANES(active, i, d[i] = (A(1, i) + add) & zm);
         return;
     }
     case OP_TESTP:

@@ -14,12 +14,58 @@ const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t a
 /* ptx_half.c: add, sub, mul, fma, neg, abs, min, max of .f16 and .f16x2; NULL, or why the
  * instruction cannot run. */
 const char *ptx_half_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
-/* The value of operand o for every lane: a pointer and a stride (0 for uniform values). */
-const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
-                                   uint64_t tmp[WARP_SIZE], unsigned *stride);
+/* An absent operand's lanes: 32 zeros. */
+extern const uint64_t ptx_zero_lanes[WARP_SIZE];
+/* The value of operand o for every lane: a pointer and a stride (0 for uniform values). Inline,
+ * as the two below are: every instruction reads its operands through them. */
+static inline const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
+                                                 uint64_t tmp[WARP_SIZE], unsigned *stride)
+{
+    switch (o->kind) {
+    case OK_REG:
+        if (o->reg == PTX_NO_REG)
+            break;
+        if (o->n) { /* negated predicate */
+            const uint64_t *r = w->regs + (size_t)o->reg * WARP_SIZE;
+            for (unsigned i = 0; i < WARP_SIZE; i++)
+                tmp[i] = !(r[i] & 1);
+            *stride = 1;
+            return tmp;
+        }
+        *stride = 1;
+        return w->regs + (size_t)o->reg * WARP_SIZE;
+    case OK_IMM:
+        *stride = 0;
+        return &o->imm;
+    case OK_SYM:
+        tmp[0] = l->sym_addr[o->sym] + o->imm;
+        *stride = 0;
+        return tmp;
+    default:
+        break;
+    }
+    tmp[0] = 0;
+    *stride = 0;
+    return tmp;
+}
+
 /* Operand o of every lane as an array of 32 (a uniform value copied to each lane, in tmp), so
  * that the lane loops index every operand alike; no operand reads as 0. */
-const uint64_t *ptx_lane_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o, uint64_t tmp[WARP_SIZE]);
+static inline const uint64_t *ptx_lane_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
+                                              uint64_t tmp[WARP_SIZE])
+{
+    if (o->kind != OK_IMM && o->kind != OK_SYM && (o->kind != OK_REG || o->reg == PTX_NO_REG))
+        return ptx_zero_lanes; /* no operand: read as 0, as ptx_operand_values gives it */
+    unsigned stride;
+    const uint64_t *v = ptx_operand_values(l, w, o, tmp, &stride);
+    if (stride)
+        return v;
+    uint64_t u = v[0];
+    for (unsigned i = 0; i < WARP_SIZE; i++)
+        tmp[i] = u;
+    return tmp;
+}
+
 /* ptx_alu_int.c: the integer, .pred and .bN arithmetic and logic instructions. */
 void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
 

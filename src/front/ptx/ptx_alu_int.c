@@ -58,6 +58,17 @@ void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
         LANES(active, i, d[i] = (A(1, i) * A(2, i) + A(3, i)) & zm);
         return;
     }
+    /* mul.wide and mad.wide of 32-bit operands (addresses: index x size + base): a 64-bit
+     * product of the extended operands, the sum wrapping at 64 bits */
+    if (plain && (in->op == OP_MUL || in->op == OP_MAD) && in->mode == MUL_WIDE && nb == 4) {
+        const bool mad = in->op == OP_MAD;
+        if (sg)
+            LANES(active, i,
+                  d[i] = (uint64_t)((int64_t)(int32_t)A(1, i) * (int64_t)(int32_t)A(2, i)) + (mad ? A(3, i) : 0));
+        else
+            LANES(active, i, d[i] = (uint64_t)(uint32_t)A(1, i) * (uint32_t)A(2, i) + (mad ? A(3, i) : 0));
+        return;
+    }
     switch (in->op) {
     case OP_ADD: case OP_ADDC: case OP_SUB: case OP_SUBC:
         FOR_LANES(active, i) {
