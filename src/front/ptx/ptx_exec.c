@@ -724,6 +724,11 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         }
         break;
     }
+    /* The stack's top was in order before (a mask, not at its reconvergence point); an
+     * instruction that only moved it on leaves nothing to pop unless it reached that point. */
+    if (top == &w->stack[w->depth - 1] && top->mask == mask && top->pc == next && next != top->rpc &&
+        next < m->n_insts && cls != WOP_EXIT)
+        return cls;
     /* reconverge: pop finished or reconverged entries, then finished call frames */
     while (w->depth > 0) {
         PtxSimtEntry *t = &w->stack[w->depth - 1];

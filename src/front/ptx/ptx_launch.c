@@ -264,11 +264,12 @@ static bool run_cta_turn(PtxLaunch *l, RunCta *r, uint64_t *at_write)
     for (uint32_t i = 0; i < l->warps_per_cta; i++) {
         PtxWarp *w = &r->warps[i];
         for (uint32_t n = 0; n < PTX_TURN_INSTS && !w->done && !w->at_barrier; n++) {
-            const WinstStatic *s = &l->m->statics[w->stack[w->depth - 1].pc];
+            uint32_t pc = w->stack[w->depth - 1].pc;
             l->clock++;
-            if (ptx_warp_step(l, w, NULL) == WOP_BARRIER)
+            int op = ptx_warp_step(l, w, NULL);
+            if (op == WOP_BARRIER)
                 w->at_barrier = true;
-            else if (writes_memory(s))
+            else if ((op == WOP_STORE || op == WOP_ATOMIC) && writes_memory(&l->m->statics[pc]))
                 *at_write = l->stats.warp_insts;
         }
         live += !w->done;
