@@ -12,7 +12,10 @@
  *     cycles must equal the divergent run's (docs/traces.md);
  * (e) program: a real CUDA program, the suite's atax at small size, through our libcudart, as
  *     `warpsim run` runs it (a child process), as (a)'s line with the child's CPU seconds added;
- * (f) paper: one paper-size suite workload (spmv, SHOC's default input) the same way. */
+ * (f) paper: one paper-size suite workload (spmv, SHOC's default input) the same way;
+ * (g) compute-ptx: a compute-bound real program the same way, the suite's libor (Monte Carlo
+ *     LIBOR paths: floating-point work in registers, little memory traffic) at small size,
+ *     where the PTX interpreter and the SM pipeline take the time. */
 #include "cli/cli.h"
 
 #include "base/base.h"
@@ -228,6 +231,14 @@ int cli_bench_main(int argc, char **argv)
         else
             fatal("bench: unknown argument '%s'", argv[i]);
     }
+    static const char *const names[] = {"divergent", "trace", "compute", "ptx-functional", "program", "paper",
+                                        "compute-ptx"};
+    bool known = !only;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !known; i++)
+        known = !strcmp(only, names[i]);
+    if (!known)
+        fatal("bench: --only %s: expected divergent, trace, compute, ptx-functional, program, paper or compute-ptx",
+              only);
     if (!only || !strcmp(only, "divergent") || !strcmp(only, "trace")) {
         char path[1024];
         if (!gpgpusim)
@@ -253,5 +264,7 @@ int cli_bench_main(int argc, char **argv)
         bench_program("program", "atax", "small");
     if (!only || !strcmp(only, "paper"))
         bench_program("paper", "spmv", "paper");
+    if (!only || !strcmp(only, "compute-ptx"))
+        bench_program("compute-ptx", "libor", "small");
     return 0;
 }
