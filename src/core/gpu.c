@@ -669,14 +669,17 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     const uint64_t watchdog = g->cfg.gpu.watchdog_cycles, limit = g->cfg.gpu.max_cycles;
     const bool limits = g->cfg.gpu.spin_insts || g->cfg.gpu.stall_insts;
     uint32_t rounds = 0;
+    double at[DOMAIN_COUNT]; /* each domain's next tick in time, as cycle x period, kept with cycle */
+    for (int d = 0; d < DOMAIN_COUNT; d++)
+        at[d] = (double)g->cycle[d] * g->period[d];
     while (g->n_done < g->n_ctas) {
         /* The next instant: the earliest next tick of any domain. */
         double t = INFINITY;
         for (int d = 0; d < DOMAIN_COUNT; d++)
-            t = MIN(t, (double)g->cycle[d] * g->period[d]);
+            t = MIN(t, at[d]);
         bool progress = false;
         for (int d = 0; d < DOMAIN_COUNT; d++) {
-            if ((double)g->cycle[d] * g->period[d] > t)
+            if (at[d] > t)
                 continue;
             uint64_t now = g->cycle[d];
             switch (d) {
@@ -686,6 +689,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
             case DOMAIN_DRAM: progress |= dram_domain_tick(g, now); break;
             }
             g->cycle[d]++;
+            at[d] = (double)g->cycle[d] * g->period[d];
         }
         uint64_t core_now = g->cycle[DOMAIN_CORE];
         if (progress) {
@@ -707,6 +711,7 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
                 uint64_t c = (uint64_t)ceil(target / g->period[d] - 1e-9);
                 if (c > g->cycle[d])
                     g->cycle[d] = c;
+                at[d] = (double)g->cycle[d] * g->period[d];
             }
             if (g->cycle[DOMAIN_CORE] - g->last_progress > watchdog) {
                 char why[128];

@@ -406,19 +406,13 @@ static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
     const unsigned eb = ptx_type_bytes(in->type), n = in->vec, bytes = eb * n;
     if (!eb || (bytes & (bytes - 1))) /* a power of two: an aligned access never crosses a page */
         return false;
-    /* Separate plain loops over the lanes, with no dependence carried but an OR, which the
-     * compiler can vectorise. */
+    /* Plain loops over the lanes, with no dependence carried but an OR, which the compiler can
+     * vectorise: the addresses, with their alignment and (shared memory and parameters) their
+     * range in the same pass. */
     uint64_t addr[WARP_SIZE], odd = 0, outside = 0, pages = 0;
-    if (base)
-        LANES(active, i, addr[i] = (base[i] + disp) & amask);
-    else
-        LANES(active, i, addr[i] = disp & amask);
-    const uint64_t a0 = addr[__builtin_ctz(active)];
-    if (space != SP_PARAM_K) { /* parameters need no alignment (resolve) */
-        LANES(active, i, odd |= addr[i]);
-        if (odd & (bytes - 1))
-            return false;
-    }
+    const uint32_t first = (uint32_t)__builtin_ctz(active);
+    const uint64_t a0 = ((base ? base[first] : 0) + disp) & amask;
+    const uint64_t odd_mask = space == SP_PARAM_K ? 0 : bytes - 1; /* parameters need no alignment (resolve) */
     uint8_t *host = NULL; /* shared memory or the parameters, or the single page the warp reads */
     uint64_t hb = 0;
     if (space == SP_PARAM_K || space == SP_SHARED) {
@@ -426,11 +420,24 @@ static bool mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, u
         if (size < bytes)
             return false;
         uint64_t last = size - bytes; /* the last address an access may start at */
-        LANES(active, i, outside |= addr[i] > last);
-        if (outside)
+        if (base) {
+            LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; odd |= a; outside |= a > last);
+        } else {
+            LANES(active, i, addr[i] = a0);
+            odd = a0, outside = a0 > last;
+        }
+        if ((odd & odd_mask) || outside)
             return false;
         host = space == SP_SHARED ? w->cta->smem : l->params;
     } else {
+        if (base) {
+            LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; odd |= a);
+        } else {
+            LANES(active, i, addr[i] = a0);
+            odd = a0;
+        }
+        if (odd & odd_mask)
+            return false;
         bool c = space == SP_CONST;
         if (!ptx_mem_valid(l->mem, a0, bytes, c))
             return false;
