@@ -316,6 +316,37 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, 
     return rt_copy(dst, src, count, kind, "cudaMemcpyAsync");
 }
 
+/* Copies between devices: with the one simulated device, a device-to-device copy when both
+ * are device 0, as CUDA does for a device and itself. */
+static cudaError_t peer_devices(int dst_device, int src_device, const char *call)
+{
+    if (dst_device != 0 || src_device != 0)
+        return rt_fail(cudaErrorInvalidDevice, call, "devices %d and %d: the simulator has one device, 0", dst_device,
+                       src_device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
+{
+    cudaError_t e = peer_devices(dstDevice, srcDevice, "cudaMemcpyPeer");
+    return e != cudaSuccess ? e : rt_copy(dst, src, count, cudaMemcpyDeviceToDevice, "cudaMemcpyPeer");
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream)
+{
+    API_LOCKED;
+    cudaError_t e = peer_devices(dstDevice, srcDevice, "cudaMemcpyPeerAsync");
+    if (e != cudaSuccess)
+        return e;
+    if (rt_capturing(stream)) {
+        RtOp op = {.kind = RT_OP_MEMCPY, .dst = dst, .src = src, .width = count, .height = 1,
+                   .copy_kind = cudaMemcpyDeviceToDevice};
+        return rt_capture_op(stream, &op, "cudaMemcpyPeerAsync");
+    }
+    return rt_copy(dst, src, count, cudaMemcpyDeviceToDevice, "cudaMemcpyPeerAsync");
+}
+
 cudaError_t rt_memset(void *devPtr, int value, size_t count, const char *call)
 {
     ENTER(call);

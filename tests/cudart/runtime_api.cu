@@ -125,6 +125,18 @@ int main()
     bad += MISS_ERR(cudaGetLastError(), cudaSuccess);
     printf("runtime_api: peer access %s\n", cudaGetErrorName(e));
 
+    // copies "between devices": device 0 and itself is a device-to-device copy; another device
+    // is an error
+    float *p2;
+    CHECK(cudaMalloc(&p2, 64));
+    CHECK(cudaMemcpyPeer(p2, 0, m, 0, 32));
+    CHECK(cudaMemcpyPeerAsync(p2 + 8, 0, m, 0, 32, 0));
+    CHECK(cudaMemcpy(page, p2, 64, cudaMemcpyDeviceToHost));
+    bad += MISS(page[0] != (host[0][0] * 2.0f) * 2.0f || page[8] != page[0] || page[15] != page[7]);
+    bad += MISS_ERR(cudaMemcpyPeer(p2, 1, m, 0, 32), cudaErrorInvalidDevice);
+    (void)cudaGetLastError();
+    CHECK(cudaFree(p2));
+
     CHECK(cudaFree(m));
     printf("runtime_api: %d mismatches\n", bad);
     printf("runtime_api: %s\n", bad ? "FAILED" : "ok");
