@@ -39,6 +39,8 @@ import os
 import random
 import sys
 
+import inputs_cli
+
 SEED = 20261128
 
 
@@ -228,22 +230,5 @@ GENERATORS = {
 }
 
 
-def main(argv):
-    if len(argv) < 2 or argv[1].startswith("-"):
-        sys.stderr.write("usage: pannotia_inputs.py OUTDIR [%s]...\n" % "|".join(GENERATORS))
-        return 2
-    out = argv[1]
-    names = argv[2:] or list(GENERATORS)
-    for name in names:
-        if name not in GENERATORS:
-            sys.stderr.write("pannotia_inputs.py: no generator for %s\n" % name)
-            return 2
-    for name in names:
-        d = os.path.join(out, name)
-        os.makedirs(d, exist_ok=True)
-        GENERATORS[name](d)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(inputs_cli.main("pannotia_inputs.py", GENERATORS, sys.argv))

@@ -48,6 +48,8 @@ import random
 import struct
 import sys
 
+import inputs_cli
+
 SEED = 20260101
 
 
@@ -386,22 +388,5 @@ GENERATORS = {
 }
 
 
-def main(argv):
-    if len(argv) < 2 or argv[1].startswith("-"):
-        sys.stderr.write("usage: rodinia_inputs.py OUTDIR [%s]...\n" % "|".join(GENERATORS))
-        return 2
-    out = argv[1]
-    names = argv[2:] or list(GENERATORS)
-    for name in names:
-        if name not in GENERATORS:
-            sys.stderr.write("rodinia_inputs.py: no generator for %s\n" % name)
-            return 2
-    for name in names:
-        d = os.path.join(out, name)
-        os.makedirs(d, exist_ok=True)
-        GENERATORS[name](d)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(inputs_cli.main("rodinia_inputs.py", GENERATORS, sys.argv))
