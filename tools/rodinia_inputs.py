@@ -44,30 +44,19 @@ later either (texture references).
 """
 import math
 import os
-import random
 import struct
 import sys
 
-import inputs_cli
+import inputs_lib
 
 SEED = 20260101
 
 
 def rng(name):
-    # one generator a file, so that each file is the same whatever else is generated
-    return random.Random("%d:%s" % (SEED, name))
+    return inputs_lib.rng(SEED, name)
 
 
-def write_lines(path, lines):
-    with open(path, "w") as f:
-        chunk = []
-        for line in lines:
-            chunk.append(line)
-            if len(chunk) >= 65536:
-                f.write("\n".join(chunk) + "\n")
-                chunk = []
-        if chunk:
-            f.write("\n".join(chunk) + "\n")
+write_lines = inputs_lib.write_lines
 
 
 # ---------------------------------------------------------------------------------------- bfs
@@ -389,4 +378,4 @@ GENERATORS = {
 
 
 if __name__ == "__main__":
-    sys.exit(inputs_cli.main("rodinia_inputs.py", GENERATORS, sys.argv))
+    sys.exit(inputs_lib.main("rodinia_inputs.py", GENERATORS, sys.argv))
