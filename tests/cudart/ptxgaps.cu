@@ -1,7 +1,8 @@
 // ptxgaps.cu: PTX that nvcc 13 emits for small CUDA features, each checked against the CPU:
 // warpSize (WARP_SZ), __match_any_sync / __match_all_sync (match.any / match.all), bmsk (inline
 // PTX), half-precision arithmetic (add, mul, fma, neg, abs, min, max on half and half2: add.f16,
-// fma.rn.f16x2, ...), and CUB's block reduce and scan.
+// fma.rn.f16x2, ...), CUB's block reduce and scan, and __syncthreads_count / _and / _or
+// (bar.red.popc, .and, .or), several rounds in a row on blocks with a partial last warp.
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cuda_fp16.h>
@@ -36,6 +37,25 @@ __global__ void half_ops(const half *a, const half *b, half *r, const half2 *p, 
     r[7 * i + 6] = __hmax(x, y);
     q[2 * i] = __hfma2(p[i], p[i], p[i]);
     q[2 * i + 1] = __hmul2(p[i], __hneg2(p[i]));
+}
+
+// Each round, a thread's predicate depends on the round and on its block; out[block][round][3].
+__device__ __host__ inline bool red_pred(int block, int round, int t, int which)
+{
+    return which == 0 ? (t * 7 + round + block) % 5 == 0 : which == 1 ? t != round * 13 + block : t == round * 17 + block;
+}
+__global__ void bar_red(int *out, int rounds)
+{
+    int t = threadIdx.x;
+    for (int r = 0; r < rounds; r++) {
+        int c = __syncthreads_count(red_pred(blockIdx.x, r, t, 0));
+        int a = __syncthreads_and(red_pred(blockIdx.x, r, t, 1));
+        int o = __syncthreads_or(red_pred(blockIdx.x, r, t, 2));
+        if (t == (r * 31) % blockDim.x) {
+            int *q = out + (blockIdx.x * rounds + r) * 3;
+            q[0] = c, q[1] = a, q[2] = o;
+        }
+    }
 }
 
 template <int BLOCK> __global__ void cub_ops(const int *in, int *sums, int *scan)
@@ -140,6 +160,27 @@ int main()
         }
         expect("cub sum", b, sums[b], s);
     }
-    printf("ptxgaps: warp ops, %d half ops, CUB reduce and scan: %d mismatches\n", n * 11, bad);
+
+    const int rblocks = 3, rthreads = 80, rounds = 8;
+    int red[rblocks * rounds * 3], *dred;
+    CHECK(cudaMalloc((void **)&dred, sizeof red));
+    bar_red<<<rblocks, rthreads>>>(dred, rounds);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(red, dred, sizeof red, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < rblocks; b++)
+        for (int r = 0; r < rounds; r++) {
+            int c = 0, a = 1, o = 0;
+            for (int t = 0; t < rthreads; t++) {
+                c += red_pred(b, r, t, 0);
+                a = a && red_pred(b, r, t, 1);
+                o = o || red_pred(b, r, t, 2);
+            }
+            const int *q = red + (b * rounds + r) * 3;
+            expect("syncthreads_count", b * rounds + r, q[0], c);
+            expect("syncthreads_and", b * rounds + r, q[1] != 0, a);
+            expect("syncthreads_or", b * rounds + r, q[2] != 0, o);
+        }
+    printf("ptxgaps: warp ops, %d half ops, CUB reduce and scan, %d barrier reductions: %d mismatches\n", n * 11,
+           rblocks * rounds * 3, bad);
     return bad != 0;
 }

@@ -172,7 +172,7 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
     if (op == OP_WMMA) /* its own modifier grammar (matrix, layouts, shape, several types) */
         return ptx_wmma_decode(word, len, in, why, why_len);
     unsigned n_types = 0;
-    bool have_cmp = false;
+    bool have_cmp = false, bar_red = false;
     LoadQual lq = {0};
     const char *p = dot;
     const char *end = word + len;
@@ -241,6 +241,12 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         case OP_CVTA:
             if (eq(w, wl, "to")) { in->flags |= PF_TO; continue; }
             break;
+        case OP_BAR:
+            if (eq(w, wl, "red")) { bar_red = true; continue; }
+            if (bar_red && eq(w, wl, "popc")) { in->mode = BAR_RED_POPC; continue; }
+            if (bar_red && eq(w, wl, "and")) { in->mode = BAR_RED_AND; continue; }
+            if (bar_red && eq(w, wl, "or")) { in->mode = BAR_RED_OR; continue; }
+            break;
         case OP_BFIND:
             if (eq(w, wl, "shiftamt")) { in->flags |= PF_SHIFTAMT; continue; }
             break;
@@ -277,6 +283,12 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
     }
     if (l2_only(&lq))
         in->flags |= PF_L2_ONLY;
+    if (bar_red && (in->mode == BAR_SYNC || n_types != 1 ||
+                    in->type != (in->mode == BAR_RED_POPC ? PT_U32 : PT_PRED))) {
+        snprintf(why, why_len, "'%.*s': expected bar.red.popc.u32, bar.red.and.pred or bar.red.or.pred", (int)len,
+                 word);
+        return false;
+    }
     /* Types each opcode needs. */
     bool needs_type = !(op == OP_BRA || op == OP_CALL || op == OP_RET || op == OP_EXIT ||
                         op == OP_BAR || op == OP_MEMBAR || op == OP_NOP || op == OP_PREFETCH ||
@@ -351,7 +363,7 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
         a = b = 3; break; /* the parser splits [h, {x, ...}] into two operands */
     case OP_BRA: a = b = 1; break;
     case OP_CALL: a = b = 1; break;
-    case OP_BAR: a = 0; b = 2; break;
+    case OP_BAR: a = in->mode == BAR_SYNC ? 0 : 3; b = in->mode == BAR_SYNC ? 2 : 4; break; /* [d,] a [, b] [, c] */
     case OP_RET: case OP_EXIT: case OP_MEMBAR: case OP_NOP: a = 0; b = 6; break;
     case OP_PREFETCH: a = b = 1; break;
     case OP_WMMA: ptx_wmma_arity(in, &a, &b); break;
@@ -382,7 +394,9 @@ uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i)
         return i >= 3 ? PT_U32 : in->type;
     case OP_MATCH:
         return i == 1 ? PT_PRED : i == 2 ? in->type : PT_B32;
-    case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BAR: case OP_BMSK:
+    case OP_BAR: /* bar.red d, a{, b}, {!}c: d of its type (literals: a and b) */
+        return in->mode != BAR_SYNC && i == 0 ? in->type : PT_B32;
+    case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BMSK:
         return PT_B32;
     case OP_WMMA: /* the stride */
         return PT_U32;
@@ -464,9 +478,14 @@ void ptx_inst_regs(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *us
     unsigned first_src = 1;
     *nd = *nu = 0;
     switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
+    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT:
     case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
         first_src = 0;
+        break;
+    case OP_BAR: /* bar.red writes its first operand */
+        first_src = in->mode != BAR_SYNC;
+        if (first_src && in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG)
+            defs[(*nd)++] = in->o[0].reg;
         break;
     case OP_SETP: case OP_SHFL: case OP_MATCH:
         for (unsigned j = 0; j < 2 && j < in->n_ops; j++)

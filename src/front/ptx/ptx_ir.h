@@ -63,6 +63,9 @@ enum { MATCH_NONE, MATCH_ANY, MATCH_ALL }; /* match.any / match.all (MATCH_NONE:
 enum { SHF_L, SHF_R };
 enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 enum { EXIT_PLAIN, EXIT_TRAP }; /* mode for exit: trap ends the thread and fails the launch */
+/* mode for bar: a plain barrier, or bar.red (__syncthreads_count, _and, _or), which also
+ * reduces a predicate over the CTA's threads */
+enum { BAR_SYNC, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
 /* mode for tex, suld and sust: the geometry (TEXG_NONE: not given) */
 enum { TEXG_NONE, TEXG_1D, TEXG_2D, TEXG_3D, TEXG_A1D, TEXG_A2D, TEXG_CUBE, TEXG_ACUBE };
 /* boolop for suld and sust: what an access outside the surface does */

@@ -52,6 +52,7 @@ static void cta_reset(PtxLaunch *l, PtxCta *c, uint64_t cta_id, uint32_t sm)
     c->ctaid[0] = (uint32_t)(cta_id % l->grid[0]);
     c->ctaid[1] = (uint32_t)(cta_id / l->grid[0] % l->grid[1]);
     c->ctaid[2] = (uint32_t)(cta_id / l->grid[0] / l->grid[1]);
+    c->red_gen[0] = c->red_gen[1] = UINT64_MAX;
     memset(c->smem, 0, l->smem_bytes);
     memset(c->local, 0, (size_t)l->threads_per_cta * m->local_bytes);
     memset(c->pframe, 0, (size_t)l->threads_per_cta * m->pframe_bytes);

@@ -126,9 +126,13 @@ static unsigned inst_defs(const PtxInst *in, uint16_t out[PTX_MAX_VEC])
 {
     unsigned n = 0;
     switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_BAR:
+    case OP_ST: case OP_RED: case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT:
     case OP_MEMBAR: case OP_NOP: case OP_PREFETCH: case OP_SUST:
         return 0;
+    case OP_BAR: /* bar.red writes its first operand */
+        if (in->mode != BAR_SYNC && in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG)
+            out[n++] = in->o[0].reg;
+        return n;
     case OP_SETP: case OP_SHFL: case OP_MATCH:
         if (in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG)
             out[n++] = in->o[0].reg;

@@ -34,6 +34,11 @@ typedef struct PtxCta {
     uint8_t *local;  /* [thread][module local_bytes] */
     uint8_t *pframe; /* [thread][module pframe_bytes] */
     uint32_t warp_base, n_warps;
+    /* bar.red's reductions (ptx_exec.c), one slot for each of the two barrier instances that
+     * can be in flight at once: the generation a slot holds, and what it has gathered */
+    uint64_t red_gen[2];
+    uint32_t red_popc[2];
+    bool red_all[2], red_any[2];
 } PtxCta;
 
 typedef struct PtxWarp {
@@ -46,6 +51,11 @@ typedef struct PtxWarp {
     uint32_t warp_in_cta;
     uint32_t first_tid; /* linear thread index (in the CTA) of lane 0 */
     bool done, at_barrier;
+    /* bar.red: the instances this warp has executed, and the lanes whose result (into red_dst,
+     * as red_mode says) is written at the warp's next step, once every warp has arrived */
+    uint32_t red_count, red_lanes;
+    uint16_t red_dst;
+    uint8_t red_mode;
 } PtxWarp;
 
 typedef struct PtxOutput PtxOutput; /* printf and assert text of a launch (ptx_builtin.c) */
