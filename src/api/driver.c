@@ -15,6 +15,7 @@
 #include "warpsim.h"
 
 #include "api/api_lock.h"
+#include "api/device_attr.h"
 #include "base/base.h"
 
 #include <cuda/cuda.h>
@@ -42,10 +43,11 @@ struct CUmod_st {
     struct CUfunc_st *funcs;
 };
 
-/* Exported but not declared by cuda.h: the CUDA 12 form of cuCtxCreate, and the entry point
- * of the static runtime. */
+/* Exported but not declared by cuda.h: the CUDA 12 form of cuCtxCreate, the entry point of the
+ * static runtime, and the private-table query. */
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags);
+CUresult cuGetExportTable(const void **ppExportTable, const void *pExportTableId);
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
                              int *symbolStatus);
 
@@ -180,6 +182,17 @@ static CUresult proc_address_refused(void **pfn)
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
+/* The driver's private interfaces, which NVIDIA's own libraries ask for (libnvrtc does, after
+ * cuInit): none here. Without the export, such a library calls a null pointer; with this
+ * answer it goes on without them (NVRTC compiles). */
+CUresult cuGetExportTable(const void **ppExportTable, const void *pExportTableId)
+{
+    (void)pExportTableId;
+    if (ppExportTable)
+        *ppExportTable = NULL;
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags)
 {
     return proc_address_refused(pfn);
@@ -248,31 +261,17 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
         return CUDA_ERROR_INVALID_VALUE;
     WarpsimDeviceInfo di;
     warpsim_device_info(drv_sim, &di);
-    int v;
-    switch (attrib) {
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = (int)di.max_threads_per_cta; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: v = (int)di.max_threads_per_cta; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: v = 64; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: v = 0x7fffffff; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: v = 65535; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: v = (int)di.smem_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: v = 65536; break;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: v = 32; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: v = (int)di.regs_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: v = (int)di.core_mhz * 1000; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = (int)di.n_sms; break;
-    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: v = (int)di.mem_mhz * 1000; break;
-    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = (int)di.bus_bits; break;
-    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = (int)di.l2_bytes; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: v = (int)di.max_threads_per_sm; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = (int)di.cc_major; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = (int)di.cc_minor; break;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    switch (api_device_attribute(&di, (int)attrib, pi)) { /* CUdevice_attribute numbers them as the runtime */
+    case API_ATTR_OK:
+        return CUDA_SUCCESS;
+    case API_ATTR_UNKNOWN:
+        fprintf(stderr, "warpsim: cuDeviceGetAttribute: %d is not a CUDA device attribute\n", (int)attrib);
+        return CUDA_ERROR_INVALID_VALUE;
+    default:
+        fprintf(stderr, "warpsim: cuDeviceGetAttribute: attribute %d (%s) is not modelled\n", (int)attrib,
+                api_device_attr_name((int)attrib));
+        return CUDA_ERROR_INVALID_VALUE;
     }
-    *pi = v;
-    return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)

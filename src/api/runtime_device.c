@@ -4,6 +4,7 @@
  * count, clocks, threads, registers, shared memory, L2) with the compute capability of the
  * PTX nvcc 13 emits by default. Synchronisation has nothing to wait for; cudaDeviceReset frees
  * the program's allocations and texture objects and clears the errors. */
+#include "api/device_attr.h"
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
@@ -60,39 +61,8 @@ _Static_assert(offsetof(struct cudaDeviceProp, maxThreadsPerMultiProcessor) == 6
 _Static_assert(offsetof(struct cudaDeviceProp, maxBlocksPerMultiProcessor) == 688, "cudaDeviceProp layout");
 _Static_assert(offsetof(struct cudaDeviceProp, hostNumaMultinodeIpcSupported) == 780, "cudaDeviceProp layout");
 
-/* Device attributes (enum cudaDeviceAttr) that cudaDeviceGetAttribute answers. */
-enum {
-    ATTR_MAX_THREADS_PER_BLOCK = 1, ATTR_MAX_BLOCK_DIM_X = 2, ATTR_MAX_BLOCK_DIM_Y = 3, ATTR_MAX_BLOCK_DIM_Z = 4,
-    ATTR_MAX_GRID_DIM_X = 5, ATTR_MAX_GRID_DIM_Y = 6, ATTR_MAX_GRID_DIM_Z = 7, ATTR_MAX_SHARED_PER_BLOCK = 8,
-    ATTR_TOTAL_CONSTANT_MEMORY = 9, ATTR_WARP_SIZE = 10, ATTR_MAX_PITCH = 11, ATTR_MAX_REGS_PER_BLOCK = 12,
-    ATTR_CLOCK_RATE = 13, ATTR_TEXTURE_ALIGNMENT = 14, ATTR_GPU_OVERLAP = 15, ATTR_MULTIPROCESSOR_COUNT = 16,
-    ATTR_KERNEL_EXEC_TIMEOUT = 17, ATTR_INTEGRATED = 18, ATTR_CAN_MAP_HOST_MEMORY = 19, ATTR_COMPUTE_MODE = 20,
-    ATTR_CONCURRENT_KERNELS = 31, ATTR_ECC_ENABLED = 32, ATTR_PCI_BUS_ID = 33, ATTR_PCI_DEVICE_ID = 34,
-    ATTR_MEMORY_CLOCK_RATE = 36, ATTR_BUS_WIDTH = 37, ATTR_L2_CACHE_SIZE = 38, ATTR_MAX_THREADS_PER_SM = 39,
-    ATTR_ASYNC_ENGINE_COUNT = 40, ATTR_UNIFIED_ADDRESSING = 41, ATTR_PCI_DOMAIN_ID = 50,
-    ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH = 69, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
-    ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81, ATTR_MAX_REGS_PER_SM = 82,
-    ATTR_MANAGED_MEMORY = 83, ATTR_COOPERATIVE_LAUNCH = 95, ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
-    ATTR_MEMORY_POOLS_SUPPORTED = 115, ATTR_TEXTURE_PITCH_ALIGNMENT = 51, ATTR_STREAM_PRIORITIES = 78,
-    ATTR_HOST_REGISTER = 99, ATTR_MAX_BLOCKS_PER_SM = 106, ATTR_CONCURRENT_MANAGED_ACCESS = 89,
-    ATTR_PAGEABLE_MEMORY_ACCESS = 88, ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
-    ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101, ATTR_MAX_PERSISTING_L2 = 108, ATTR_MAX_ACCESS_POLICY_WINDOW = 109
-};
-
-/* Persisting L2 (access policy windows, cudaLimitPersistingL2CacheSize) is a feature of compute
- * capability 8.0 and later; there the device reports what an A100 does (3/4 of its L2 may
- * persist, windows up to 128 MiB - 4 KiB) and the runtime accepts the hints, which change
- * nothing: the modelled L2 has no persisting lines. Below 8.0 it reports 0, as such GPUs do. */
-static void persisting_l2(const WarpsimDeviceInfo *di, int *max_bytes, int *max_window)
-{
-    bool has = di->cc_major >= 8;
-    *max_bytes = has ? (int)(di->l2_bytes / 4 * 3) : 0;
-    *max_window = has ? 134213632 : 0;
-}
-
 /* What the runtime reports about the device beyond the configured machine. */
 #define RT_VERSION 13000 /* CUDA 13.0, for cudaRuntimeGetVersion and cudaDriverGetVersion */
-#define RT_CONST_BYTES 65536
 
 /* ---- the device ---- */
 
@@ -295,7 +265,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->canMapHostMemory = prop->canUseHostPointerForRegisteredMem = 1;
     prop->managedMemory = prop->concurrentManagedAccess = prop->directManagedMemAccessFromHost = 1;
     prop->cooperativeLaunch = di.cc_major >= 6; /* cudaLaunchCooperativeKernel, grid.sync(): Pascal on */
-    persisting_l2(&di, &prop->persistingL2CacheMaxSize, &prop->accessPolicyMaxWindowSize);
+    api_persisting_l2(&di, &prop->persistingL2CacheMaxSize, &prop->accessPolicyMaxWindowSize);
     return cudaSuccess;
 }
 
@@ -303,20 +273,6 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
 {
     return cudaGetDeviceProperties(prop, device);
-}
-
-/* cudaDevAttrNAME of an attribute value, or NULL when CUDA 13 has none. */
-static const char *attr_name(int attr)
-{
-    static const struct { int value; const char *name; } names[] = {
-#define DEVICE_ATTR(v, n) {v, "cudaDevAttr" #n},
-#include "api/device_attrs.def"
-#undef DEVICE_ATTR
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].value == attr)
-            return names[i].name;
-    return NULL;
 }
 
 cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
@@ -327,57 +283,16 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     WarpsimDeviceInfo di;
     warpsim_device_info(rt_sim, &di);
     int v;
-    switch (attr) {
-    case ATTR_MAX_THREADS_PER_BLOCK: case ATTR_MAX_BLOCK_DIM_X: case ATTR_MAX_BLOCK_DIM_Y:
-        v = (int)di.max_threads_per_cta; break;
-    case ATTR_MAX_BLOCK_DIM_Z: v = RT_MAX_BLOCK_Z; break;
-    case ATTR_MAX_GRID_DIM_X: v = RT_MAX_GRID_X; break;
-    case ATTR_MAX_GRID_DIM_Y: case ATTR_MAX_GRID_DIM_Z: v = RT_MAX_GRID_YZ; break;
-    case ATTR_MAX_SHARED_PER_BLOCK: case ATTR_MAX_SHARED_PER_SM: case ATTR_MAX_SHARED_PER_BLOCK_OPTIN:
-        v = (int)di.smem_per_sm; break;
-    case ATTR_TOTAL_CONSTANT_MEMORY: v = RT_CONST_BYTES; break;
-    case ATTR_WARP_SIZE: v = 32; break;
-    case ATTR_MAX_PITCH: v = 0x7fffffff; break;
-    case ATTR_MAX_REGS_PER_BLOCK: case ATTR_MAX_REGS_PER_SM: v = (int)di.regs_per_sm; break;
-    case ATTR_CLOCK_RATE: v = (int)di.core_mhz * 1000; break; /* kHz */
-    case ATTR_MEMORY_CLOCK_RATE: v = (int)di.mem_mhz * 1000; break;
-    case ATTR_TEXTURE_ALIGNMENT: v = 512; break;
-    case ATTR_MULTIPROCESSOR_COUNT: v = (int)di.n_sms; break;
-    case ATTR_BUS_WIDTH: v = (int)di.bus_bits; break;
-    case ATTR_L2_CACHE_SIZE: v = (int)di.l2_bytes; break;
-    case ATTR_MAX_THREADS_PER_SM: v = (int)di.max_threads_per_sm; break;
-    case ATTR_MAX_BLOCKS_PER_SM: v = (int)di.max_ctas_per_sm; break;
-    case ATTR_CC_MAJOR: v = (int)di.cc_major; break;
-    case ATTR_CC_MINOR: v = (int)di.cc_minor; break;
-    case ATTR_UNIFIED_ADDRESSING: case ATTR_GLOBAL_L1_CACHE: case ATTR_LOCAL_L1_CACHE: v = 1; break;
-    case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
-    case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */
-    case ATTR_MEMORY_POOLS_SUPPORTED: v = 1; break; /* as memoryPoolsSupported above */
-    case ATTR_HOST_REGISTER: v = 1; break;
-    case ATTR_CAN_MAP_HOST_MEMORY: case ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: v = 1; break; /* as below */
-    case ATTR_MANAGED_MEMORY: case ATTR_CONCURRENT_MANAGED_ACCESS: case ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
-        v = 1; break;
-    case ATTR_COOPERATIVE_LAUNCH: v = di.cc_major >= 6; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
-    case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
-    case ATTR_MAX_PERSISTING_L2: case ATTR_MAX_ACCESS_POLICY_WINDOW: {
-        int bytes, window;
-        persisting_l2(&di, &bytes, &window);
-        v = attr == ATTR_MAX_PERSISTING_L2 ? bytes : window;
-        break;
-    }
-    case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED:
-    case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
-    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_PAGEABLE_MEMORY_ACCESS:
-    case ATTR_STREAM_PRIORITIES:
-        v = 0; break;
+    switch (api_device_attribute(&di, attr, &v)) {
+    case API_ATTR_OK:
+        *value = v;
+        return cudaSuccess;
+    case API_ATTR_UNKNOWN:
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "%d is not a CUDA device attribute", attr);
     default:
-        if (!attr_name(attr))
-            return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "%d is not a CUDA device attribute", attr);
-        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "%s (%d) is not modelled", attr_name(attr),
-                       attr);
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "%s (%d) is not modelled",
+                       api_device_attr_name(attr), attr);
     }
-    *value = v;
-    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSynchronize(void)

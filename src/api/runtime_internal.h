@@ -99,6 +99,7 @@ struct cudaExtent {
 #define RT_MAX_GRID_X 0x7fffffff
 #define RT_MAX_GRID_YZ 65535
 #define RT_MAX_BLOCK_Z 64
+#define RT_CONST_BYTES 65536 /* the device's constant memory */
 
 const char *cudaGetErrorName(cudaError_t error); /* runtime_errors.c */
 

@@ -10,6 +10,8 @@
 #include <cuda/cuda.h>
 #include <stdlib.h>
 
+CUresult cuGetExportTable(const void **ppExportTable, const void *pExportTableId); /* not in cuda.h */
+
 static CUmodule drv_module(void)
 {
     static CUmodule mod;
@@ -44,6 +46,17 @@ TEST(cuda_driver_device_queries)
     EXPECT_EQ_I(v, 32);
     EXPECT_EQ_I(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev), CUDA_SUCCESS);
     EXPECT_EQ_I(v, 1536);
+    /* every attribute the runtime answers, by its number (CUdevice_attribute numbers them as
+     * cudaDeviceAttr): the compute mode (default), the copy engines */
+    EXPECT_EQ_I(cuDeviceGetAttribute(&v, (CUdevice_attribute)20, dev), CUDA_SUCCESS);
+    EXPECT_EQ_I(v, 0);
+    EXPECT_EQ_I(cuDeviceGetAttribute(&v, (CUdevice_attribute)40, dev), CUDA_SUCCESS);
+    EXPECT_EQ_I(v, 1);
+    EXPECT_EQ_I(cuDeviceGetAttribute(&v, (CUdevice_attribute)9999, dev), CUDA_ERROR_INVALID_VALUE);
+    /* the driver's private tables, which libnvrtc asks for: none, and an answer */
+    const void *table = &v;
+    EXPECT_EQ_I(cuGetExportTable(&table, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(table == NULL);
     const char *s = NULL;
     EXPECT_EQ_I(cuGetErrorString(CUDA_ERROR_INVALID_PTX, &s), CUDA_SUCCESS);
     EXPECT_STR(s, "a PTX JIT compilation failed");

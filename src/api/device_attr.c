@@ -1,0 +1,105 @@
+/* device_attr.c: the device attributes of the simulated machine (enum cudaDeviceAttr, which the
+ * driver's CUdevice_attribute numbers alike), for cudaDeviceGetAttribute and cuDeviceGetAttribute
+ * both, so that the two libraries report one device. */
+#include "api/device_attr.h"
+
+#include "api/runtime_internal.h"
+
+#include <stddef.h>
+
+/* The device attributes answered (enum cudaDeviceAttr). */
+enum {
+    ATTR_MAX_THREADS_PER_BLOCK = 1, ATTR_MAX_BLOCK_DIM_X = 2, ATTR_MAX_BLOCK_DIM_Y = 3, ATTR_MAX_BLOCK_DIM_Z = 4,
+    ATTR_MAX_GRID_DIM_X = 5, ATTR_MAX_GRID_DIM_Y = 6, ATTR_MAX_GRID_DIM_Z = 7, ATTR_MAX_SHARED_PER_BLOCK = 8,
+    ATTR_TOTAL_CONSTANT_MEMORY = 9, ATTR_WARP_SIZE = 10, ATTR_MAX_PITCH = 11, ATTR_MAX_REGS_PER_BLOCK = 12,
+    ATTR_CLOCK_RATE = 13, ATTR_TEXTURE_ALIGNMENT = 14, ATTR_GPU_OVERLAP = 15, ATTR_MULTIPROCESSOR_COUNT = 16,
+    ATTR_KERNEL_EXEC_TIMEOUT = 17, ATTR_INTEGRATED = 18, ATTR_CAN_MAP_HOST_MEMORY = 19, ATTR_COMPUTE_MODE = 20,
+    ATTR_CONCURRENT_KERNELS = 31, ATTR_ECC_ENABLED = 32, ATTR_PCI_BUS_ID = 33, ATTR_PCI_DEVICE_ID = 34,
+    ATTR_MEMORY_CLOCK_RATE = 36, ATTR_BUS_WIDTH = 37, ATTR_L2_CACHE_SIZE = 38, ATTR_MAX_THREADS_PER_SM = 39,
+    ATTR_ASYNC_ENGINE_COUNT = 40, ATTR_UNIFIED_ADDRESSING = 41, ATTR_PCI_DOMAIN_ID = 50,
+    ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH = 69, ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76,
+    ATTR_GLOBAL_L1_CACHE = 79, ATTR_LOCAL_L1_CACHE = 80, ATTR_MAX_SHARED_PER_SM = 81, ATTR_MAX_REGS_PER_SM = 82,
+    ATTR_MANAGED_MEMORY = 83, ATTR_COOPERATIVE_LAUNCH = 95, ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+    ATTR_MEMORY_POOLS_SUPPORTED = 115, ATTR_TEXTURE_PITCH_ALIGNMENT = 51, ATTR_STREAM_PRIORITIES = 78,
+    ATTR_HOST_REGISTER = 99, ATTR_MAX_BLOCKS_PER_SM = 106, ATTR_CONCURRENT_MANAGED_ACCESS = 89,
+    ATTR_PAGEABLE_MEMORY_ACCESS = 88, ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
+    ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101, ATTR_MAX_PERSISTING_L2 = 108, ATTR_MAX_ACCESS_POLICY_WINDOW = 109
+};
+
+/* Persisting L2 (access policy windows, cudaLimitPersistingL2CacheSize) is a feature of compute
+ * capability 8.0 and later; there the device reports what an A100 does (3/4 of its L2 may
+ * persist, windows up to 128 MiB - 4 KiB) and the runtime accepts the hints, which change
+ * nothing: the modelled L2 has no persisting lines. Below 8.0 it reports 0, as such GPUs do. */
+void api_persisting_l2(const WarpsimDeviceInfo *di, int *max_bytes, int *max_window)
+{
+    bool has = di->cc_major >= 8;
+    *max_bytes = has ? (int)(di->l2_bytes / 4 * 3) : 0;
+    *max_window = has ? 134213632 : 0;
+}
+
+/* cudaDevAttrNAME of an attribute value, or NULL when CUDA 13 has none. */
+const char *api_device_attr_name(int attr)
+{
+    static const struct { int value; const char *name; } names[] = {
+#define DEVICE_ATTR(v, n) {v, "cudaDevAttr" #n},
+#include "api/device_attrs.def"
+#undef DEVICE_ATTR
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].value == attr)
+            return names[i].name;
+    return NULL;
+}
+
+ApiAttrStatus api_device_attribute(const WarpsimDeviceInfo *di, int attr, int *value)
+{
+    int v;
+    switch (attr) {
+    case ATTR_MAX_THREADS_PER_BLOCK: case ATTR_MAX_BLOCK_DIM_X: case ATTR_MAX_BLOCK_DIM_Y:
+        v = (int)di->max_threads_per_cta; break;
+    case ATTR_MAX_BLOCK_DIM_Z: v = RT_MAX_BLOCK_Z; break;
+    case ATTR_MAX_GRID_DIM_X: v = RT_MAX_GRID_X; break;
+    case ATTR_MAX_GRID_DIM_Y: case ATTR_MAX_GRID_DIM_Z: v = RT_MAX_GRID_YZ; break;
+    case ATTR_MAX_SHARED_PER_BLOCK: case ATTR_MAX_SHARED_PER_SM: case ATTR_MAX_SHARED_PER_BLOCK_OPTIN:
+        v = (int)di->smem_per_sm; break;
+    case ATTR_TOTAL_CONSTANT_MEMORY: v = RT_CONST_BYTES; break;
+    case ATTR_WARP_SIZE: v = 32; break;
+    case ATTR_MAX_PITCH: v = 0x7fffffff; break;
+    case ATTR_MAX_REGS_PER_BLOCK: case ATTR_MAX_REGS_PER_SM: v = (int)di->regs_per_sm; break;
+    case ATTR_CLOCK_RATE: v = (int)di->core_mhz * 1000; break; /* kHz */
+    case ATTR_MEMORY_CLOCK_RATE: v = (int)di->mem_mhz * 1000; break;
+    case ATTR_TEXTURE_ALIGNMENT: v = 512; break;
+    case ATTR_MULTIPROCESSOR_COUNT: v = (int)di->n_sms; break;
+    case ATTR_BUS_WIDTH: v = (int)di->bus_bits; break;
+    case ATTR_L2_CACHE_SIZE: v = (int)di->l2_bytes; break;
+    case ATTR_MAX_THREADS_PER_SM: v = (int)di->max_threads_per_sm; break;
+    case ATTR_MAX_BLOCKS_PER_SM: v = (int)di->max_ctas_per_sm; break;
+    case ATTR_CC_MAJOR: v = (int)di->cc_major; break;
+    case ATTR_CC_MINOR: v = (int)di->cc_minor; break;
+    case ATTR_UNIFIED_ADDRESSING: case ATTR_GLOBAL_L1_CACHE: case ATTR_LOCAL_L1_CACHE: v = 1; break;
+    case ATTR_MAX_TEXTURE_1D_LINEAR_WIDTH: v = 1 << 27; break;
+    case ATTR_GPU_OVERLAP: case ATTR_ASYNC_ENGINE_COUNT: v = 1; break; /* as asyncEngineCount above */
+    case ATTR_MEMORY_POOLS_SUPPORTED: v = 1; break; /* as memoryPoolsSupported above */
+    case ATTR_HOST_REGISTER: v = 1; break;
+    case ATTR_CAN_MAP_HOST_MEMORY: case ATTR_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: v = 1; break; /* as below */
+    case ATTR_MANAGED_MEMORY: case ATTR_CONCURRENT_MANAGED_ACCESS: case ATTR_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST:
+        v = 1; break;
+    case ATTR_COOPERATIVE_LAUNCH: v = di->cc_major >= 6; break; /* cudaLaunchCooperativeKernel (runtime_launch.c) */
+    case ATTR_TEXTURE_PITCH_ALIGNMENT: v = RT_PITCH_ALIGN; break;
+    case ATTR_MAX_PERSISTING_L2: case ATTR_MAX_ACCESS_POLICY_WINDOW: {
+        int bytes, window;
+        api_persisting_l2(di, &bytes, &window);
+        v = attr == ATTR_MAX_PERSISTING_L2 ? bytes : window;
+        break;
+    }
+    case ATTR_KERNEL_EXEC_TIMEOUT: case ATTR_INTEGRATED:
+    case ATTR_COMPUTE_MODE: case ATTR_CONCURRENT_KERNELS: case ATTR_ECC_ENABLED: case ATTR_PCI_BUS_ID:
+    case ATTR_PCI_DEVICE_ID: case ATTR_PCI_DOMAIN_ID: case ATTR_PAGEABLE_MEMORY_ACCESS:
+    case ATTR_STREAM_PRIORITIES:
+        v = 0; break;
+    default:
+        return api_device_attr_name(attr) ? API_ATTR_NOT_MODELLED : API_ATTR_UNKNOWN;
+    }
+    *value = v;
+    return API_ATTR_OK;
+}
