@@ -239,6 +239,64 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
 
 RT_PER_THREAD(cudaLaunchCooperativeKernel_ptsz, cudaLaunchCooperativeKernel);
 
+/* cudaLaunchConfig_t and cudaLaunchAttribute as CUDA 13's driver_types.h lays them out. */
+typedef struct RtLaunchAttr {
+    int id; /* cudaLaunchAttributeID */
+    char pad[4];
+    union {
+        char bytes[64];
+        int cooperative;
+        struct { unsigned x, y, z; } cluster;
+    } val;
+} RtLaunchAttr;
+typedef struct RtLaunchConfig {
+    dim3 grid, block;
+    size_t smem;
+    cudaStream_t stream;
+    const RtLaunchAttr *attrs;
+    unsigned n_attrs;
+} RtLaunchConfig;
+_Static_assert(sizeof(RtLaunchAttr) == 72, "cudaLaunchAttribute layout");
+_Static_assert(sizeof(RtLaunchConfig) == 56, "cudaLaunchConfig_t layout");
+
+/* A launch with attributes (cudaLaunchKernelEx's). Cooperative is a cooperative launch; the
+ * hints that change no result (an access policy window, priority, memory synchronisation
+ * domains, the shared-memory carveout, cluster scheduling and NVLink preferences) are accepted
+ * and change nothing, as for streams; programmatic stream serialisation holds because launches
+ * run one after another; a cluster of 1 x 1 x 1 is no cluster. Anything else is
+ * cudaErrorNotSupported, naming the attribute. */
+cudaError_t cudaLaunchKernelExC(const RtLaunchConfig *config, const void *func, void **args)
+{
+    static const char call[] = "cudaLaunchKernelExC";
+    if (!config)
+        return rt_fail(cudaErrorInvalidValue, call, "null configuration");
+    if (config->n_attrs && !config->attrs)
+        return rt_fail(cudaErrorInvalidValue, call, "%u attributes but a null attribute list", config->n_attrs);
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->n_attrs; i++) {
+        const RtLaunchAttr *a = &config->attrs[i];
+        switch (a->id) {
+        case 0: case 1: case 5: case 6: case 8: case 9: case 10: case 14: case 16:
+            break; /* ignored entry; hints */
+        case 2:
+            cooperative = a->val.cooperative != 0;
+            break;
+        case 4: case 11: /* cluster dimensions */
+            if (a->val.cluster.x * a->val.cluster.y * a->val.cluster.z <= 1)
+                break;
+            return rt_fail(cudaErrorNotSupported, call, "attribute %d: clusters of %ux%ux%u thread blocks are not "
+                           "modelled", a->id, a->val.cluster.x, a->val.cluster.y, a->val.cluster.z);
+        default:
+            return rt_fail(cudaErrorNotSupported, call, "launch attribute %d (cudaLaunchAttributeID) is not supported",
+                           a->id);
+        }
+    }
+    return launch(rt_kernel_of(func), config->grid, config->block, args, config->smem, config->stream, call,
+                  cooperative);
+}
+
+RT_PER_THREAD(cudaLaunchKernelExC_ptsz, cudaLaunchKernelExC);
+
 /* ---- function attributes ---- */
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)

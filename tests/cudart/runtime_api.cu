@@ -17,6 +17,11 @@ __global__ void scale_rows(float *m, size_t pitch, int w, int h)
     }
 }
 
+__global__ void add_one(int *p)
+{
+    p[blockIdx.x * blockDim.x + threadIdx.x] += 1;
+}
+
 static int order[4], n_order;
 static void host_fn(void *tag) { order[n_order++] = *(int *)tag; }
 static void CUDART_CB callback(cudaStream_t, cudaError_t status, void *tag)
@@ -136,6 +141,30 @@ int main()
     bad += MISS_ERR(cudaMemcpyPeer(p2, 1, m, 0, 32), cudaErrorInvalidDevice);
     (void)cudaGetLastError();
     CHECK(cudaFree(p2));
+
+    // a launch with attributes (cudaLaunchKernelEx, cudaLaunchKernelExC in the library): hints
+    // and the cooperative flag are taken; an attribute the simulator lacks is an error
+    int *ones, got_ones[128];
+    CHECK(cudaMalloc(&ones, sizeof got_ones));
+    CHECK(cudaMemset(ones, 0, sizeof got_ones));
+    cudaLaunchAttribute la[2];
+    la[0].id = cudaLaunchAttributePriority;
+    la[0].val.priority = 1;
+    la[1].id = cudaLaunchAttributeCooperative;
+    la[1].val.cooperative = 0; // (cooperative launches need compute capability 6.0; the test runs on 2.0)
+    cudaLaunchConfig_t lc = {};
+    lc.gridDim = dim3(2);
+    lc.blockDim = dim3(64);
+    lc.attrs = la;
+    lc.numAttrs = 2;
+    CHECK(cudaLaunchKernelEx(&lc, add_one, ones));
+    la[1].id = cudaLaunchAttributeProgrammaticEvent;
+    bad += MISS_ERR(cudaLaunchKernelEx(&lc, add_one, ones), cudaErrorNotSupported);
+    (void)cudaGetLastError();
+    CHECK(cudaMemcpy(got_ones, ones, sizeof got_ones, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 128; i++)
+        bad += MISS(got_ones[i] != 1);
+    CHECK(cudaFree(ones));
 
     CHECK(cudaFree(m));
     printf("runtime_api: %d mismatches\n", bad);
