@@ -66,6 +66,11 @@ static inline const uint64_t *ptx_lane_values(const PtxLaunch *l, const PtxWarp 
     return tmp;
 }
 
+/* bar.red: a warp's arrival adds its active lanes' predicates to its CTA's reduction; the
+ * result is written at the warp's next step (ptx_exec.c calls the second when red_lanes is
+ * set), once the barrier has released it. */
+void ptx_bar_red_arrive(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
+void ptx_bar_red_result(PtxWarp *w);
 /* ptx_alu_int.c: the integer, .pred and .bN arithmetic and logic instructions. */
 void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
 

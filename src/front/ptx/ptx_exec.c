@@ -601,43 +601,6 @@ static void copy_params(PtxLaunch *l, PtxWarp *w, uint32_t lanes, const uint16_t
     }
 }
 
-/* bar.red (PTX ISA 9.7.13.1): the warp's active lanes add their predicate (the last operand) to
- * the CTA's reduction for this barrier instance, the warp's red_count-th. Its result is written
- * at the warp's next step (bar_red_result), when the barrier has let the warp go: every warp
- * has arrived then. Two slots suffice: a warp arrives at instance g + 2 only after every warp
- * has passed instance g + 1, and so has taken instance g's result. */
-static void bar_red_arrive(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
-{
-    PtxCta *c = w->cta;
-    uint32_t gen = w->red_count++, s = gen & 1;
-    if (c->red_gen[s] != gen) {
-        c->red_gen[s] = gen;
-        c->red_popc[s] = 0;
-        c->red_all[s] = true;
-        c->red_any[s] = false;
-    }
-    uint64_t t[WARP_SIZE];
-    const uint64_t *p = ptx_lane_values(l, w, &in->o[in->n_ops - 1], t);
-    uint32_t yes = 0;
-    FOR_LANES(active, i) yes |= (uint32_t)(p[i] & 1) << i;
-    c->red_popc[s] += popcount_u32(yes);
-    c->red_all[s] = c->red_all[s] && yes == active;
-    c->red_any[s] = c->red_any[s] || yes != 0;
-    w->red_lanes = in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG ? active : 0;
-    w->red_dst = in->o[0].reg;
-    w->red_mode = in->mode;
-}
-
-static void bar_red_result(PtxWarp *w)
-{
-    const PtxCta *c = w->cta;
-    uint32_t s = (w->red_count - 1) & 1;
-    uint64_t v = w->red_mode == BAR_RED_POPC ? c->red_popc[s] : w->red_mode == BAR_RED_AND ? c->red_all[s] : c->red_any[s];
-    uint64_t *d = w->regs + (size_t)w->red_dst * WARP_SIZE;
-    FOR_LANES(w->red_lanes, i) d[i] = v;
-    w->red_lanes = 0;
-}
-
 static void remove_lanes(PtxWarp *w, uint32_t from_entry, uint32_t lanes)
 {
     for (uint32_t k = from_entry; k < w->depth; k++)
@@ -654,7 +617,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         return WOP_EXIT;
     }
     if (w->red_lanes)
-        bar_red_result(w);
+        ptx_bar_red_result(w);
     PtxSimtEntry *top = &w->stack[w->depth - 1];
     uint32_t pc = top->pc, mask = top->mask, active = mask;
     const PtxInst *in = &m->xinsts[pc];
@@ -762,7 +725,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     case OP_BAR: case OP_MEMBAR: case OP_NOP:
         top->pc = next;
         if (in->op == OP_BAR && in->mode != BAR_SYNC)
-            bar_red_arrive(l, w, in, active);
+            ptx_bar_red_arrive(l, w, in, active);
         break;
     default:
         top->pc = next;
