@@ -1,7 +1,12 @@
-/* api_lock.h: the lock that serialises the entry points of warpsim's CUDA libraries (each
- * library image has its own). See api_lock.c. */
+/* api_lock.h: what warpsim's CUDA libraries share in one process: the lock that serialises
+ * their entry points and the simulator. See api_lock.c. */
 #ifndef WARPSIM_API_LOCK_H
 #define WARPSIM_API_LOCK_H
+
+#include "warpsim.h"
+
+#include <stdbool.h>
+#include <stddef.h>
 
 /* Take the lock; returns 0, for API_LOCKED's guard variable. */
 int api_lock(void);
@@ -10,5 +15,15 @@ void api_unlock_at_return(int *guard);
 
 /* At the top of an entry point: hold the lock until the function returns, however it does. */
 #define API_LOCKED int api_guard_ __attribute__((cleanup(api_unlock_at_return), unused)) = api_lock()
+
+/* The process's simulator, or NULL before the first api_sim_open and after the results are
+ * written at exit. */
+WarpsimSim *api_sim(void);
+/* Create the simulator from WARPSIM_ARGS unless it exists; NULL, with the reason in err, when
+ * WARPSIM_ARGS is bad (then every later call fails the same way, without trying again) or the
+ * process is exiting. Call with the lock held. */
+WarpsimSim *api_sim_open(char *err, size_t err_len);
+/* The results have been written: the process is exiting. */
+bool api_sim_closed(void);
 
 #endif

@@ -43,11 +43,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-WarpsimSim *rt_sim;
 _Thread_local cudaError_t rt_last;
 cudaError_t rt_sticky;
-static bool rt_unloading;   /* the simulator has written its results */
-static bool rt_init_failed; /* WARPSIM_ARGS was bad: said once, not tried again */
 
 cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...)
 {
@@ -67,30 +64,22 @@ cudaError_t rt_quiet_fail(cudaError_t e)
     return e;
 }
 
-static void rt_exit(void)
-{
-    API_LOCKED;
-    warpsim_destroy(rt_sim);
-    rt_sim = NULL;
-    rt_unloading = true;
-}
-
+/* The simulator is the process's (api_lock.c), shared with libcuda.so.1's driver API. */
 cudaError_t rt_init(const char *call)
 {
     API_LOCKED;
-    if (rt_sim)
+    if (api_sim())
         return cudaSuccess;
-    if (rt_unloading)
+    if (api_sim_closed())
         return rt_quiet_fail(cudaErrorCudartUnloading);
-    if (rt_init_failed)
-        return rt_quiet_fail(cudaErrorInitializationError);
+    static bool said; /* a bad WARPSIM_ARGS is said once, not tried again */
     char err[1024];
-    rt_sim = warpsim_create_from_env(err, sizeof err);
-    if (!rt_sim) {
-        rt_init_failed = true;
+    if (!api_sim_open(err, sizeof err)) {
+        if (said)
+            return rt_quiet_fail(cudaErrorInitializationError);
+        said = true;
         return rt_fail(cudaErrorInitializationError, call, "WARPSIM_ARGS: %s", err);
     }
-    atexit(rt_exit);
     return cudaSuccess;
 }
 

@@ -168,7 +168,7 @@ void rt_pool_note_use(uint64_t bytes);
 
 /* ---- state and errors (runtime.c) ---- */
 
-extern WarpsimSim *rt_sim;
+#define rt_sim api_sim() /* the process's simulator (api_lock.c) */
 extern _Thread_local cudaError_t rt_last; /* the calling host thread's last error */
 extern cudaError_t rt_sticky;             /* a kernel fault that stays, for every thread */
 
