@@ -16,7 +16,12 @@
 # first program (e.g. INPUTS="python3 tools/rodinia_inputs.py"); in a line's arguments, @inputs
 # stands for that folder's absolute path, and a first argument @cd=DIR (DIR may use @inputs)
 # runs the program in DIR instead of its source's folder. A line that uses @inputs without
-# INPUTS set is not built (its row says so). OUT (default coverage.md): the table, one row a program:
+# INPUTS set is not built (its row says so). More leading arguments, in any order: @nvcc=FLAGS
+# adds nvcc flags for this program (commas for spaces, @suite for SUITE_DIR; e.g.
+# @nvcc=-lcuda,-lnvrtc), and @kernel=SRC:OUT builds SRC (a .cu beside the program's source) into
+# OUT with nvcc -fatbin, -ptx or -cubin by OUT's extension, for programs that load their device
+# code at run time; such a program runs in a folder of its own holding OUT and links to its
+# source folder's files. OUT (default coverage.md): the table, one row a program:
 # built or not, the exit status under warpsim, the run's wall-clock seconds, and the first line
 # warpsim or the program said about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
@@ -73,12 +78,18 @@ while read -r name src rest; do
         fi
         rest=$(printf '%s\n' "$rest" | sed "s|@inputs|$inputs|g") ;;
     esac
-    case $rest in
-    @cd=*)
-        rundir=${rest%% *}
-        rundir=${rundir#@cd=}
-        case $rest in *' '*) rest=${rest#* } ;; *) rest="" ;; esac ;;
-    esac
+    # leading directives: @cd=DIR, @nvcc=FLAGS, @kernel=SRC:OUT (any order, each once or more)
+    line_flags="" kernels=""
+    while :; do
+        word=${rest%% *}
+        case $word in
+        @cd=*) rundir=${word#@cd=} ;;
+        @nvcc=*) line_flags="$line_flags $(printf '%s' "${word#@nvcc=}" | tr ',' ' ' | sed "s|@suite|$SUITE_DIR|g")" ;;
+        @kernel=*) kernels="$kernels ${word#@kernel=}" ;;
+        *) break ;;
+        esac
+        case $rest in *' '*) rest=${rest#* } ;; *) rest="" ;; esac
+    done
     path=$SUITE_DIR/$src
     if [ -d "$path" ]; then
         files=$(ls "$path"/*.cu "$path"/*.cpp 2>/dev/null)
@@ -94,7 +105,33 @@ while read -r name src rest; do
     fi
     bin=$WORK/$name
     log=$WORK/$name.log
-    if [ -z "$files" ] || ! "$NVCC" -cudart shared -O2 $flags $inc -o "$bin" $files > "$log.build" 2>&1; then
+    : > "$log.build"
+    srcdir=$(dirname "$path")
+    [ ! -d "$path" ] || srcdir=$path
+    # @kernel: device code the program loads at run time, built as its own build does, into a
+    # run folder of its own that mirrors the source folder (data/ and the rest, by links)
+    kbuild=0
+    if [ -n "$kernels" ]; then
+        rundir=$WORK/$name.run
+        rm -rf "$rundir" && mkdir -p "$rundir"
+        for f in "$srcdir"/*; do ln -s "$f" "$rundir/"; done
+        for k in $kernels; do
+            kout=$rundir/${k#*:}
+            case $kout in
+            *.fatbin) kind=-fatbin ;; *.ptx) kind=-ptx ;; *.cubin) kind=-cubin ;;
+            *) kind="" ;;
+            esac
+            rm -f "$kout"
+            if [ -z "$kind" ]; then
+                echo "coverage.sh: error: @kernel=$k: the output must end in .fatbin, .ptx or .cubin" >> "$log.build"
+                kbuild=1
+            elif ! "$NVCC" $kind $flags $inc -o "$kout" "$srcdir/${k%%:*}" >> "$log.build" 2>&1; then
+                kbuild=1
+            fi
+        done
+    fi
+    if [ -z "$files" ] || [ $kbuild -ne 0 ] ||
+        ! "$NVCC" -cudart shared -O2 $flags $line_flags $inc -o "$bin" $files >> "$log.build" 2>&1; then
         why=$(grep -m1 -i "error" "$log.build" 2>/dev/null || echo "no .cu source at $src")
         printf '| %s | no | | | %s |\n' "$name" "$(echo "$why" | tr '|' '/' | cut -c1-160)" >> "$rows"
         continue
@@ -105,7 +142,7 @@ while read -r name src rest; do
     # @cd's); stdout line-buffered where stdbuf exists, so that a run that times out keeps what
     # it printed
     start=$(date +%s)
-    (cd "$(dirname "$path")" && { [ ! -d "$path" ] || cd "$path"; } && { [ -z "$rundir" ] || cd "$rundir"; } && $linebuf timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
+    (cd "$srcdir" && { [ -z "$rundir" ] || cd "$rundir"; } && $linebuf timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
     if [ $rc -eq 0 ]; then
