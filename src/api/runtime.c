@@ -58,6 +58,14 @@ cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...)
     return e;
 }
 
+cudaError_t rt_api_fail(ApiErr e, const char *call, const char *msg)
+{
+    cudaError_t code = e == API_E_UNSUPPORTED ? cudaErrorNotSupported
+                       : e == API_E_MEMORY    ? cudaErrorMemoryAllocation
+                                              : cudaErrorInvalidValue;
+    return rt_fail(code, call, "%s", msg);
+}
+
 cudaError_t rt_quiet_fail(cudaError_t e)
 {
     rt_last = e;

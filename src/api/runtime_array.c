@@ -1,13 +1,10 @@
 /* runtime_array.c: CUDA arrays of warpsim's libcudart replacement (see runtime.c).
  *
  * An array is one device allocation (cudaMalloc's, so the simulator's access checks and
- * cudaMemGetInfo see it) holding its elements in the layout of warpsim_array_layout: arrays of
- * two or more dimensions in tiles of 64 bytes x 8 rows, as a GPU's block-linear layout keeps a
- * 2D neighbourhood in few cache lines, 1D arrays row-major (include/warpsim.h says why). Its
- * slices are the depth of a 3D array, the layers of a layered one, the six faces (times the
- * layers) of a cube map. The cudaArray_t handle is a host structure the library keeps a list
- * of, so a stale or foreign handle is refused. Copies in and out are in runtime_copy3d.c,
- * texture and surface objects over arrays in runtime_texture.c. */
+ * cudaMemGetInfo see it) holding its elements in the layout of warpsim_array_layout, its shape
+ * checked as the driver's arrays are (api_array.c says how). The cudaArray_t handle is a host
+ * structure the library keeps a list of, so a stale or foreign handle is refused. Copies in and
+ * out are in runtime_copy3d.c, texture and surface objects over arrays in runtime_texture.c. */
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
@@ -16,7 +13,8 @@
 
 static RtArray *rt_arrays; /* live arrays */
 
-bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint32_t *bits, const char *call)
+bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint32_t *bits, WarpsimTexFormat *format,
+                 const char *call)
 {
     int b[4] = {c->x, c->y, c->z, c->w}, n = 0;
     while (n < 4 && b[n] != 0)
@@ -33,6 +31,8 @@ bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint
     }
     *channels = (uint32_t)n;
     *bits = (uint32_t)b[0];
+    *format = c->f == cudaChannelFormatKindFloat ? WARPSIM_TEX_FLOAT
+              : c->f == cudaChannelFormatKindSigned ? WARPSIM_TEX_SIGNED : WARPSIM_TEX_UNSIGNED;
     return true;
 }
 
@@ -54,44 +54,22 @@ static cudaError_t array_alloc(const char *call, RtArray **out, const struct cud
         return rt_fail(cudaErrorInvalidValue, call, "null pointer");
     *out = NULL;
     uint32_t channels, bits;
-    if (!rt_channels(desc, &channels, &bits, call))
+    WarpsimTexFormat format;
+    if (!rt_channels(desc, &channels, &bits, &format, call))
         return rt_last;
-    unsigned known = cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather;
-    if (flags & ~known)
-        return rt_fail(cudaErrorNotSupported, call, "flags 0x%x: only cudaArrayLayered, cudaArraySurfaceLoadStore, "
-                       "cudaArrayCubemap and cudaArrayTextureGather are supported", flags);
-    bool layered = flags & cudaArrayLayered, cube = flags & cudaArrayCubemap;
-    const char *bad = NULL;
-    if (e.width == 0)
-        bad = "a width of 0";
-    else if (cube && (e.width != e.height || e.depth == 0 || e.depth % 6 || (!layered && e.depth != 6)))
-        bad = "a cube map has square faces and a depth of 6 (times its layers, if layered)";
-    else if (layered && e.depth == 0)
-        bad = "a layered array has a depth (its layers) of at least 1";
-    else if (!layered && !cube && e.depth && !e.height)
-        bad = "a 3D array has a height";
-    if (bad)
-        return rt_fail(cudaErrorInvalidValue, call, "extent %zu x %zu x %zu, flags 0x%x: %s", e.width, e.height,
-                       e.depth, flags, bad);
-    uint32_t elem = channels * bits / 8;
-    WarpsimArrayLayout lay;
-    if (e.width > UINT64_MAX / elem || !warpsim_array_layout((uint64_t)e.width * elem, e.height, e.depth,
-                                                             e.height != 0, &lay))
-        return rt_fail(cudaErrorMemoryAllocation, call, "an array of %zu x %zu x %zu elements of %u bytes", e.width,
-                       e.height, e.depth, elem);
+    ApiArray shape;
+    char msg[512];
+    ApiErr ae = api_array_init(&shape, channels, bits / 8, format, e.width, e.height, e.depth, flags, msg, sizeof msg);
+    if (ae != API_OK)
+        return rt_api_fail(ae, call, msg);
     void *p;
-    cudaError_t err = rt_dev_alloc(call, &p, lay.bytes);
+    cudaError_t err = rt_dev_alloc(call, &p, shape.layout.bytes);
     if (err != cudaSuccess)
         return err;
     RtArray *a = xcalloc(1, sizeof *a);
     a->desc = *desc;
-    a->channels = channels;
-    a->channel_bytes = bits / 8;
-    a->elem = elem;
-    a->extent = e;
-    a->flags = flags;
-    a->base = (uint64_t)(uintptr_t)p;
-    a->layout = lay;
+    a->a = shape;
+    a->a.base = (uint64_t)(uintptr_t)p;
     a->next = rt_arrays;
     rt_arrays = a;
     *out = a;
@@ -122,7 +100,7 @@ cudaError_t cudaFreeArray(RtArray *array)
     for (RtArray **p = &rt_arrays; *p; p = &(*p)->next)
         if (*p == array) {
             *p = array->next;
-            cudaError_t e = rt_dev_free(call, (void *)(uintptr_t)array->base);
+            cudaError_t e = rt_dev_free(call, (void *)(uintptr_t)array->a.base);
             free(array);
             return e;
         }
@@ -155,9 +133,9 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
     if (desc)
         *desc = a->desc;
     if (extent)
-        *extent = a->extent;
+        *extent = (struct cudaExtent){a->a.width, a->a.height, a->a.depth};
     if (flags)
-        *flags = a->flags;
+        *flags = a->a.flags;
     return cudaSuccess;
 }
 

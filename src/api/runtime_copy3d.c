@@ -1,15 +1,12 @@
 /* runtime_copy3d.c: copies to, from and between CUDA arrays, 3D copies and 3D pitched memory
  * of warpsim's libcudart replacement (see runtime.c).
  *
- * Every copy is a box of rows: width bytes x height rows x depth slices, from one side to the
- * other, each side either linear memory (host or device, rows `pitch` bytes apart, slices
- * `slice` bytes apart) or an array (runtime_array.c) addressed through its layout. A row is
- * copied in the runs both sides keep contiguous (an array's tile rows of 64 bytes), each run
- * one checked flat copy (rt_copy), so a box that leaves an allocation fails as a flat copy
- * would. The legacy calls that copy `count` bytes (cudaMemcpyToArray, ...) run on from the end
- * of one array row into the next. Offsets and widths are bytes in the 2D calls, elements of an
- * array in cudaMemcpy3D (CUDA's conventions). The Async forms are the same calls: the device
- * is synchronous. */
+ * Every copy is a box of rows, walked as the driver's cuMemcpy2D walks one (api_array.c): each
+ * run both sides keep contiguous is one checked flat copy (rt_copy), so a box that leaves an
+ * allocation fails as a flat copy would. The legacy calls that copy `count` bytes
+ * (cudaMemcpyToArray, ...) run on from the end of one array row into the next. Offsets and
+ * widths are bytes in the 2D calls, elements of an array in cudaMemcpy3D (CUDA's conventions).
+ * The Async forms are the same calls: the device is synchronous. */
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
@@ -22,56 +19,30 @@ _Static_assert(offsetof(struct cudaMemcpy3DParms, kind) == 152, "cudaMemcpy3DPar
 /* cudaMalloc3D's rows start at 512-byte boundaries, as cudaMallocPitch's do. */
 #define RT_ROW_ALIGN 512
 
-/* One side of a copy: linear memory at ptr, or an array; (x bytes, y, z) where the box starts. */
-typedef struct Side {
-    char *ptr;
-    size_t pitch, slice;
-    const RtArray *a;
-    size_t x, y, z;
-} Side;
+typedef ApiSide Side;
 
 static Side linear_side(const void *ptr, size_t pitch, size_t slice)
 {
-    return (Side){.ptr = (char *)(uintptr_t)ptr, .pitch = pitch, .slice = slice}; /* a source is only read */
+    return api_side_linear(ptr, pitch, slice);
 }
 
 static Side array_side(const RtArray *a, size_t x, size_t y, size_t z)
 {
-    return (Side){.a = a, .x = x, .y = y, .z = z};
+    return api_side_array(&a->a, x, y, z);
 }
 
-/* The address of byte xb of row y of slice z of the box, and the bytes contiguous from it. */
-static char *side_at(const Side *s, size_t xb, size_t y, size_t z, size_t *run)
-{
-    if (s->a) {
-        uint64_t r, off = warpsim_array_offset(&s->a->layout, s->x + xb, s->y + y, s->z + z, &r);
-        *run = (size_t)r;
-        return (char *)(uintptr_t)(s->a->base + off);
-    }
-    *run = SIZE_MAX;
-    return s->ptr + (s->z + z) * s->slice + (s->y + y) * s->pitch + s->x + xb;
-}
+typedef struct RunCopy {
+    int kind;
+    const char *call;
+    cudaError_t e;
+} RunCopy;
 
-/* An array side must hold the box; a linear one's rows must fit their pitch. */
-static cudaError_t check_side(const Side *s, size_t width, size_t height, size_t depth, const char *what,
-                              const char *call)
+/* One run of a box: a checked flat copy. */
+static int run_copy(void *ctx, char *dst, const char *src, size_t n)
 {
-    if (s->a) {
-        const WarpsimArrayLayout *l = &s->a->layout;
-        if (s->x + width < s->x || s->x + width > l->width_bytes || s->y + height < s->y || s->y + height > l->height ||
-            s->z + depth < s->z || s->z + depth > l->slices)
-            return rt_fail(cudaErrorInvalidValue, call, "a box of %zu bytes x %zu rows x %zu slices at (%zu bytes, "
-                           "%zu, %zu) leaves the %s array of %llu bytes x %llu rows x %llu slices", width, height,
-                           depth, s->x, s->y, s->z, what, (unsigned long long)l->width_bytes,
-                           (unsigned long long)l->height, (unsigned long long)l->slices);
-        return cudaSuccess;
-    }
-    if (!s->ptr)
-        return rt_fail(cudaErrorInvalidValue, call, "null %s pointer", what);
-    if ((height > 1 || depth > 1) && s->x + width > s->pitch)
-        return rt_fail(cudaErrorInvalidValue, call, "rows of %zu bytes at byte %zu in a %s pitch of %zu", width,
-                       s->x, what, s->pitch);
-    return cudaSuccess;
+    RunCopy *c = ctx;
+    c->e = rt_copy(dst, src, n, c->kind, c->call);
+    return c->e != cudaSuccess;
 }
 
 /* Copy the box, run by run; kind must agree with the array sides (arrays are device memory). */
@@ -85,21 +56,14 @@ static cudaError_t copy_box(const Side *dst, const Side *src, size_t width, size
                        src->a ? "from" : "into");
     if (width == 0 || height == 0 || depth == 0)
         return cudaSuccess;
-    cudaError_t e;
-    if ((e = check_side(dst, width, height, depth, "destination", call)) != cudaSuccess ||
-        (e = check_side(src, width, height, depth, "source", call)) != cudaSuccess)
-        return e;
-    for (size_t z = 0; z < depth; z++)
-        for (size_t y = 0; y < height; y++)
-            for (size_t x = 0; x < width;) {
-                size_t rd, rs;
-                char *d = side_at(dst, x, y, z, &rd), *s = side_at(src, x, y, z, &rs);
-                size_t n = MIN(width - x, MIN(rd, rs));
-                if ((e = rt_copy(d, s, n, kind, call)) != cudaSuccess)
-                    return e;
-                x += n;
-            }
-    return cudaSuccess;
+    char msg[512];
+    ApiErr ae;
+    if ((ae = api_side_check(dst, width, height, depth, "destination", msg, sizeof msg)) != API_OK ||
+        (ae = api_side_check(src, width, height, depth, "source", msg, sizeof msg)) != API_OK)
+        return rt_api_fail(ae, call, msg);
+    RunCopy c = {kind, call, cudaSuccess};
+    api_box_copy(dst, src, width, height, depth, run_copy, &c);
+    return c.e;
 }
 
 /* The legacy copies of count bytes: from (x, y) of an array side on to the end of its row,
@@ -276,7 +240,7 @@ static cudaError_t side_3d(RtArray *array, struct cudaPos pos, struct cudaPitche
         cudaError_t e = array_arg(array, call, &a);
         if (e != cudaSuccess)
             return e;
-        *out = array_side(a, pos.x * a->elem, pos.y, pos.z);
+        *out = array_side(a, pos.x * a->a.elem, pos.y, pos.z);
         return cudaSuccess;
     }
     if (depth > 1 && ptr.ysize == 0)

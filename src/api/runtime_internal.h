@@ -11,6 +11,7 @@
 #include "warpsim.h"
 
 #include "api/api_lock.h"
+#include "api/api_texture.h"
 #include "front/fatbin/fatbin.h"
 
 #include <stdbool.h>
@@ -93,7 +94,7 @@ struct cudaExtent {
 };
 
 /* The row alignment a pitched 2D texture needs (cudaDevAttrTexturePitchAlignment). */
-#define RT_PITCH_ALIGN 32
+#define RT_PITCH_ALIGN API_PITCH_ALIGN
 
 /* The device's limits on launches, beyond the configured machine. */
 #define RT_MAX_GRID_X 0x7fffffff
@@ -177,6 +178,8 @@ extern cudaError_t rt_sticky;             /* a kernel fault that stays, for ever
 
 /* Record a failure of `call`, print why, and return it. */
 cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A shared check's failure (api_array.h), with its message. */
+cudaError_t rt_api_fail(ApiErr e, const char *call, const char *msg);
 /* A failure the simulator has already explained on stderr. */
 cudaError_t rt_quiet_fail(cudaError_t e);
 /* The simulator, created on first use. */
@@ -276,14 +279,11 @@ void rt_capture_event_record(cudaEvent_t event, cudaStream_t stream);
 cudaError_t rt_capture_event_wait(cudaStream_t stream, cudaEvent_t event, const char *call);
 /* ---- CUDA arrays (runtime_array.c, runtime_copy3d.c) ---- */
 
-/* A CUDA array: one device allocation at base, laid out by warpsim_array_layout. */
+/* A CUDA array (api_array.h: its shape, layout and device allocation) and the descriptor it
+ * was made with. */
 typedef struct cudaArray {
     struct cudaChannelFormatDesc desc;
-    uint32_t channels, channel_bytes, elem; /* elem: bytes per element */
-    struct cudaExtent extent;                /* as allocated (height 0: 1D; depth 0: not 3D) */
-    unsigned flags;                          /* cudaArrayLayered, cudaArrayCubemap, ... */
-    uint64_t base;
-    WarpsimArrayLayout layout;
+    ApiArray a;
     struct cudaArray *next;
 } RtArray;
 
@@ -308,13 +308,19 @@ struct cudaMemcpy3DParms {
     int kind; /* enum cudaMemcpyKind */
 };
 
-enum { cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2, cudaArrayCubemap = 4, cudaArrayTextureGather = 8 };
+enum {
+    cudaArrayLayered = API_ARRAY_LAYERED,
+    cudaArraySurfaceLoadStore = API_ARRAY_SURFACE_LDST,
+    cudaArrayCubemap = API_ARRAY_CUBEMAP,
+    cudaArrayTextureGather = API_ARRAY_TEXTURE_GATHER
+};
 
 /* The live array of a handle, or NULL. */
 RtArray *rt_array_of(const void *handle);
 /* A channel descriptor's channels (1 to 4 of equal width: 8, 16 or 32-bit integers, 16 or
- * 32-bit floats); false (and the error recorded) if it is not one. */
-bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint32_t *bits, const char *call);
+ * 32-bit floats) and their format; false (and the error recorded) if it is not one. */
+bool rt_channels(const struct cudaChannelFormatDesc *c, uint32_t *channels, uint32_t *bits, WarpsimTexFormat *format,
+                 const char *call);
 /* Free every array's bookkeeping (cudaDeviceReset, which frees their memory). */
 void rt_array_reset(void);
 

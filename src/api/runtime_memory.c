@@ -9,6 +9,7 @@
  * and module variables alike (O(log n) per allocation, free or lookup): copies are checked
  * against it, and cudaMemcpyDefault tells device from host pointers with it. Copies complete
  * before the call returns. */
+#include "api/api_host.h"
 #include "api/runtime_graph.h"
 
 #include "base/base.h"
@@ -18,43 +19,7 @@
 
 /* Pinned host memory: cudaMallocHost / cudaHostAlloc blocks (owned) and cudaHostRegister
  * ranges (the program's), for cudaFreeHost, cudaHostUnregister and cudaPointerGetAttributes. */
-typedef struct RtHostRange {
-    char *p;
-    size_t n;
-    bool owned;
-    unsigned flags; /* cudaHostAlloc's or cudaHostRegister's, for cudaHostGetFlags */
-} RtHostRange;
-static RtHostRange *rt_host;
-static uint32_t rt_n_host, rt_cap_host;
-
-/* Map [p, p + n) into the device's address space and record it. */
-static cudaError_t host_add(const char *call, void *p, size_t n, bool owned, unsigned flags)
-{
-    if (warpsim_map_host(rt_sim, p, n) != WARPSIM_OK) /* the simulator said why */
-        return rt_quiet_fail(cudaErrorInvalidValue);
-    if (rt_n_host == rt_cap_host) {
-        rt_cap_host = rt_cap_host ? 2 * rt_cap_host : 16;
-        rt_host = xrealloc(rt_host, rt_cap_host * sizeof *rt_host);
-    }
-    rt_host[rt_n_host++] = (RtHostRange){p, n, owned, flags};
-    return cudaSuccess;
-}
-
-/* Forget the pinned range r. */
-static void host_remove(RtHostRange *r)
-{
-    warpsim_unmap_host(rt_sim, r->p);
-    *r = rt_host[--rt_n_host];
-}
-
-/* The pinned range holding p, or NULL. */
-static RtHostRange *host_find(const void *p)
-{
-    for (uint32_t i = 0; i < rt_n_host; i++)
-        if ((const char *)p >= rt_host[i].p && (const char *)p < rt_host[i].p + MAX(rt_host[i].n, 1))
-            return &rt_host[i];
-    return NULL;
-}
+static ApiHostTable rt_host;
 
 /* ---- the map of device memory ---- */
 
@@ -139,14 +104,12 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned flags)
     if (flags & ~(unsigned)cudaHostAllocAllFlags)
         return rt_fail(cudaErrorInvalidValue, "cudaHostAlloc", "flags 0x%x: expected cudaHostAllocPortable, "
                        "cudaHostAllocMapped or cudaHostAllocWriteCombined", flags);
-    void *p = NULL;
-    if (posix_memalign(&p, 4096, size ? size : 1) != 0)
+    WarpsimStatus st;
+    void *p = api_host_alloc(&rt_host, rt_sim, size, flags, &st);
+    if (!p && st == WARPSIM_E_MEMORY)
         return rt_fail(cudaErrorMemoryAllocation, "cudaHostAlloc", "%zu bytes of host memory", size);
-    cudaError_t e = host_add("cudaHostAlloc", p, size ? size : 1, true, flags);
-    if (e != cudaSuccess) {
-        free(p);
-        return e;
-    }
+    if (!p) /* the simulator said why */
+        return rt_quiet_fail(cudaErrorInvalidValue);
     *pHost = p;
     return cudaSuccess;
 }
@@ -161,10 +124,10 @@ cudaError_t cudaFreeHost(void *ptr)
     API_LOCKED;
     if (!ptr)
         return cudaSuccess;
-    RtHostRange *r = host_find(ptr);
+    ApiHostRange *r = api_host_find(&rt_host, ptr);
     if (!r || r->p != ptr || !r->owned)
         return rt_fail(cudaErrorInvalidValue, "cudaFreeHost", "%p is not from cudaMallocHost or cudaHostAlloc", ptr);
-    host_remove(r);
+    api_host_remove(&rt_host, rt_sim, r);
     free(ptr);
     return cudaSuccess;
 }
@@ -181,21 +144,23 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
         return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "%s", ptr ? "size 0" : "null pointer");
     if (flags & ~(unsigned)cudaHostRegisterAllFlags)
         return rt_fail(cudaErrorInvalidValue, "cudaHostRegister", "flags 0x%x: not CUDA's", flags);
-    for (uint32_t i = 0; i < rt_n_host; i++)
-        if ((char *)ptr < rt_host[i].p + rt_host[i].n && rt_host[i].p < (char *)ptr + size)
-            return rt_fail(cudaErrorHostMemoryAlreadyRegistered, "cudaHostRegister",
-                           "%p (%zu bytes) overlaps pinned memory at %p", ptr, size, (void *)rt_host[i].p);
-    return host_add("cudaHostRegister", ptr, size, false, flags);
+    const ApiHostRange *o = api_host_overlap(&rt_host, ptr, size);
+    if (o)
+        return rt_fail(cudaErrorHostMemoryAlreadyRegistered, "cudaHostRegister",
+                       "%p (%zu bytes) overlaps pinned memory at %p", ptr, size, (void *)o->p);
+    if (api_host_add(&rt_host, rt_sim, ptr, size, false, flags) != WARPSIM_OK) /* the simulator said why */
+        return rt_quiet_fail(cudaErrorInvalidValue);
+    return cudaSuccess;
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
     API_LOCKED;
-    RtHostRange *r = ptr ? host_find(ptr) : NULL;
+    ApiHostRange *r = ptr ? api_host_find(&rt_host, ptr) : NULL;
     if (!r || r->p != ptr || r->owned)
         return rt_fail(cudaErrorHostMemoryNotRegistered, "cudaHostUnregister", "%p is not a range of cudaHostRegister",
                        ptr);
-    host_remove(r);
+    api_host_remove(&rt_host, rt_sim, r);
     return cudaSuccess;
 }
 
@@ -207,7 +172,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned flags
         return rt_fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", "null pointer");
     if (flags != 0)
         return rt_fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", "flags %u: expected 0", flags);
-    if (!host_find(pHost))
+    if (!api_host_find(&rt_host, pHost))
         return rt_fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer", "%p is not pinned memory (cudaHostAlloc, "
                        "cudaMallocHost or cudaHostRegister)", pHost);
     *pDevice = pHost;
@@ -219,7 +184,7 @@ cudaError_t cudaHostGetFlags(unsigned *pFlags, void *pHost)
     API_LOCKED;
     if (!pFlags)
         return rt_fail(cudaErrorInvalidValue, "cudaHostGetFlags", "null pointer");
-    RtHostRange *r = pHost ? host_find(pHost) : NULL;
+    ApiHostRange *r = pHost ? api_host_find(&rt_host, pHost) : NULL;
     if (!r || !r->owned)
         return rt_fail(cudaErrorInvalidValue, "cudaHostGetFlags", "%p is not memory of cudaHostAlloc or "
                        "cudaMallocHost", pHost);
@@ -254,7 +219,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         attributes->devicePointer = (void *)(uintptr_t)ptr;
         if (r.is_managed) /* host memory the device addresses at the same address */
             attributes->hostPointer = (void *)(uintptr_t)ptr;
-    } else if (host_find(ptr)) { /* pinned, mapped at its own address */
+    } else if (api_host_find(&rt_host, ptr)) { /* pinned, mapped at its own address */
         attributes->type = cudaMemoryTypeHost;
         attributes->hostPointer = attributes->devicePointer = (void *)(uintptr_t)ptr;
     } else { /* CUDA 11 on: unregistered host memory is no error */

@@ -84,69 +84,35 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, i
     return d;
 }
 
-static void set_format(WarpsimTexture *t, uint32_t channels, uint32_t bits, int kind)
-{
-    t->channels = channels;
-    t->channel_bytes = bits / 8;
-    t->format = kind == cudaChannelFormatKindFloat ? WARPSIM_TEX_FLOAT
-                : kind == cudaChannelFormatKindSigned ? WARPSIM_TEX_SIGNED : WARPSIM_TEX_UNSIGNED;
-}
-
-/* The simulator's object for a resource (textures: with td's sampling). */
+/* The simulator's object for a resource (textures: with td's sampling); api_texture.c checks
+ * and fills it as it does the driver's. */
 static cudaError_t describe(const struct cudaResourceDesc *r, const struct cudaTextureDesc *td, bool surface,
                             const char *call, WarpsimTexture *t)
 {
-    memset(t, 0, sizeof *t);
-    t->surface = surface;
     uint32_t channels, bits;
-    cudaError_t e;
+    WarpsimTexFormat format;
+    char msg[512];
+    ApiErr e;
     switch (surface && r->resType != cudaResourceTypeArray ? -1 : r->resType) {
-    case cudaResourceTypeLinear: {
-        if (!rt_channels(&r->res.linear.desc, &channels, &bits, call))
+    case cudaResourceTypeLinear:
+        if (!rt_channels(&r->res.linear.desc, &channels, &bits, &format, call))
             return rt_last;
-        size_t bytes = r->res.linear.sizeInBytes;
-        if ((e = rt_check_device(r->res.linear.devPtr, bytes ? bytes : 1, call, "the texture's memory")) != cudaSuccess)
-            return e;
-        t->kind = WARPSIM_TEX_LINEAR;
-        t->base = (uint64_t)(uintptr_t)r->res.linear.devPtr;
-        t->count = bytes / (channels * bits / 8);
-        set_format(t, channels, bits, r->res.linear.desc.f);
-        td = NULL; /* tex1Dfetch: no address modes, filtering or normalised coordinates */
+        e = api_tex_linear(rt_sim, t, (uint64_t)(uintptr_t)r->res.linear.devPtr, r->res.linear.sizeInBytes, channels,
+                           bits / 8, format, msg, sizeof msg);
         break;
-    }
-    case cudaResourceTypePitch2D: {
-        if (!rt_channels(&r->res.pitch2D.desc, &channels, &bits, call))
+    case cudaResourceTypePitch2D:
+        if (!rt_channels(&r->res.pitch2D.desc, &channels, &bits, &format, call))
             return rt_last;
-        size_t w = r->res.pitch2D.width, h = r->res.pitch2D.height, pitch = r->res.pitch2D.pitchInBytes;
-        size_t eb = channels * bits / 8;
-        if (w == 0 || h == 0 || pitch % RT_PITCH_ALIGN || w > pitch / eb)
-            return rt_fail(cudaErrorInvalidValue, call, "pitched 2D texture of %zu x %zu elements of %zu bytes in rows "
-                           "of %zu bytes (a multiple of %d, at least the width)", w, h, eb, pitch, RT_PITCH_ALIGN);
-        if ((e = rt_check_device(r->res.pitch2D.devPtr, pitch * (h - 1) + w * eb, call, "the texture's memory")) !=
-            cudaSuccess)
-            return e;
-        t->kind = WARPSIM_TEX_PITCH2D;
-        t->base = (uint64_t)(uintptr_t)r->res.pitch2D.devPtr;
-        t->width = w;
-        t->height = h;
-        t->pitch = pitch;
-        set_format(t, channels, bits, r->res.pitch2D.desc.f);
+        e = api_tex_pitch2d(rt_sim, t, (uint64_t)(uintptr_t)r->res.pitch2D.devPtr, r->res.pitch2D.width,
+                            r->res.pitch2D.height, r->res.pitch2D.pitchInBytes, channels, bits / 8, format, msg,
+                            sizeof msg);
         break;
-    }
     case cudaResourceTypeArray: {
         const RtArray *a = rt_array_of(r->res.array.array);
         if (!a)
             return rt_fail(cudaErrorInvalidResourceHandle, call, "%p is not an array", (void *)r->res.array.array);
-        bool layered = a->flags & cudaArrayLayered, cube = a->flags & cudaArrayCubemap;
-        t->kind = WARPSIM_TEX_ARRAY;
-        t->base = a->base;
-        t->width = a->extent.width;
-        t->height = a->extent.height;
-        t->depth = layered || cube ? 0 : a->extent.depth;
-        t->layers = layered ? a->extent.depth / (cube ? 6 : 1) : 0;
-        t->cube = cube;
-        t->layout = a->layout;
-        set_format(t, a->channels, a->channel_bytes * 8, a->desc.f);
+        api_tex_array(t, &a->a, surface);
+        e = API_OK;
         break;
     }
     default:
@@ -154,24 +120,17 @@ static cudaError_t describe(const struct cudaResourceDesc *r, const struct cudaT
                        surface ? "a surface is an array (cudaResourceTypeArray)"
                                : "linear memory, pitched 2D memory and arrays are supported, not mipmapped arrays");
     }
-    if (td) {
-        if (td->sRGB)
-            return rt_fail(cudaErrorNotSupported, call, "sRGB textures are not supported");
-        if (td->seamlessCubemap && t->cube && td->filterMode == cudaFilterModeLinear)
-            return rt_fail(cudaErrorNotSupported, call, "seamless cube-map filtering (seamlessCubemap) is not "
-                           "supported: filtering clamps to each face, CUDA's default");
+    if (e == API_OK && td) {
+        ApiTexSampling smp = {.linear_filter = td->filterMode == cudaFilterModeLinear,
+                              .read_normalized = td->readMode == cudaReadModeNormalizedFloat,
+                              .normalized_coords = td->normalizedCoords != 0, .srgb = td->sRGB != 0,
+                              .seamless_cube = td->seamlessCubemap != 0};
         for (int i = 0; i < 3; i++)
-            t->address[i] = td->addressMode[i];
-        t->linear_filter = td->filterMode == cudaFilterModeLinear;
-        t->normalized_coords = td->normalizedCoords != 0;
-        memcpy(t->border, td->borderColor, sizeof t->border);
-        t->normalized = td->readMode == cudaReadModeNormalizedFloat && t->channel_bytes < 4 &&
-                        t->format != WARPSIM_TEX_FLOAT;
-        if (t->linear_filter && t->format != WARPSIM_TEX_FLOAT && !t->normalized)
-            return rt_fail(cudaErrorInvalidValue, call, "linear filtering of integer elements read as integers "
-                           "(cudaReadModeElementType): filtering needs float results");
+            smp.address[i] = td->addressMode[i];
+        memcpy(smp.border, td->borderColor, sizeof smp.border);
+        e = api_tex_sampling(t, &smp, msg, sizeof msg);
     }
-    return cudaSuccess;
+    return e == API_OK ? cudaSuccess : rt_api_fail(e, call, msg);
 }
 
 static cudaError_t object_create(unsigned long long *out, const struct cudaResourceDesc *res, const struct cudaTextureDesc *td,
