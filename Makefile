@@ -45,11 +45,13 @@ $(BUILD)/warpsim: $(MAIN_OBJ) $(BUILD)/libwarpsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The CUDA driver-API replacement: only the cu* entry points are exported (libcuda.map), so
-# warpsim's own symbols never clash with a host program's.
-$(BUILD)/lib/libcuda.so.1: $(BUILD)/src/api/driver.o $(BUILD)/libwarpsim.a src/api/libcuda.map
+# warpsim's own symbols never clash with a host program's. Every driver object is linked whole:
+# an entry point nothing inside calls must still be exported.
+DRV_OBJ := $(BUILD)/src/api/driver.o $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/api/driver_*.c))
+$(BUILD)/lib/libcuda.so.1: $(DRV_OBJ) $(BUILD)/libwarpsim.a src/api/libcuda.map
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=src/api/libcuda.map \
-	      -o $@ $< $(BUILD)/libwarpsim.a $(LDLIBS)
+	      -o $@ $(DRV_OBJ) $(BUILD)/libwarpsim.a $(LDLIBS)
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 # The CUDA runtime replacement for programs built by nvcc 13 with -cudart shared: cuda*, __cuda*

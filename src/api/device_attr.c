@@ -37,6 +37,20 @@ void api_persisting_l2(const WarpsimDeviceInfo *di, int *max_bytes, int *max_win
     *max_window = has ? 134213632 : 0;
 }
 
+void api_device_uuid(const WarpsimDeviceInfo *di, unsigned char uuid[16])
+{
+    uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}; /* FNV-1a, two seeds */
+    for (int k = 0; k < 2; k++) {
+        for (const char *c = di->name; *c; c++)
+            h[k] = (h[k] ^ (unsigned char)*c) * 0x100000001b3ull;
+        h[k] = (h[k] ^ (di->cc_major * 10 + di->cc_minor)) * 0x100000001b3ull;
+    }
+    for (int i = 0; i < 16; i++)
+        uuid[i] = (unsigned char)(h[i / 8] >> (8 * (i % 8)));
+    uuid[6] = (unsigned char)((uuid[6] & 0x0f) | 0x50); /* version 5 (name-based) */
+    uuid[8] = (unsigned char)((uuid[8] & 0x3f) | 0x80); /* the RFC 4122 variant */
+}
+
 /* cudaDevAttrNAME of an attribute value, or NULL when CUDA 13 has none. */
 const char *api_device_attr_name(int attr)
 {

@@ -16,6 +16,10 @@ typedef enum {
 ApiAttrStatus api_device_attribute(const WarpsimDeviceInfo *di, int attr, int *value);
 /* "cudaDevAttrNAME" of an attribute value, or NULL when CUDA 13 has none. */
 const char *api_device_attr_name(int attr);
+/* The device's UUID (cudaDeviceProp.uuid, cuDeviceGetUuid): a hash of the configured machine's
+ * name and compute capability, so that the two libraries report the same one and two machines
+ * differ, laid out as an RFC 4122 name-based UUID. */
+void api_device_uuid(const WarpsimDeviceInfo *di, unsigned char uuid[16]);
 /* Persisting L2 (cudaDevAttrMaxPersistingL2CacheSize, ...AccessPolicyMaxWindowSize). */
 void api_persisting_l2(const WarpsimDeviceInfo *di, int *max_bytes, int *max_window);
 

@@ -229,6 +229,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     warpsim_device_info(rt_sim, &di);
     memset(prop, 0, sizeof *prop);
     snprintf(prop->name, sizeof prop->name, "%s", di.name);
+    api_device_uuid(&di, (unsigned char *)prop->uuid);
     prop->totalGlobalMem = (size_t)di.global_bytes;
     prop->sharedMemPerBlock = di.smem_per_sm;
     prop->regsPerBlock = (int)di.regs_per_sm;
