@@ -5,9 +5,12 @@
  * the timing model on the gtx480 preset (WARPSIM_ARGS is set before the first cuInit). */
 #include "../test.h"
 
+#include "../cuda_exec.h"
+
 #include "base/base.h"
 
 #include <cuda/cuda.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 
 CUresult cuGetExportTable(const void **ppExportTable, const void *pExportTableId); /* not in cuda.h */
@@ -224,4 +227,36 @@ TEST(cuda_driver_fault_on_timing_model)
     EXPECT_EQ_I(cuLaunchKernel(g, 2, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_SUCCESS);
     cuMemFree(d);
     cuModuleUnload(mod);
+}
+
+/* Every entry point of CUDA 13.0's libcuda.so.1 (tests/cudart/cuda13_driver.syms, from
+ * src/api/driver_exports.sh) is defined, unversioned as NVIDIA's are: implemented, or failing
+ * with CUDA_ERROR_NOT_SUPPORTED (driver_unsupported.c), never a loader error. */
+TEST(cuda_driver_library_exports_every_symbol)
+{
+    if (!have_library())
+        return;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/libcuda.so.1", lib_dir());
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    ASSERT(h);
+    char *list = read_file("tests/cudart/cuda13_driver.syms", NULL);
+    ASSERT(list);
+    unsigned n = 0;
+    for (char *save = NULL, *name = strtok_r(list, "\n", &save); name; name = strtok_r(NULL, "\n", &save), n++)
+        if (!dlsym(h, name)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s is not exported", name);
+            test_fail(__FILE__, __LINE__, msg);
+        }
+    free(list);
+    EXPECT_EQ_U(n, 637); /* CUDA 13.0's count: a truncated list must not pass */
+    /* one that is not implemented: the error; the versioned forms of implemented ones: there */
+    int (*graph_create)(void *, unsigned) = (int (*)(void *, unsigned))dlsym(h, "cuGraphCreate");
+    ASSERT(graph_create);
+    EXPECT_EQ_I(graph_create(NULL, 0), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(dlsym(h, "cuMemcpyHtoD_v2_ptds") != NULL && dlsym(h, "cuLaunchKernel_ptsz") != NULL);
+    EXPECT(dlsym(h, "ptx_module_parse") == NULL); /* the simulator's own symbols stay inside */
+    EXPECT(dlsym(h, "xmalloc") == NULL);
+    dlclose(h);
 }
