@@ -18,7 +18,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(WERROR) $(CFLAGS) -fPI
 LDLIBS  += -lzstd -lm
 
 LIB_SRC  := $(sort $(wildcard src/*/*.c src/*/*/*.c))
-LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
+LIB_SRC  := $(filter-out src/cli/main.c src/api/nvrtc_ptx.c,$(LIB_SRC))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -26,7 +26,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 
 .PHONY: all test test-unit test-cluster test-workloads asan bench run correlation clean golden-update workloads fuzz fuzz-build fuzz-smoke trace-roundtrip
-all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 workloads
+all: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 $(BUILD)/lib/libwarpsim-nvrtc.so workloads
 
 # A fresh machine may lack libzstd's headers: tools/deps.sh installs them once (stamp file).
 $(BUILD)/.deps:
@@ -62,6 +62,12 @@ $(BUILD)/lib/libcudart.so.13: $(RT_OBJ) $(BUILD)/libwarpsim.a src/api/libcudart.
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=src/api/libcudart.map \
 	      -o $@ $(RT_OBJ) $(BUILD)/libwarpsim.a $(LDLIBS)
 	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+
+# NVRTC programs under warpsim exec, which preloads it: PTX where they ask for a cubin
+# (nvrtc_ptx.c). Only the nvrtc* entry points it defines; it needs no libnvrtc to load.
+$(BUILD)/lib/libwarpsim-nvrtc.so: $(BUILD)/src/api/nvrtc_ptx.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< -ldl -lpthread
 
 # Suite workloads: workloads/<suite>/<name>/{kernel.cu, kernel.ptx, kernel.ptxinfo, host.c}.
 # The host program embeds the PTX and links against our libcuda (found through its rpath).
@@ -106,7 +112,8 @@ test: all $(BUILD)/unit_tests
 	$(RUN_UNIT)
 	sh tests/workloads.sh $(BUILD)
 
-test-unit: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 $(BUILD)/unit_tests
+test-unit: $(BUILD)/warpsim $(BUILD)/lib/libcuda.so.1 $(BUILD)/lib/libcudart.so.13 $(BUILD)/lib/libwarpsim-nvrtc.so \
+           $(BUILD)/unit_tests
 	$(RUN_UNIT)
 
 # Every suite workload at its small size on the timing model, each checked against its CPU

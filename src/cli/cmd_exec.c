@@ -7,8 +7,9 @@
  * The program finds warpsim's libcuda.so.1 / libcudart.so.13 first on its library path; they
  * read the simulator arguments from WARPSIM_ARGS and write the stats when the program exits
  * (one block per kernel launch plus the totals; on stderr unless --quiet, and into the files
- * named). The program runs as our child: SIGTERM and SIGINT are passed on to it, and it tells
- * us how the simulation ended through the pipe $WARPSIM_STATUS_FD (sim.c). Exit status: the
+ * named); lib/libwarpsim-nvrtc.so is preloaded, so that NVRTC programs load PTX. The program
+ * runs as our child: SIGTERM and SIGINT are passed on to it, and it tells us how the simulation
+ * ended through the pipe $WARPSIM_STATUS_FD (sim.c). Exit status: the
  * program's, except that a simulation that did not complete gives that of `warpsim run`
  * (3 deadlock, 4 a run limit, 5 kernel fault: cli_exit_status) and result files that could
  * not be written give 1; a program killed by a signal ends us with the same signal. */
@@ -139,6 +140,20 @@ static void preload_sanitizers(void)
 static void preload_sanitizers(void) {}
 #endif
 
+/* NVRTC programs ask NVRTC for a cubin, which warpsim cannot run: lib/libwarpsim-nvrtc.so makes
+ * them get PTX (src/api/nvrtc_ptx.c). Appended to LD_PRELOAD, after the sanitizer runtimes that
+ * must come first; a program that does not use NVRTC never calls it. */
+static void preload_nvrtc(const char *dir)
+{
+    char lib[4200], buf[16384];
+    snprintf(lib, sizeof lib, "%s/lib/libwarpsim-nvrtc.so", dir);
+    const char *old = getenv("LD_PRELOAD");
+    if (access(lib, R_OK) != 0 || strpbrk(lib, ": \t") || (old && strstr(old, lib)))
+        return; /* not built, a path LD_PRELOAD cannot hold, or there already */
+    snprintf(buf, sizeof buf, "%s%s%s", old ? old : "", old && *old ? ":" : "", lib);
+    setenv("LD_PRELOAD", buf, 1);
+}
+
 static int run_program(const char *sim_args, char **prog_argv)
 {
     char dir[4096], buf[8192];
@@ -152,6 +167,7 @@ static int run_program(const char *sim_args, char **prog_argv)
     }
     setenv("WARPSIM_ARGS", sim_args, 1);
     preload_sanitizers();
+    preload_nvrtc(dir);
     int pipe_fd[2];
     if (pipe(pipe_fd) != 0)
         fatal("cannot create a pipe: %s", strerror(errno));
