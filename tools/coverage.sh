@@ -20,8 +20,9 @@
 # adds nvcc flags for this program (commas for spaces, @suite for SUITE_DIR; e.g.
 # @nvcc=-lcuda,-lnvrtc), and @kernel=SRC:OUT builds SRC (a .cu beside the program's source) into
 # OUT with nvcc -fatbin, -ptx or -cubin by OUT's extension, for programs that load their device
-# code at run time; such a program runs in a folder of its own holding OUT and links to its
-# source folder's files. OUT (default coverage.md): the table, one row a program:
+# code at run time, and @link=PATH links PATH (@cuda: the CUDA toolkit's folder, CUDA_HOME or
+# nvcc's) into the program's folder, for headers an NVRTC program compiles with; such a program
+# runs in a folder of its own holding them and links to its source folder's files. OUT (default coverage.md): the table, one row a program:
 # built or not, the exit status under warpsim, the run's wall-clock seconds, and the first line
 # warpsim or the program said about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
@@ -36,6 +37,7 @@ out=${2:-coverage.md}
 [ -d "$SUITE_DIR" ] || { echo "coverage.sh: SUITE_DIR $SUITE_DIR is not a folder" >&2; exit 1; }
 [ -r "$list" ] || { echo "coverage.sh: cannot read the list $list" >&2; exit 1; }
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+cuda_home=${CUDA_HOME:-$(dirname "$(dirname "$NVCC")")}
 args=${WARPSIM_EXEC_ARGS:---functional --quiet --preset qv100}
 timeout=${TIMEOUT:-600}
 warpsim=$here/build/warpsim
@@ -79,13 +81,14 @@ while read -r name src rest; do
         rest=$(printf '%s\n' "$rest" | sed "s|@inputs|$inputs|g") ;;
     esac
     # leading directives: @cd=DIR, @nvcc=FLAGS, @kernel=SRC:OUT (any order, each once or more)
-    line_flags="" kernels=""
+    line_flags="" kernels="" links=""
     while :; do
         word=${rest%% *}
         case $word in
         @cd=*) rundir=${word#@cd=} ;;
         @nvcc=*) line_flags="$line_flags $(printf '%s' "${word#@nvcc=}" | tr ',' ' ' | sed "s|@suite|$SUITE_DIR|g")" ;;
         @kernel=*) kernels="$kernels ${word#@kernel=}" ;;
+        @link=*) links="$links $(printf '%s' "${word#@link=}" | sed "s|@cuda|$cuda_home|g")" ;;
         *) break ;;
         esac
         case $rest in *' '*) rest=${rest#* } ;; *) rest="" ;; esac
@@ -111,10 +114,11 @@ while read -r name src rest; do
     # @kernel: device code the program loads at run time, built as its own build does, into a
     # run folder of its own that mirrors the source folder (data/ and the rest, by links)
     kbuild=0
-    if [ -n "$kernels" ]; then
+    if [ -n "$kernels$links" ]; then
         rundir=$WORK/$name.run
         rm -rf "$rundir" && mkdir -p "$rundir"
         for f in "$srcdir"/*; do ln -s "$f" "$rundir/"; done
+        for f in $links; do ln -sfn "$f" "$rundir/"; done
         for k in $kernels; do
             kout=$rundir/${k#*:}
             case $kout in
