@@ -82,8 +82,9 @@ void api_tex_array(WarpsimTexture *t, const ApiArray *a, bool surface)
 
 ApiErr api_tex_sampling(WarpsimTexture *t, const ApiTexSampling *smp, char *msg, size_t msg_len)
 {
+    t->normalized = smp->read_normalized && t->channel_bytes < 4 && t->format != WARPSIM_TEX_FLOAT;
     if (t->kind == WARPSIM_TEX_LINEAR)
-        return API_OK; /* tex1Dfetch: no address modes, filtering or normalised coordinates */
+        return API_OK; /* tex1Dfetch: the read mode only; no address modes, filtering or normalised coordinates */
     if (smp->srgb)
         return say(API_E_UNSUPPORTED, msg, msg_len, "sRGB textures are not supported");
     if (smp->seamless_cube && t->cube && smp->linear_filter)
@@ -94,7 +95,6 @@ ApiErr api_tex_sampling(WarpsimTexture *t, const ApiTexSampling *smp, char *msg,
     t->linear_filter = smp->linear_filter;
     t->normalized_coords = smp->normalized_coords;
     memcpy(t->border, smp->border, sizeof t->border);
-    t->normalized = smp->read_normalized && t->channel_bytes < 4 && t->format != WARPSIM_TEX_FLOAT;
     if (t->linear_filter && t->format != WARPSIM_TEX_FLOAT && !t->normalized)
         return say(API_E_VALUE, msg, msg_len, "linear filtering of integer elements read as integers: filtering "
                    "needs float results");

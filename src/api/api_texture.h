@@ -31,7 +31,8 @@ ApiErr api_tex_pitch2d(WarpsimSim *s, WarpsimTexture *t, uint64_t base, uint64_t
                        size_t msg_len);
 /* An array (surface: a surface object over it). */
 void api_tex_array(WarpsimTexture *t, const ApiArray *a, bool surface);
-/* The sampling of a texture described by the calls above (linear memory: none, tex1Dfetch). */
+/* The sampling of a texture described by the calls above (linear memory, which tex1Dfetch
+ * reads: the read mode only). */
 ApiErr api_tex_sampling(WarpsimTexture *t, const ApiTexSampling *smp, char *msg, size_t msg_len);
 
 #endif

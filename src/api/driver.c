@@ -22,6 +22,8 @@
  *   driver_link.c        cuLink*: the "linking" of one PTX input
  *   driver_launch.c      launches and occupancy
  *   driver_memory.c      allocations, pinned host memory, copies, memsets, pointer queries
+ *   driver_array.c       CUDA arrays and cuMemcpy2D
+ *   driver_texture.c     texture and surface objects
  *   driver_stream.c      streams and events
  *   driver_unsupported.c every other export of NVIDIA's libcuda.so.1: CUDA_ERROR_NOT_SUPPORTED */
 #include "api/driver_internal.h"
@@ -77,6 +79,14 @@ CUresult drv_fail(CUresult r, const char *call, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "warpsim: %s: %s\n", call, msg);
     return r;
+}
+
+CUresult drv_api_fail(ApiErr e, const char *call, const char *msg)
+{
+    CUresult r = e == API_E_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED
+                 : e == API_E_MEMORY    ? CUDA_ERROR_OUT_OF_MEMORY
+                                        : CUDA_ERROR_INVALID_VALUE;
+    return drv_fail(r, call, "%s", msg);
 }
 
 /* The codes this library returns: their names (cuGetErrorName) and messages (cuGetErrorString). */

@@ -7,6 +7,7 @@
 
 #include "warpsim.h"
 
+#include "api/api_array.h"
 #include "api/api_lock.h"
 #include "front/fatbin/fatbin.h"
 
@@ -44,6 +45,8 @@ extern CUresult drv_sticky; /* a kernel fault, until the context is destroyed */
 CUresult drv_result(WarpsimStatus st);
 /* Print "warpsim: call: message" and return r. */
 CUresult drv_fail(CUresult r, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A shared check's failure (api_array.h), with its message. */
+CUresult drv_api_fail(ApiErr e, const char *call, const char *msg);
 
 /* The context is current in the calling thread (driver_context.c). */
 bool drv_ctx_is_current(void);
@@ -89,5 +92,15 @@ void drv_jit_outputs(unsigned n, const CUjit_option *opts, void **vals, const ch
 
 /* [p, p + n) lies in one allocation or variable of the device (n 0 counts as 1). */
 bool drv_is_device(CUdeviceptr p, size_t n);
+/* cuMemAlloc under the name of the calling entry point. */
+CUresult drv_dev_alloc(const char *call, CUdeviceptr *dptr, size_t bytes);
+
+/* ---- arrays (driver_array.c) ---- */
+
+/* An element format: channels (1, 2 or 4) of channel_bytes, of a kind; fails saying why. */
+CUresult drv_format(const char *call, CUarray_format format, unsigned channels, uint32_t *channel_bytes,
+                    WarpsimTexFormat *kind);
+/* The live array of a handle, or NULL. */
+const ApiArray *drv_array_of(CUarray handle);
 
 #endif

@@ -40,7 +40,7 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
     return CUDA_SUCCESS;
 }
 
-static CUresult dev_alloc(const char *call, CUdeviceptr *dptr, size_t bytesize)
+CUresult drv_dev_alloc(const char *call, CUdeviceptr *dptr, size_t bytesize)
 {
     NEED_CTX();
     if (!dptr || bytesize == 0)
@@ -57,7 +57,7 @@ static CUresult dev_alloc(const char *call, CUdeviceptr *dptr, size_t bytesize)
 
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
-    return dev_alloc("cuMemAlloc", dptr, bytesize);
+    return drv_dev_alloc("cuMemAlloc", dptr, bytesize);
 }
 
 /* ElementSizeBytes (4, 8 or 16) is the widest access a kernel makes to a row; rows are aligned
@@ -73,7 +73,7 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
     size_t pitch = (WidthInBytes + DRV_ROW_ALIGN - 1) / DRV_ROW_ALIGN * DRV_ROW_ALIGN;
     if (pitch < WidthInBytes || pitch > SIZE_MAX / Height)
         return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, call, "%zu rows of %zu bytes", Height, WidthInBytes);
-    CUresult r = dev_alloc(call, dptr, pitch * Height);
+    CUresult r = drv_dev_alloc(call, dptr, pitch * Height);
     if (r == CUDA_SUCCESS)
         *pPitch = pitch;
     return r;

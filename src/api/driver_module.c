@@ -77,8 +77,10 @@ static CUresult module_new(const char *ptx, const char *name, CUmodule *module)
 }
 
 /* A fat binary (or nvcc's wrapper of one): its PTX loaded, and a copy of it kept for the
- * register counts of its cubins (the program's image need not outlive the call). */
-static CUresult module_from_fatbin(const char *call, const void *image, uint32_t magic, CUmodule *module)
+ * register counts of its cubins (the program's image need not outlive the call). Its header
+ * gives its size, which must be trusted when the image's length is not known (len 0), as CUDA
+ * does. */
+static CUresult module_from_fatbin(const char *call, const void *image, size_t len, uint32_t magic, CUmodule *module)
 {
     struct {
         uint32_t magic, version;
@@ -90,6 +92,9 @@ static CUresult module_from_fatbin(const char *call, const void *image, uint32_t
                                            sizeof err);
     if (!size)
         return drv_fail(CUDA_ERROR_INVALID_IMAGE, call, "%s", err);
+    if (len && size > len)
+        return drv_fail(CUDA_ERROR_INVALID_IMAGE, call, "fat binary: its header gives %zu bytes, there are %zu", size,
+                        len);
     uint8_t *copy = xmalloc(size);
     memcpy(copy, data, size);
     Fatbin fb;
@@ -104,8 +109,7 @@ static CUresult module_from_fatbin(const char *call, const void *image, uint32_t
         fatbin_free(&fb);
         free(copy);
         return drv_fail(no_ptx ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_IMAGE, call, "fat binary: %s%s",
-                        err, no_ptx ? " (warpsim runs PTX: build the fat binary with it, e.g. nvcc -fatbin "
-                                      "-gencode arch=compute_75,code=[sm_75,compute_75])" : "");
+                        err, no_ptx ? "; warpsim runs PTX" : "");
     }
     char name[32];
     snprintf(name, sizeof name, "fatbin.compute_%u.ptx", arch);
@@ -121,7 +125,9 @@ static CUresult module_from_fatbin(const char *call, const void *image, uint32_t
     return CUDA_SUCCESS;
 }
 
-static CUresult module_from_image(const char *call, CUmodule *module, const void *image, const char *name)
+/* len: the image's bytes when known (a file), else 0. */
+static CUresult module_from_image(const char *call, CUmodule *module, const void *image, size_t len,
+                                  const char *name)
 {
     NEED_CTX();
     if (!module || !image)
@@ -130,7 +136,7 @@ static CUresult module_from_image(const char *call, CUmodule *module, const void
     if (strnlen(image, sizeof magic) == sizeof magic) /* the magic numbers hold no NUL; text may be short */
         memcpy(&magic, image, sizeof magic);
     if (magic == FATBIN_MAGIC || magic == FATBIN_WRAPPER_MAGIC)
-        return module_from_fatbin(call, image, magic, module);
+        return module_from_fatbin(call, image, len, magic, module);
     if (!memcmp(image, "\177ELF", 4))
         return drv_fail(CUDA_ERROR_INVALID_IMAGE, call, "a cubin (ELF) image; warpsim runs PTX, so load the PTX "
                         "text or a fat binary that holds it");
@@ -142,10 +148,11 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
     NEED_CTX();
     if (!fname)
         return CUDA_ERROR_INVALID_VALUE;
-    char *text = read_file(fname, NULL);
+    size_t len = 0;
+    char *text = read_file(fname, &len);
     if (!text)
         return drv_fail(CUDA_ERROR_FILE_NOT_FOUND, "cuModuleLoad", "%s: %s", fname, strerror(errno));
-    CUresult r = module_from_image("cuModuleLoad", module, text, fname);
+    CUresult r = module_from_image("cuModuleLoad", module, text, len, fname);
     free(text);
     if (r != CUDA_SUCCESS || (*module)->fatbin)
         return r;
@@ -167,12 +174,12 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image)
 {
-    return module_from_image("cuModuleLoadData", module, image, "module.ptx");
+    return module_from_image("cuModuleLoadData", module, image, 0, "module.ptx");
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
-    return module_from_image("cuModuleLoadFatBinary", module, fatCubin, "module.ptx");
+    return module_from_image("cuModuleLoadFatBinary", module, fatCubin, 0, "module.ptx");
 }
 
 /* The options are accepted; a failure's message goes into the error log too. */
@@ -183,7 +190,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int nu
     CUresult r = drv_jit_check("cuModuleLoadDataEx", numOptions, options, optionValues);
     if (r != CUDA_SUCCESS)
         return r;
-    r = module_from_image("cuModuleLoadDataEx", module, image, "module.ptx");
+    r = module_from_image("cuModuleLoadDataEx", module, image, 0, "module.ptx");
     drv_jit_outputs(numOptions, options, optionValues, "",
                     r == CUDA_SUCCESS ? "" : r == CUDA_ERROR_INVALID_PTX ? warpsim_error(drv_sim) : "not loaded");
     return r;

@@ -8,12 +8,16 @@
 #include "../cuda_exec.h"
 
 #include "base/base.h"
+#include "front/fatbin/fatbin.h"
 
 #include <cuda/cuda.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 CUresult cuGetExportTable(const void **ppExportTable, const void *pExportTableId); /* not in cuda.h */
+#undef cuDeviceGetUuid
+CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev); /* the CUDA 9.2 form, under its own name */
 
 static CUmodule drv_module(void)
 {
@@ -259,4 +263,278 @@ TEST(cuda_driver_library_exports_every_symbol)
     EXPECT(dlsym(h, "ptx_module_parse") == NULL); /* the simulator's own symbols stay inside */
     EXPECT(dlsym(h, "xmalloc") == NULL);
     dlclose(h);
+}
+
+TEST(cuda_driver_properties_uuid_and_peers)
+{
+    ASSERT(drv_module());
+    CUdevprop p;
+    memset(&p, 0xff, sizeof p);
+    EXPECT_EQ_I(cuDeviceGetProperties(&p, 0), CUDA_SUCCESS);
+    int v = 0;
+    cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0);
+    EXPECT_EQ_I(p.maxThreadsPerBlock, v);
+    EXPECT_EQ_I(p.maxThreadsPerBlock, 1024); /* gtx480 */
+    EXPECT_EQ_I(p.maxThreadsDim[2], 64);
+    EXPECT_EQ_I(p.maxGridSize[0], 0x7fffffff);
+    EXPECT_EQ_I(p.SIMDWidth, 32);
+    EXPECT_EQ_I(p.totalConstantMemory, 65536);
+    EXPECT_EQ_I(p.textureAlign, 512);
+    cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 0);
+    EXPECT(v > 0 && p.clockRate == v);
+    EXPECT_EQ_I(cuDeviceGetProperties(&p, 1), CUDA_ERROR_INVALID_DEVICE);
+    EXPECT_EQ_I(cuDeviceGetProperties(NULL, 0), CUDA_ERROR_INVALID_VALUE);
+    /* one name-based UUID, the same from both entry points and every call */
+    CUuuid a, b;
+    memset(&b, 0, sizeof b);
+    EXPECT_EQ_I(cuDeviceGetUuid_v2(&a, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuDeviceGetUuid(&b, 0), CUDA_SUCCESS);
+    EXPECT(!memcmp(a.bytes, b.bytes, 16));
+    EXPECT_EQ_I((a.bytes[6] & 0xf0), 0x50);
+    EXPECT_EQ_I((a.bytes[8] & 0xc0), 0x80);
+    EXPECT_EQ_I(cuDeviceGetUuid_v2(&a, 3), CUDA_ERROR_INVALID_DEVICE);
+    int can = -1;
+    EXPECT_EQ_I(cuDeviceCanAccessPeer(&can, 0, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(can, 0);
+    EXPECT_EQ_I(cuDeviceCanAccessPeer(&can, 0, 1), CUDA_ERROR_INVALID_DEVICE);
+    const char *name = NULL;
+    EXPECT_EQ_I(cuGetErrorName(CUDA_ERROR_NOT_SUPPORTED, &name), CUDA_SUCCESS);
+    EXPECT_STR(name, "CUDA_ERROR_NOT_SUPPORTED");
+}
+
+/* Another host thread: no context until it pushes one, then allocations work there. */
+static void *ctx_thread(void *arg)
+{
+    CUcontext ctx = arg, cur = ctx;
+    CUdeviceptr d = 0;
+    int *ok = xcalloc(1, sizeof *ok);
+    *ok = cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == NULL && cuMemAlloc(&d, 64) == CUDA_ERROR_INVALID_CONTEXT &&
+          cuCtxPopCurrent(&cur) == CUDA_ERROR_INVALID_CONTEXT && cuCtxPushCurrent(ctx) == CUDA_SUCCESS &&
+          cuMemAlloc(&d, 64) == CUDA_SUCCESS && cuMemFree(d) == CUDA_SUCCESS &&
+          cuCtxPopCurrent(&cur) == CUDA_SUCCESS && cur == ctx && cuCtxGetCurrent(&cur) == CUDA_SUCCESS && !cur;
+    return ok;
+}
+
+TEST(cuda_driver_context_stack_per_thread)
+{
+    ASSERT(drv_module());
+    CUcontext ctx = NULL, got = NULL;
+    ASSERT(cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx);
+    CUdevice dev = -1;
+    EXPECT_EQ_I(cuCtxGetDevice(&dev), CUDA_SUCCESS);
+    EXPECT_EQ_I(dev, 0);
+    unsigned ver = 0, flags = 99;
+    EXPECT_EQ_I(cuCtxGetApiVersion(ctx, &ver), CUDA_SUCCESS);
+    EXPECT_EQ_U(ver, 3020);
+    EXPECT_EQ_I(cuCtxGetFlags(&flags), CUDA_SUCCESS);
+    EXPECT_EQ_U(flags, 0); /* the primary context's */
+    /* push twice, pop twice: still current; a third pop empties this thread's stack */
+    EXPECT_EQ_I(cuCtxPushCurrent(ctx), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuCtxPopCurrent(&got), CUDA_SUCCESS);
+    EXPECT(got == ctx);
+    EXPECT_EQ_I(cuCtxGetCurrent(&got), CUDA_SUCCESS);
+    EXPECT(got == ctx);
+    EXPECT_EQ_I(cuCtxPopCurrent(NULL), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuCtxGetCurrent(&got), CUDA_SUCCESS);
+    EXPECT(got == NULL);
+    EXPECT_EQ_I(cuCtxGetDevice(&dev), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ_I(cuCtxGetApiVersion(NULL, &ver), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ_I(cuCtxSynchronize(), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ_I(cuCtxPushCurrent((CUcontext)&ver), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ_I(cuCtxPushCurrent(ctx), CUDA_SUCCESS);
+    /* another thread sees none, pushes it, works, pops it */
+    pthread_t t;
+    ASSERT(pthread_create(&t, NULL, ctx_thread, ctx) == 0);
+    void *res = NULL;
+    pthread_join(t, &res);
+    EXPECT(res && *(int *)res);
+    free(res);
+    EXPECT_EQ_I(cuCtxGetCurrent(&got), CUDA_SUCCESS); /* this thread's stack is its own */
+    EXPECT(got == ctx);
+    /* cuCtxCreate pushes; destroying pops it */
+    CUcontext c2 = NULL;
+    CUctxCreateParams params = {0};
+    EXPECT_EQ_I(cuCtxCreate(&c2, &params, CU_CTX_MAP_HOST, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuCtxGetFlags(&flags), CUDA_SUCCESS);
+    EXPECT_EQ_U(flags, CU_CTX_MAP_HOST);
+    EXPECT_EQ_I(cuCtxCreate(&c2, &params, 0x100, 0), CUDA_ERROR_INVALID_VALUE);
+}
+
+/* MaxPotentialBlockSize on gtx480 (1536 threads, 8 CTAs, 48 KiB of shared memory per SM, 30
+ * SMs) for saxpy at ptxas's 10 registers, so that neither registers nor shared memory limit
+ * it unless asked: the largest whole-warp size whose blocks fill an SM is 768. */
+static size_t smem_64_per_thread(int block) { return (size_t)block * 64; }
+
+TEST(cuda_driver_occupancy)
+{
+    ASSERT(drv_module());
+    CUmodule mod;
+    ASSERT(cuModuleLoad(&mod, "tests/ptx/driver_api.ptx") == CUDA_SUCCESS);
+    CUfunction f;
+    ASSERT(cuModuleGetFunction(&f, mod, "saxpy") == CUDA_SUCCESS);
+    int n = -1, grid = -1, block = -1;
+    EXPECT_EQ_I(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 256, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(n, 6); /* 1536 threads / 256 */
+    EXPECT_EQ_I(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, 32, 0, CU_OCCUPANCY_DEFAULT),
+                CUDA_SUCCESS);
+    EXPECT_EQ_I(n, 8); /* the CTA slots */
+    EXPECT_EQ_I(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 128, 20000), CUDA_SUCCESS);
+    EXPECT_EQ_I(n, 2); /* 49152 / 20000 bytes of shared memory */
+    EXPECT_EQ_I(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 0, 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ_I(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, 32, 0, 4), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ_I(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 0, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(block, 768);
+    EXPECT_EQ_I(grid, 60); /* 2 blocks x 30 SMs */
+    /* 64 bytes per thread: one 768-thread block fills the shared memory, and so does any
+     * smaller block that still fits; 768 comes first */
+    EXPECT_EQ_I(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, smem_64_per_thread, 0, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(block, 768);
+    EXPECT_EQ_I(grid, 30);
+    /* a limit that is no whole number of warps is tried first, as is */
+    EXPECT_EQ_I(cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, f, NULL, 0, 100, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(block, 100);
+    EXPECT_EQ_I(grid, 240);
+    EXPECT_EQ_I(cuOccupancyMaxPotentialBlockSize(NULL, &block, f, NULL, 0, 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ_I(cuOccupancyMaxPotentialBlockSize(&grid, &block, NULL, NULL, 0, 0), CUDA_ERROR_INVALID_HANDLE);
+    cuModuleUnload(mod);
+}
+
+/* saxpy of the module or image given: y = 2x + y over 100 elements; the mismatches. */
+static int run_saxpy(CUmodule mod, const char *kernel, bool n_first)
+{
+    CUfunction f;
+    if (cuModuleGetFunction(&f, mod, kernel) != CUDA_SUCCESS)
+        return -1;
+    float x[100], y[100];
+    for (int i = 0; i < 100; i++)
+        x[i] = (float)i, y[i] = 1;
+    CUdeviceptr dx, dy;
+    cuMemAlloc(&dx, sizeof x);
+    cuMemAlloc(&dy, sizeof y);
+    cuMemcpyHtoD(dx, x, sizeof x);
+    cuMemcpyHtoD(dy, y, sizeof y);
+    float a = 2;
+    int n = 100;
+    void *p1[] = {&a, &dx, &dy, &n}, *p2[] = {&n, &a, &dx, &dy};
+    int bad = cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 0, NULL, n_first ? p2 : p1, NULL) != CUDA_SUCCESS ? 100 : 0;
+    cuMemcpyDtoH(y, dy, sizeof y);
+    for (int i = 0; i < 100; i++)
+        bad += y[i] != 2.0f * (float)i + 1;
+    cuMemFree(dx);
+    cuMemFree(dy);
+    return bad;
+}
+
+TEST(cuda_driver_fatbin_modules)
+{
+    ASSERT(drv_module());
+    size_t len = 0;
+    char *fb = read_file("tests/fatbin/kernel.default.fatbin", &len);
+    ASSERT(fb && len > 1000);
+    CUmodule mod;
+    ASSERT(cuModuleLoadData(&mod, fb) == CUDA_SUCCESS);
+    memset(fb, 0, len); /* the module keeps its own copy */
+    CUfunction f;
+    int regs = 0;
+    ASSERT(cuModuleGetFunction(&f, mod, "_Z4mat4iPK6float4S1_PS_") == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_SUCCESS);
+    EXPECT_EQ_I(regs, 28); /* ptxas's, from the sm_75 cubin (tests/fatbin/kernel.ptxinfo) */
+    ASSERT(cuModuleGetFunction(&f, mod, "saxpy") == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_SUCCESS);
+    EXPECT_EQ_I(regs, 10);
+    EXPECT_EQ_I(run_saxpy(mod, "saxpy", true), 0);
+    EXPECT_EQ_I(cuModuleUnload(mod), CUDA_SUCCESS);
+    free(fb);
+    /* nvcc's wrapper of one, as __cudaRegisterFatBinary gets it, and a file */
+    fb = read_file("tests/fatbin/kernel.lz4.fatbin", &len);
+    ASSERT(fb);
+    struct {
+        unsigned magic, version;
+        const void *data, *unused;
+    } wrapper = {0x466243B1u, 1, fb, NULL};
+    ASSERT(cuModuleLoadFatBinary(&mod, &wrapper) == CUDA_SUCCESS);
+    EXPECT_EQ_I(run_saxpy(mod, "saxpy", true), 0);
+    cuModuleUnload(mod);
+    ASSERT(cuModuleLoad(&mod, "tests/fatbin/kernel.none.fatbin") == CUDA_SUCCESS);
+    EXPECT_EQ_I(run_saxpy(mod, "saxpy", true), 0);
+    cuModuleUnload(mod);
+    /* a file cut short: refused, not read past its end; no PTX in it: said so */
+    char path[600];
+    snprintf(path, sizeof path, "%s/cut.fatbin", test_tmpdir());
+    FILE *out = fopen(path, "wb");
+    ASSERT(out && fwrite(fb, 1, len / 2, out) == len / 2);
+    fclose(out);
+    EXPECT_EQ_I(cuModuleLoad(&mod, path), CUDA_ERROR_INVALID_IMAGE);
+    Fatbin parsed;
+    char err[256];
+    ASSERT(fatbin_parse(fb, len, &parsed, err, sizeof err));
+    for (uint32_t i = 0; i < parsed.n_entries; i++) /* every entry a cubin (u16 kind): nothing to run */
+        if (parsed.entries[i].kind == FATBIN_KIND_PTX)
+            fb[parsed.entries[i].offset] = FATBIN_KIND_ELF;
+    fatbin_free(&parsed);
+    EXPECT_EQ_I(cuModuleLoadData(&mod, fb), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    free(fb);
+}
+
+TEST(cuda_driver_link_one_ptx_input)
+{
+    CUmodule base = drv_module();
+    ASSERT(base);
+    char *ptx = read_file("tests/ptx/driver_api.ptx", NULL);
+    ASSERT(ptx);
+    char info[64], error[256];
+    memset(info, 'x', sizeof info);
+    memset(error, 'x', sizeof error);
+    float wall = -1;
+    CUjit_option opts[] = {CU_JIT_WALL_TIME, CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                           CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_LOG_VERBOSE};
+    void *vals[] = {&wall, info, (void *)(uintptr_t)sizeof info, error, (void *)(uintptr_t)sizeof error,
+                    (void *)1};
+    CUlinkState link;
+    ASSERT(cuLinkCreate(6, opts, vals, &link) == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx, strlen(ptx) + 1, "driver_api.ptx", 0, NULL, NULL),
+                CUDA_SUCCESS);
+    void *image = NULL;
+    size_t size = 0;
+    EXPECT_EQ_I(cuLinkComplete(link, &image, &size), CUDA_SUCCESS);
+    EXPECT_EQ_U(size, strlen(ptx) + 1); /* the linked image is the PTX itself */
+    EXPECT(image && !strcmp(image, ptx));
+    EXPECT_STR(info, "");
+    EXPECT_STR(error, "");
+    EXPECT(vals[2] == NULL); /* the bytes written to each log */
+    memcpy(&wall, &vals[0], sizeof wall);
+    EXPECT_NEAR(wall, 0, 0);
+    CUmodule mod;
+    ASSERT(cuModuleLoadData(&mod, image) == CUDA_SUCCESS);
+    EXPECT_EQ_I(run_saxpy(mod, "saxpy", false), 0);
+    cuModuleUnload(mod);
+    /* a second input, and one that is not PTX: refused, saying why in the error log */
+    vals[4] = (void *)(uintptr_t)sizeof error;
+    EXPECT_EQ_I(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "tests/ptx/driver_api.ptx", 0, NULL, NULL),
+                CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_CONTAINS(error, "linking separate PTX modules is not provided");
+    EXPECT_EQ_I(cuLinkComplete(link, &image, &size), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ_I(cuLinkDestroy(link), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+    ASSERT(cuLinkCreate(0, NULL, NULL, &link) == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, ptx, 16, "k.cubin", 0, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ_I(cuLinkAddData(link, (CUjitInputType)42, ptx, 16, NULL, 0, NULL, NULL),
+                CUDA_ERROR_INVALID_VALUE);
+    cuLinkDestroy(link);
+    /* a bad PTX input fails when added, with the parser's message in the error log; a file */
+    ASSERT(cuLinkCreate(2, opts + 3, vals + 3, &link) == CUDA_SUCCESS);
+    vals[4] = (void *)(uintptr_t)sizeof error;
+    static char bad[] = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tfrob.u32 %r1;\n}\n";
+    EXPECT_EQ_I(cuLinkAddData(link, CU_JIT_INPUT_PTX, bad, sizeof bad, "bad.ptx", 0, NULL, NULL),
+                CUDA_ERROR_INVALID_PTX);
+    EXPECT_CONTAINS(error, "bad.ptx:6");
+    cuLinkDestroy(link);
+    ASSERT(cuLinkCreate(0, NULL, NULL, &link) == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuLinkComplete(link, &image, &size), CUDA_ERROR_INVALID_VALUE); /* nothing added */
+    EXPECT_EQ_I(cuLinkAddFile(link, CU_JIT_INPUT_PTX, "tests/ptx/driver_api.ptx", 0, NULL, NULL), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuLinkComplete(link, &image, &size), CUDA_SUCCESS);
+    EXPECT(!strcmp(image, ptx));
+    cuLinkDestroy(link);
+    EXPECT_EQ_I(cuLinkCreate(1, NULL, NULL, &link), CUDA_ERROR_INVALID_VALUE);
+    free(ptx);
 }
