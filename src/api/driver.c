@@ -5,7 +5,8 @@
  * every call maps onto the embedding API (warpsim.h). There is one device and one context;
  * streams and events exist but everything is synchronous, so an event's time is the simulated
  * time at which it was recorded. The simulator is configured from WARPSIM_ARGS when cuInit runs
- * and writes its results when the program exits; a bad configuration makes cuInit print why,
+ * (or the runtime's first call: a program using both APIs sees one device, api_lock.c) and
+ * writes its results when the program exits; a bad configuration makes cuInit print why,
  * once, and fail with CUDA_ERROR_INVALID_VALUE from then on. Errors print a message naming the
  * call and return the CUresult a real driver would. A kernel fault (an illegal or misaligned
  * address, a failed assert, trap) is sticky, as on a GPU: every later call that needs the
@@ -24,6 +25,7 @@
  *   driver_memory.c      allocations, pinned host memory, copies, memsets, pointer queries
  *   driver_array.c       CUDA arrays and cuMemcpy2D
  *   driver_texture.c     texture and surface objects
+ *   driver_vmm.c         virtual memory management (cuMemAddressReserve, cuMemCreate, cuMemMap)
  *   driver_stream.c      streams and events
  *   driver_unsupported.c every other export of NVIDIA's libcuda.so.1: CUDA_ERROR_NOT_SUPPORTED */
 #include "api/driver_internal.h"
@@ -39,16 +41,7 @@ CUresult cuGetExportTable(const void **ppExportTable, const void *pExportTableId
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
                              int *symbolStatus);
 
-WarpsimSim *drv_sim;
 CUresult drv_sticky;
-static bool drv_init_failed; /* WARPSIM_ARGS was bad: cuInit fails for good */
-
-static void drv_exit(void)
-{
-    API_LOCKED;
-    warpsim_destroy(drv_sim);
-    drv_sim = NULL;
-}
 
 CUresult drv_result(WarpsimStatus st)
 {
@@ -157,16 +150,15 @@ CUresult cuInit(unsigned int flags)
         return CUDA_ERROR_INVALID_VALUE;
     if (drv_sim)
         return CUDA_SUCCESS;
-    if (drv_init_failed) /* said once; a retry would only say it again */
-        return CUDA_ERROR_INVALID_VALUE;
+    /* The simulator is the process's (api_lock.c): the runtime may have made it already. */
+    static bool said; /* a bad WARPSIM_ARGS is said once; a retry would only say it again */
     char err[1024];
-    drv_sim = warpsim_create_from_env(err, sizeof err);
-    if (!drv_sim) {
-        fprintf(stderr, "warpsim: WARPSIM_ARGS: %s\n", err);
-        drv_init_failed = true;
-        return CUDA_ERROR_INVALID_VALUE;
+    if (!api_sim_open(err, sizeof err)) {
+        if (!said && !api_sim_closed())
+            fprintf(stderr, "warpsim: WARPSIM_ARGS: %s\n", err);
+        said = true;
+        return api_sim_closed() ? CUDA_ERROR_DEINITIALIZED : CUDA_ERROR_INVALID_VALUE;
     }
-    atexit(drv_exit);
     return CUDA_SUCCESS;
 }
 

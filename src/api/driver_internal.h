@@ -38,7 +38,7 @@ struct CUmod_st {
 
 /* ---- state and errors (driver.c) ---- */
 
-extern WarpsimSim *drv_sim;
+#define drv_sim api_sim() /* the process's simulator, shared with libcudart (api_lock.c) */
 extern CUresult drv_sticky; /* a kernel fault, until the context is destroyed */
 
 /* The driver's error for a simulator status (faults become the sticky error). */
@@ -102,5 +102,10 @@ CUresult drv_format(const char *call, CUarray_format format, unsigned channels, 
                     WarpsimTexFormat *kind);
 /* The live array of a handle, or NULL. */
 const ApiArray *drv_array_of(CUarray handle);
+
+/* ---- virtual memory management (driver_vmm.c) ---- */
+
+/* The machine has generic memory compression (CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED). */
+bool drv_vmm_supports_compression(void);
 
 #endif

@@ -21,6 +21,8 @@ for prog in vecadd symbols reduce texture devprops badlaunch pools runtime_api m
 done
 "$NVCC" $flags --compress-mode=speed -o "$out/vecadd_lz4" "vecadd.cu"
 "$NVCC" $flags --default-stream per-thread -o "$out/vecadd_ptsz" "vecadd.cu"
+# both APIs in one program: the driver's cuLaunchKernel on the runtime's memory and back
+"$NVCC" $flags -o "$out/drvrt" "drvrt.cu" -lcuda
 # tensor cores: wmma with nvcc's default sm_75, and wmma_sm80 adding the bf16 fragments of sm_80
 "$NVCC" $flags -o "$out/wmma" "wmma.cu"
 "$NVCC" $flags -arch=sm_80 -DWMMA_BF16 -o "$out/wmma_sm80" "wmma.cu"

@@ -48,6 +48,8 @@ static const struct {
     {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii", NULL},
     {"textures", "textures: 6602 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i", NULL},
     {"surfaces", "surfaces: 9 checks, 0 mismatches", "_Z6othersyyyyi", NULL},
+    /* a driver-API launch, on the runtime's memory, in the same results as the runtime's */
+    {"drvrt", "drvrt: 0 mismatches", "scale_add", NULL},
 };
 
 static void run_all_functional(const char *dir)
@@ -96,6 +98,8 @@ TEST(cudart_programs_timing)
         char *text = read_file(json, NULL);
         EXPECT_CONTAINS(text, programs[i].kernel); /* one stats block per launch */
         EXPECT_CONTAINS(text, "\"sim.cycles\"");
+        if (!strcmp(programs[i].prog, "drvrt"))
+            EXPECT_CONTAINS(text, "_Z6negatePfi"); /* the runtime's launch, on the driver's memory */
         free(text);
         if (!strcmp(programs[i].prog, "reduce")) {
             const char *t = strstr(out, "kernel times ");
