@@ -384,6 +384,8 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         w->n_sb = 0;
         w->loads_pending = 0;
         w->stores_pending = 0;
+        w->async_open = w->async_n = 0;
+        memset(w->async_pend, 0, sizeof w->async_pend);
         w->lanes = (uint8_t)MIN(WARP_SIZE, c->threads - i * WARP_SIZE);
         sm->slot_info[first + i] = (WarpSlotInfo){.cta_id = cta_id, .cta_slot = slot, .age = w->age};
         sm_warp_update(sm, w, now);

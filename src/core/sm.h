@@ -34,6 +34,11 @@ typedef struct ScoreboardEntry {
     uint64_t release; /* cycle the value is written; UINT64_MAX while a load is outstanding */
 } ScoreboardEntry;
 
+/* cp.async groups a warp tells apart: group g counts in slot g mod this. A slot still busy with
+ * group g - SM_ASYNC_SLOTS when g's first copy comes takes g's copies too, and stays marked with
+ * the older group: a wait then waits for both (later than needed, never earlier). */
+#define SM_ASYNC_SLOTS 8
+
 typedef struct Warp {
     bool live;        /* the slot holds a warp that has not finished */
     bool exited;      /* issued its exit */
@@ -51,6 +56,11 @@ typedef struct Warp {
     uint8_t lanes;    /* active lanes of its last instruction (its threads at launch) */
     uint32_t loads_pending;
     uint32_t stores_pending; /* store accesses taken by the LD/ST unit and not yet acknowledged by the L2 */
+    /* cp.async (WINST_F_ASYNC): groups committed so far (the open group's id), copies in flight,
+     * and per slot the copies in flight and the oldest group among them */
+    uint32_t async_open, async_n;
+    uint32_t async_gid[SM_ASYNC_SLOTS];
+    uint16_t async_pend[SM_ASYNC_SLOTS];
 } Warp;
 
 typedef struct SmCta {
@@ -69,6 +79,7 @@ typedef struct SmCta {
 typedef struct LoadRec {
     uint16_t warp;
     uint8_t n_dst;
+    uint8_t async_slot; /* a cp.async's group slot in its warp, else SM_NO_ASYNC */
     bool all_sent;
     bool global;        /* a global/local load: the scheduler hears when it is done */
     uint32_t pc;

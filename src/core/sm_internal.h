@@ -6,6 +6,7 @@
 #include "core/sm.h"
 
 #define SM_NO_REC 0xFFFFu
+#define SM_NO_ASYNC 0xFFu
 
 static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
 

@@ -120,6 +120,8 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     w->lanes = (uint8_t)popcount_u32(wi->active_mask);
     sm->thread_insts += w->lanes;
     uint8_t op = wi->s.op;
+    if (wi->s.flags & WINST_F_ASYNC_COMMIT)
+        w->async_open++; /* cp.async.commit_group: the open group is complete; later copies start the next */
     if (winst_is_mem(&wi->s)) {
         sm_issue_memory(sm, slot, wi, now);
     } else if (op == WOP_BARRIER) {

@@ -118,6 +118,7 @@ static uint32_t rec_alloc(Sm *sm, uint32_t slot, const WinstStatic *s)
     sm->rec_free = r->next_free;
     r->warp = (uint16_t)slot;
     r->n_dst = s->n_dst;
+    r->async_slot = SM_NO_ASYNC;
     memcpy(r->dst, s->dst, sizeof r->dst);
     r->outstanding = 0;
     r->all_sent = false;
@@ -142,6 +143,10 @@ static void rec_check_done(Sm *sm, uint32_t i, uint64_t now)
                 break;
             }
     w->loads_pending--;
+    if (r->async_slot != SM_NO_ASYNC) { /* a cp.async: its group has one copy fewer in flight */
+        w->async_pend[r->async_slot]--;
+        w->async_n--;
+    }
     if (r->global && r->n_lines) { /* thesis 2.3.2: issue to the last data written back */
         sm->occlusion[r->n_lines > 2] += r->occlusion;
         sm->access_time[r->n_lines > 2] += now - r->issued;
@@ -634,10 +639,19 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
     m->bytes = s->access_bytes;
     m->rec = SM_NO_REC;
     m->n = m->passes = 0;
-    if (s->op != WOP_STORE && s->n_dst > 0) {
+    bool async = s->op == WOP_LOAD && (s->flags & WINST_F_ASYNC);
+    if (s->op != WOP_STORE && (s->n_dst > 0 || async)) {
         m->rec = rec_alloc(sm, slot, s);
         w->loads_pending++;
         sm_sb_add(sm, w, s->dst, s->n_dst, UINT64_MAX, now);
+        if (async) { /* a cp.async joins its warp's open group */
+            uint32_t j = w->async_open % SM_ASYNC_SLOTS;
+            if (w->async_pend[j] == 0)
+                w->async_gid[j] = w->async_open;
+            w->async_pend[j]++;
+            w->async_n++;
+            sm->recs[m->rec].async_slot = (uint8_t)j;
+        }
     }
     if (timed_space(s->space)) {
         bool shared = s->space == WSPACE_SHARED;

@@ -61,6 +61,20 @@ void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t relea
         w->sb[w->n_sb++] = (ScoreboardEntry){regs[d], release};
 }
 
+/* cp.async.wait_group (s): every group older than the async_keep most recent committed ones
+ * (wait_all: every group, the open one committed first) has no copy in flight. */
+static bool async_waited(const Warp *w, const WinstStatic *s)
+{
+    uint64_t committed = (uint64_t)w->async_open + ((s->flags & WINST_F_ASYNC_COMMIT) ? 1 : 0);
+    if (committed <= s->async_keep)
+        return true;
+    uint64_t limit = committed - s->async_keep; /* groups below this id must be complete */
+    for (uint32_t j = 0; j < SM_ASYNC_SLOTS; j++)
+        if (w->async_pend[j] && w->async_gid[j] < limit)
+            return false;
+    return true;
+}
+
 static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
 {
     w->raw = false;
@@ -80,8 +94,14 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
             t = w->sb[i].release;
     if (s->op == WOP_EXIT && (w->loads_pending || w->stores_pending))
         t = UINT64_MAX; /* retire only when every load is back and every store acknowledged */
-    if (t != UINT64_MAX && w->n_sb + s->n_dst > sm->cfg->sm.max_pending_regs)
-        t = MAX(t, sb_free_by(w, w->n_sb + s->n_dst - sm->cfg->sm.max_pending_regs));
+    if ((s->flags & WINST_F_ASYNC_WAIT) && !async_waited(w, s))
+        t = UINT64_MAX; /* a copy's return wakes it (rec_check_done) */
+    /* Copies in flight hold load records as pending registers do: together they stay within
+     * sm.max_pending_regs, which sizes the record pool. A copy needs one. */
+    uint32_t need = s->n_dst + ((s->flags & WINST_F_ASYNC) && s->op == WOP_LOAD);
+    uint32_t cap = sm->cfg->sm.max_pending_regs - w->async_n;
+    if (t != UINT64_MAX && w->n_sb + need > cap)
+        t = need > cap ? UINT64_MAX : MAX(t, sb_free_by(w, w->n_sb + need - cap));
     w->raw = t > w->ibuf_ready && s->op != WOP_EXIT;
     w->ready_at = t;
 }

@@ -57,6 +57,13 @@ typedef enum WinstSpace {
 /* WinstStatic.flags */
 enum {
     WINST_F_L2_ONLY = 1 << 0, /* a load the L1D may not serve: it reads the L2, allocating no line */
+    /* cp.async (sm_80): a global load into shared memory that writes no register; the warp
+     * counts it in its open group until its data is back (sm_scoreboard.c) */
+    WINST_F_ASYNC = 1 << 1,
+    WINST_F_ASYNC_COMMIT = 1 << 2, /* cp.async.commit_group (and wait_all): the open group is committed */
+    /* cp.async.wait_group (and wait_all): issues once at most async_keep of the warp's most
+     * recently committed groups have copies in flight */
+    WINST_F_ASYNC_WAIT = 1 << 3,
 };
 
 /* Static view of an instruction, known before it executes. Register ids are per-kernel and
@@ -69,6 +76,7 @@ typedef struct WinstStatic {
     uint8_t n_dst;
     uint8_t n_src;
     uint8_t flags;        /* WINST_F_* */
+    uint8_t async_keep;   /* WINST_F_ASYNC_WAIT: the groups that may stay in flight */
     uint16_t dst[WINST_MAX_DST];
     uint16_t src[WINST_MAX_SRC];
 } WinstStatic;

@@ -26,5 +26,7 @@ done
 # tensor cores: wmma with nvcc's default sm_75, and wmma_sm80 adding the bf16 fragments of sm_80
 "$NVCC" $flags -o "$out/wmma" "wmma.cu"
 "$NVCC" $flags -arch=sm_80 -DWMMA_BF16 -o "$out/wmma_sm80" "wmma.cu"
+# sm_80: cp.async, tf32 and f64 wmma (tests/unit/test_ptx_sm80.c)
+"$NVCC" $flags -arch=sm_80 -o "$out/sm80" "sm80.cu"
 # small PTX features: WARP_SZ, match, bmsk, f16 arithmetic, CUB (tests/unit/test_cuda_ptxgaps.c)
 "$NVCC" $flags -o "$out/ptxgaps" "ptxgaps.cu"

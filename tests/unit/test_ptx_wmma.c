@@ -192,14 +192,16 @@ static void expect_parse_error(const char *inst, const char *want)
 
 TEST(ptx_wmma_parse_errors)
 {
-    expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k8.global.tf32 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
-                       "wmma on .tf32 elements is not supported");
+    expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], 32;",
+                       "wmma on .s4 elements is not supported");
+    expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k32.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+                       "the shape .m8n8k32 is not supported");
     expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k4.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
-                       "the shape .m8n8k4 is not supported");
+                       "the shape .m8n8k4 takes .f64 a, b, c and d");
     expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
                        "expected loaded as {...} of 8 registers");
     expect_parse_error("wmma.load.c.sync.aligned.row.m16n16k16.global.bf16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
-                       "expected one type: .f16, .f32 or .s32");
+                       "expected one type: .f16, .f32, .f64 or .s32");
     expect_parse_error("wmma.load.a.sync.aligned.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];",
                        "expected a layout (.row or .col)");
     expect_parse_error("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.s8.f32 {%r1}, {%r1}, {%r1}, {%r1};",

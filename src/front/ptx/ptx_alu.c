@@ -162,6 +162,14 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
     bool dflt = ptx_type_float(dt), sflt = ptx_type_float(st);
     int mode = host_mode(in->rnd);
     bool integral = in->rnd >= RND_RNI;
+    if (in->mode == CVT_TF32) { /* to nearest, ties away: add half of the 13 dropped bits' unit */
+        FOR_LANES(active, i) {
+            uint32_t u = (uint32_t)A(1, i);
+            bool nan = (u & 0x7fffffffu) > 0x7f800000u;
+            d[i] = nan ? 0x7fffe000u : ((u & 0x7fffffffu) >= 0x7f800000u ? u : (u + 0x1000u)) & ~0x1fffu;
+        }
+        return;
+    }
     if (!dflt && !sflt) {
         FOR_LANES(active, i) d[i] = ptx_int_convert(A(1, i), st, dt, sat);
         return;

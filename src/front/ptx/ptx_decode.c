@@ -8,6 +8,7 @@
  * functional model is sequentially consistent. Each opcode is classified once into a WinstOp so
  * the timing model picks an execution unit without seeing PTX. */
 #include "front/ptx/ptx_ir.h"
+#include "front/ptx/ptx_async.h"
 #include "front/ptx/ptx_wmma.h"
 
 #include <stdio.h>
@@ -38,7 +39,7 @@ static const NameVal opcode_names[] = {
     {"vote", OP_VOTE}, {"activemask", OP_ACTIVEMASK}, {"nanosleep", OP_NOP}, {"tex", OP_TEX},
     {"suld", OP_SULD}, {"sust", OP_SUST},
     {"trap", OP_EXIT}, /* an exit that fails the launch (mode EXIT_TRAP) */
-    {"wmma", OP_WMMA},
+    {"wmma", OP_WMMA}, {"cp", OP_CPASYNC},
 };
 
 static const NameVal type_names[] = {
@@ -50,7 +51,7 @@ static const NameVal type_names[] = {
 
 static const NameVal rnd_names[] = {
     {"rn", RND_RN}, {"rz", RND_RZ}, {"rm", RND_RM}, {"rp", RND_RP},
-    {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI}, {"rpi", RND_RPI},
+    {"rni", RND_RNI}, {"rzi", RND_RZI}, {"rmi", RND_RMI}, {"rpi", RND_RPI}, {"rna", RND_RNA},
 };
 
 static const NameVal cmp_names[] = {
@@ -171,6 +172,8 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         in->space = SP_GENERIC;
     if (op == OP_WMMA) /* its own modifier grammar (matrix, layouts, shape, several types) */
         return ptx_wmma_decode(word, len, in, why, why_len);
+    if (op == OP_CPASYNC) /* cp.async.ca.shared.global, cp.async.wait_group, ... */
+        return ptx_async_decode(word, len, in, why, why_len);
     unsigned n_types = 0;
     bool have_cmp = false, bar_red = false;
     LoadQual lq = {0};
@@ -240,6 +243,14 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
             break;
         case OP_CVTA:
             if (eq(w, wl, "to")) { in->flags |= PF_TO; continue; }
+            break;
+        case OP_CVT: /* cvt.rna.tf32.f32: the destination type */
+            if (eq(w, wl, "tf32") && n_types == 0) {
+                in->type = PT_B32;
+                in->mode = CVT_TF32;
+                n_types++;
+                continue;
+            }
             break;
         case OP_BAR:
             if (eq(w, wl, "red")) { bar_red = true; continue; }
@@ -318,6 +329,13 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
                  op == OP_SULD ? "suld" : "sust");
         return false;
     }
+    if ((op != OP_CVT && in->rnd == RND_RNA) ||
+        (op == OP_CVT && (in->mode == CVT_TF32 || in->rnd == RND_RNA) &&
+         (in->mode != CVT_TF32 || in->rnd != RND_RNA || in->type2 != PT_F32 || (in->flags & (PF_SAT | PF_FTZ))))) {
+        snprintf(why, why_len, "'%.*s': of the conversions to .tf32 (and with .rna) only cvt.rna.tf32.f32 is "
+                 "supported", (int)len, word);
+        return false;
+    }
     if (op == OP_SETP && !have_cmp) {
         snprintf(why, why_len, "expected a comparison (.eq, .lt, ...) in '%.*s'", (int)len, word);
         return false;
@@ -367,6 +385,7 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
     case OP_RET: case OP_EXIT: case OP_MEMBAR: case OP_NOP: a = 0; b = 6; break;
     case OP_PREFETCH: a = b = 1; break;
     case OP_WMMA: ptx_wmma_arity(in, &a, &b); break;
+    case OP_CPASYNC: ptx_async_arity(in, &a, &b); break;
     default: break;
     }
     *lo = a;
@@ -399,6 +418,7 @@ uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i)
     case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BMSK:
         return PT_B32;
     case OP_WMMA: /* the stride */
+    case OP_CPASYNC: /* cp-size, src-size; wait_group's N */
         return PT_U32;
     default:
         return in->type;
@@ -424,6 +444,8 @@ static uint8_t classify(const PtxModule *m, const PtxInst *in)
         return WOP_LOAD;
     case OP_WMMA:
         return in->mode == WMMA_MMA ? WOP_TENSOR : in->mode == WMMA_STORE_D ? WOP_STORE : WOP_LOAD;
+    case OP_CPASYNC: /* the copy is a global load; commit and wait take an issue slot */
+        return in->mode == CPA_COPY ? WOP_LOAD : WOP_NOP;
     case OP_ST: case OP_SUST:
         return WOP_STORE;
     case OP_ATOM: case OP_RED:
@@ -535,6 +557,8 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
         if (in->flags & PF_L2_ONLY)
             s->flags |= WINST_F_L2_ONLY;
     }
+    if (in->op == OP_CPASYNC)
+        ptx_async_static(in, s);
     uint16_t defs[PTX_MAX_INST_REGS], uses[PTX_MAX_INST_REGS];
     unsigned nd, nu;
     ptx_inst_regs(in, defs, &nd, uses, &nu);

@@ -722,6 +722,11 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         if (active)
             ptx_wmma_exec(l, w, in, pc, active, out);
         break;
+    case OP_CPASYNC:
+        top->pc = next;
+        if (active)
+            ptx_async_exec(l, w, in, pc, active, out);
+        break;
     case OP_BAR: case OP_MEMBAR: case OP_NOP:
         top->pc = next;
         if (in->op == OP_BAR && in->mode != BAR_SYNC)

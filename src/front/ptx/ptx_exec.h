@@ -34,6 +34,10 @@ bool ptx_lane_read(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t generic, vo
 bool ptx_lane_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
                      bool store, uint64_t *v, uint32_t pc, uint64_t *taddr, uint8_t *rspace);
 
+/* ptx_async.c: run a cp.async (the copy, at issue) for the active lanes; its group operations
+ * do nothing here. */
+void ptx_async_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
+
 /* ptx_wmma.c: run a wmma.load, wmma.store or wmma.mma for the active lanes. */
 void ptx_wmma_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
 

@@ -40,11 +40,14 @@ typedef enum PtxOpcode {
     OP_SULD, /* suld.b on a surface object: d {regs}, the handle register, {coordinates} */
     OP_SUST, /* sust.b on a surface object: the handle register, {coordinates}, {values} */
     OP_WMMA, /* wmma.load / wmma.store / wmma.mma (ptx_wmma.h): mode says which */
+    OP_CPASYNC, /* cp.async and its commit_group / wait_group / wait_all (ptx_async.h): mode says which */
     OP_COUNT
 } PtxOpcode;
 
 /* Rounding modifiers. */
-enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI };
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI, RND_RMI, RND_RPI, RND_RNA };
+/* mode for cvt: CVT_TF32 is cvt.rna.tf32.f32 (type B32: an f32 rounded to tf32's 10 mantissa bits) */
+enum { CVT_PLAIN, CVT_TF32 };
 
 /* Comparison operators (setp, set, slct); the u-suffixed ones are true when either is NaN. */
 enum {

@@ -9,6 +9,7 @@
  * interpreter relies on. Two forms are normalised: the optional second predicate of setp/shfl
  * (d|p) always takes a slot, and mov from %clock becomes OP_CLOCK. */
 #include "front/ptx/ptx_parse_internal.h"
+#include "front/ptx/ptx_async.h"
 #include "front/ptx/ptx_wmma.h"
 
 #include <stdio.h>
@@ -293,6 +294,13 @@ static void check_operands(Parser *P, const Tok *at, PtxInst *in)
     case OP_WMMA: {
         char b[128];
         const char *why = ptx_wmma_check(in, b, sizeof b);
+        if (why)
+            ptx_parse_fail(P, at, "'%.*s': %s", (int)at->len, at->s, why);
+        break;
+    }
+    case OP_CPASYNC: {
+        char b[128];
+        const char *why = ptx_async_check(in, b, sizeof b);
         if (why)
             ptx_parse_fail(P, at, "'%.*s': %s", (int)at->len, at->s, why);
         break;

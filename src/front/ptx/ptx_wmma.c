@@ -29,6 +29,7 @@
 
 #include "base/base.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,8 @@ static const struct {
     [WMMA_M16N16K16] = {"m16n16k16", 16, 16, 16},
     [WMMA_M32N8K16] = {"m32n8k16", 32, 8, 16},
     [WMMA_M8N32K16] = {"m8n32k16", 8, 32, 16},
+    [WMMA_M16N16K8] = {"m16n16k8", 16, 16, 8}, /* .tf32 inputs only */
+    [WMMA_M8N8K4] = {"m8n8k4", 8, 8, 4},       /* .f64 only */
 };
 
 static const struct {
@@ -46,10 +49,11 @@ static const struct {
     uint8_t type;
 } elem_types[] = {
     {"f16", PT_F16}, {"bf16", PT_BF16}, {"f32", PT_F32}, {"s32", PT_S32}, {"s8", PT_S8}, {"u8", PT_U8},
+    {"tf32", WMMA_TF32}, {"f64", PT_F64},
 };
 
 /* Fragment types PTX has that warpsim does not run. */
-static const char *const unsupported_types[] = {"tf32", "f64", "s4", "u4", "b1", "e4m3", "e5m2"};
+static const char *const unsupported_types[] = {"s4", "u4", "b1", "e4m3", "e5m2"};
 
 enum { MAT_A, MAT_B, MAT_CD };
 
@@ -62,7 +66,7 @@ static const char *const sub_names[] = {"load.a", "load.b", "load.c", "store.d",
 
 static unsigned elem_bits(uint8_t t)
 {
-    return t == PT_S8 || t == PT_U8 ? 8 : t == PT_F16 || t == PT_BF16 ? 16 : 32;
+    return t == PT_S8 || t == PT_U8 ? 8 : t == PT_F16 || t == PT_BF16 ? 16 : t == PT_F64 ? 64 : 32;
 }
 
 /* One fragment's geometry: the matrix (rows x cols), the lane's slots and how they pack. */
@@ -80,12 +84,10 @@ static Frag frag_of(uint8_t shape, unsigned mat, uint8_t type, bool col)
     f.cols = mat == MAT_A ? k : n;
     f.size = f.rows * f.cols;
     f.bits = elem_bits(type);
-    f.per = 32 / f.bits;
+    f.per = f.bits == 64 ? 1 : 32 / f.bits; /* an .f64 element fills a 64-bit register */
     f.type = type;
     f.col = col && mat != MAT_CD;
-    if (mat == MAT_CD)
-        f.regs = type == PT_F16 ? 4 : 8;
-    else if (type == PT_F16)
+    if (type == PT_F16 && mat != MAT_CD)
         f.regs = 8; /* what nvcc declares for every shape (Volta's shared elements) */
     else
         f.regs = f.size / WARP_SIZE / f.per;
@@ -109,8 +111,23 @@ static bool fail(char *why, size_t why_len, const char *word, size_t len, const 
 static bool type_ok(unsigned mat, uint8_t t)
 {
     if (mat == MAT_CD)
-        return t == PT_F16 || t == PT_F32 || t == PT_S32;
-    return t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8;
+        return t == PT_F16 || t == PT_F32 || t == PT_S32 || t == PT_F64;
+    return t == PT_F16 || t == PT_BF16 || t == PT_S8 || t == PT_U8 || t == WMMA_TF32 || t == PT_F64;
+}
+
+/* The shapes that go with the a and b type t: m16n16k8 with .tf32, m8n8k4 with .f64, the
+ * others with the 16-bit and 8-bit types; NULL if right, else what is wrong. */
+static const char *shape_type_error(uint8_t shape, uint8_t t)
+{
+    if (shape == WMMA_M16N16K8)
+        return t == WMMA_TF32 ? NULL : "the shape .m16n16k8 takes .tf32 a and b and .f32 c and d";
+    if (shape == WMMA_M8N8K4)
+        return t == PT_F64 ? NULL : "the shape .m8n8k4 takes .f64 a, b, c and d";
+    if (t == WMMA_TF32)
+        return ".tf32 a and b need the shape .m16n16k8";
+    if (t == PT_F64)
+        return ".f64 matrices need the shape .m8n8k4";
+    return NULL;
 }
 
 bool ptx_wmma_decode(const char *word, size_t len, PtxInst *in, char *why, size_t why_len)
@@ -180,10 +197,17 @@ bool ptx_wmma_decode(const char *word, size_t len, PtxInst *in, char *why, size_
             in->flags |= PF_SAT;
             continue;
         }
+        if (sub == WMMA_MMA && (word_is(w, wl, "rn") || word_is(w, wl, "rz") || word_is(w, wl, "rm") ||
+                                word_is(w, wl, "rp"))) {
+            if (!word_is(w, wl, "rn"))
+                return fail(why, why_len, word, len, "only the rounding .rn is supported on .f64 wmma.mma");
+            in->rnd = RND_RN;
+            continue;
+        }
         for (size_t t = 0; t < ARRAY_LEN(unsupported_types); t++)
             if (word_is(w, wl, unsupported_types[t])) {
-                snprintf(msg, sizeof msg, "wmma on .%s elements is not supported (only .f16, .bf16, .s8 and .u8 "
-                         "inputs)", unsupported_types[t]);
+                snprintf(msg, sizeof msg, "wmma on .%s elements is not supported (only .f16, .bf16, .tf32, .f64, "
+                         ".s8 and .u8 inputs)", unsupported_types[t]);
                 return fail(why, why_len, word, len, msg);
             }
         if (wl >= 2 && *w == 'm' && memchr(w, 'n', wl) && memchr(w, 'k', wl)) {
@@ -197,23 +221,30 @@ bool ptx_wmma_decode(const char *word, size_t len, PtxInst *in, char *why, size_
     if (sub < 0)
         return fail(why, why_len, word, len, "expected wmma.load, wmma.store or wmma.mma");
     if (bad_shape) {
-        snprintf(msg, sizeof msg, "the shape .%.*s is not supported (only m16n16k16, m32n8k16 and m8n32k16)",
+        snprintf(msg, sizeof msg, "the shape .%.*s is not supported (only m16n16k16, m32n8k16, m8n32k16, m16n16k8 "
+                 "and m8n8k4)",
                  (int)bad_len, bad_shape);
         return fail(why, why_len, word, len, msg);
     }
     in->mode = (uint8_t)sub;
     in->layout = layouts;
     if (!have_shape)
-        return fail(why, why_len, word, len, "expected a shape (.m16n16k16, .m32n8k16 or .m8n32k16)");
+        return fail(why, why_len, word, len, "expected a shape (.m16n16k16, .m32n8k16, .m8n32k16, .m16n16k8 or .m8n8k4)");
     if (n_layouts != (sub == WMMA_MMA ? 2u : 1u))
         return fail(why, why_len, word, len, sub == WMMA_MMA ? "expected two layouts (.row or .col for a, then b)"
                                                              : "expected a layout (.row or .col)");
     if (sub != WMMA_MMA) {
         if (n_types != 1 || !type_ok(matrix_of((uint8_t)sub), types[0]))
             return fail(why, why_len, word, len, matrix_of((uint8_t)sub) == MAT_CD
-                        ? "expected one type: .f16, .f32 or .s32" : "expected one type: .f16, .bf16, .s8 or .u8");
+                        ? "expected one type: .f16, .f32, .f64 or .s32"
+                        : "expected one type: .f16, .bf16, .tf32, .f64, .s8 or .u8");
         in->type = types[0];
-        return true;
+        /* c and d of m16n16k8 are .f32 (tf32 inputs); of m8n8k4 .f64 */
+        uint8_t ab = matrix_of((uint8_t)sub) != MAT_CD ? types[0]
+                     : in->shape == WMMA_M16N16K8 && types[0] == PT_F32 ? WMMA_TF32
+                     : in->shape == WMMA_M16N16K8 ? PT_F16 : types[0] == PT_F64 ? PT_F64 : PT_F16;
+        const char *e = shape_type_error(in->shape, ab);
+        return e ? fail(why, why_len, word, len, e) : true;
     }
     /* mma: .dtype.ctype (f16 inputs) or .dtype.atype.btype.ctype */
     if (n_types == 2) {
@@ -226,18 +257,23 @@ bool ptx_wmma_decode(const char *word, size_t len, PtxInst *in, char *why, size_
         in->type = types[1];
         in->type2 = types[0];
         in->type3 = types[3];
-        bool integer = types[1] == PT_S8 || types[1] == PT_U8;
+        bool integer = types[1] == PT_S8 || types[1] == PT_U8, f64 = types[1] == PT_F64;
+        uint8_t acc = integer ? PT_S32 : f64 ? PT_F64 : PT_F32;
         if (types[1] != types[2])
             return fail(why, why_len, word, len, "a and b must have the same type");
-        if (integer ? types[0] != PT_S32 || types[3] != PT_S32
-                    : types[1] != PT_BF16 || types[0] != PT_F32 || types[3] != PT_F32)
-            return fail(why, why_len, word, len, "expected .f32.bf16.bf16.f32, .s32.s8.s8.s32 or .s32.u8.u8.s32");
+        if ((!integer && !f64 && types[1] != PT_BF16 && types[1] != WMMA_TF32) || types[0] != acc || types[3] != acc)
+            return fail(why, why_len, word, len, "expected .f32.bf16.bf16.f32, .f32.tf32.tf32.f32, .f64.f64.f64.f64, "
+                        ".s32.s8.s8.s32 or .s32.u8.u8.s32");
     } else {
         return fail(why, why_len, word, len, "expected the types .dtype.ctype or .dtype.atype.btype.ctype");
     }
     if ((in->flags & PF_SAT) && in->type2 != PT_S32)
         return fail(why, why_len, word, len, ".satfinite is supported on integer wmma.mma only");
-    return true;
+    if ((in->rnd != RND_NONE) != (in->type == PT_F64))
+        return fail(why, why_len, word, len, in->type == PT_F64 ? ".f64 wmma.mma needs the rounding .rn"
+                                                                  : "a rounding modifier needs .f64 wmma.mma");
+    const char *e = shape_type_error(in->shape, in->type);
+    return e ? fail(why, why_len, word, len, e) : true;
 }
 
 void ptx_wmma_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
@@ -313,25 +349,25 @@ enum { WMMA_MAX_SLOTS = 16 }; /* elements a lane holds: an .f16 a or b, or an 8-
 /* The fragment's elements in lane-slot order (lane l's slot s at l * slots + s) to its
  * registers, and back (the first `lanes` lanes'): slot s is in register s / per, at bit
  * s % per * bits. */
-static void frag_pack(PtxWarp *w, const PtxOperand *o, const Frag *f, const uint32_t *e)
+static void frag_pack(PtxWarp *w, const PtxOperand *o, const Frag *f, const uint64_t *e)
 {
     for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
         for (unsigned k = 0; k < f->regs; k++) {
             uint64_t v = 0;
             for (unsigned p = 0; p < f->per; p++)
-                v |= (uint64_t)*e++ << (p * f->bits);
+                v |= *e++ << (p * f->bits);
             w->regs[(size_t)o->vreg[k] * WARP_SIZE + lane] = v;
         }
 }
 
-static void frag_unpack(const PtxWarp *w, const PtxOperand *o, const Frag *f, uint32_t lanes, uint32_t *e)
+static void frag_unpack(const PtxWarp *w, const PtxOperand *o, const Frag *f, uint32_t lanes, uint64_t *e)
 {
     const uint64_t mask = ptx_zmask(f->bits / 8);
     for (uint32_t lane = 0; lane < lanes; lane++)
         for (unsigned k = 0; k < f->regs; k++) {
             uint64_t v = w->regs[(size_t)o->vreg[k] * WARP_SIZE + lane];
-            for (unsigned p = 0; p < f->per; p++, v >>= f->bits)
-                *e++ = (uint32_t)(v & mask);
+            for (unsigned p = 0; p < f->per; p++) /* (a shift by 64, for .f64, is undefined) */
+                *e++ = (v >> (p * f->bits % 64)) & mask;
         }
 }
 
@@ -341,7 +377,7 @@ static void frag_unpack(const PtxWarp *w, const PtxOperand *o, const Frag *f, ui
  * element-by-element path, with one check for the lot instead of one each; false (nothing
  * done) when the checks fail, and that path then reports the fault. *space: what they reached. */
 static bool wmma_mem_plain(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, unsigned eb,
-                           const uint64_t *addr, unsigned n, bool store, uint32_t *e, uint8_t *space)
+                           const uint64_t *addr, unsigned n, bool store, uint64_t *e, uint8_t *space)
 {
     uint64_t lo = UINT64_MAX, hi = 0, odd = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -376,7 +412,8 @@ static bool wmma_mem_plain(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t
         switch (eb) {
         case 1: SHARED(uint8_t); break;
         case 2: SHARED(uint16_t); break;
-        default: SHARED(uint32_t); break;
+        case 4: SHARED(uint32_t); break;
+        default: SHARED(uint64_t); break;
         }
 #undef SHARED
         return true;
@@ -385,7 +422,7 @@ static bool wmma_mem_plain(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t
         return false;
     for (unsigned i = 0; i < n; i++) {
         if (!store)
-            e[i] = (uint32_t)ptx_mem_load(l->mem, addr[i], eb);
+            e[i] = ptx_mem_load(l->mem, addr[i], eb);
         else if (!ptx_mem_store(l->mem, addr[i], e[i], eb))
             return ptx_store_refused(l, addr[i], pc), true;
     }
@@ -408,7 +445,7 @@ static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, W
      * size, at (r, c) (c and d go row by row whatever the memory's layout), all counted
      * on element by element rather than divided. */
     uint64_t addr[WARP_SIZE * WMMA_MAX_SLOTS];
-    uint32_t e[WARP_SIZE * WMMA_MAX_SLOTS];
+    uint64_t e[WARP_SIZE * WMMA_MAX_SLOTS];
     unsigned q = 0, r = 0, c = 0, s = 0;
     uint32_t lane = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -438,7 +475,7 @@ static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, W
             uint32_t k = i / f.slots; /* the lane */
             if (!ptx_lane_access(l, w, k, in->space, addr[i], eb, store, &v, pc, &taddr, &space))
                 return;
-            e[i] = (uint32_t)v;
+            e[i] = v;
             if (i % f.slots == 0 && out) {
                 out->addr[k] = taddr;
                 if (k == 0 && in->space == SP_GENERIC)
@@ -455,9 +492,9 @@ static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, W
 /* Every element of a fragment into a row-major matrix, as float (fm) or integer (im): first
  * the raw elements in fragment order (lane by lane, register by register, low bits first; the
  * first size / slots lanes hold them all), then converted into place. */
-static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *fm, int64_t *im)
+static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *fm, int64_t *im, double *dm)
 {
-    uint32_t raw[512];
+    uint64_t raw[512];
     frag_unpack(w, o, f, f->size / f->slots, raw);
     /* fragment index q is r * cols + c, or c * rows + r for a column-ordered a or b */
     const unsigned R = f->rows, C = f->cols, rs = f->col ? 1 : C, cs = f->col ? R : 1;
@@ -468,6 +505,8 @@ static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *
 #define F16(x) ptx_f16_to_f32((uint16_t)(x))
 #define BF16(x) ptx_as_f32((uint64_t)(x) << 16)
 #define F32(x) ptx_as_f32(x)
+#define TF32(x) ptx_as_f32((x) & ~0x1fffull) /* the mma reads the top 19 bits: truncated */
+#define F64(x) ptx_as_f64(x)
 #define S8(x) (int64_t)(int8_t)(x)
 #define U8(x) (int64_t)(uint8_t)(x)
 #define S32(x) (int64_t)(int32_t)(x)
@@ -477,12 +516,16 @@ static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *
     case PT_S8: PLACE(im, S8); break;
     case PT_U8: PLACE(im, U8); break;
     case PT_S32: PLACE(im, S32); break;
+    case WMMA_TF32: PLACE(fm, TF32); break;
+    case PT_F64: PLACE(dm, F64); break;
     default: PLACE(fm, F32); break;
     }
 #undef PLACE
 #undef F16
 #undef BF16
 #undef F32
+#undef TF32
+#undef F64
 #undef S8
 #undef U8
 #undef S32
@@ -496,13 +539,24 @@ static void wmma_mma(PtxWarp *w, const PtxInst *in)
     Frag fc = frag_of(in->shape, MAT_CD, in->type3, false), fd = frag_of(in->shape, MAT_CD, in->type2, false);
     float af[512], bf[512], cf[256];
     int64_t ai[512], bi[512], ci[256];
-    gather(w, &in->o[1], &fa, af, ai);
-    gather(w, &in->o[2], &fb, bf, bi);
-    gather(w, &in->o[3], &fc, cf, ci);
+    double ad[32], bd[32], cd[64]; /* m8n8k4 */
+    gather(w, &in->o[1], &fa, af, ai, ad);
+    gather(w, &in->o[2], &fb, bf, bi, bd);
+    gather(w, &in->o[3], &fc, cf, ci, cd);
     uint64_t d[256];
     /* Row i of d at once: each element still sums c, then k = 0, 1, ... in order, but the
      * loop over the row's columns is innermost, where the compiler vectorises it. */
-    if (in->type2 == PT_S32) {
+    if (in->type2 == PT_F64) {
+        /* one fused multiply-add a step, rounded to nearest (.rn), k in order (DMMA's IEEE
+         * double arithmetic) */
+        for (unsigned i = 0; i < M; i++)
+            for (unsigned j = 0; j < N; j++) {
+                double acc = cd[i * N + j];
+                for (unsigned k = 0; k < K; k++)
+                    acc = fma(ad[i * K + k], bd[k * N + j], acc);
+                d[i * N + j] = ptx_from_f64(acc);
+            }
+    } else if (in->type2 == PT_S32) {
         for (unsigned i = 0; i < M; i++) {
             int64_t acc[32];
             for (unsigned j = 0; j < N; j++)

@@ -11,7 +11,10 @@
 #include <stddef.h>
 
 enum { WMMA_LOAD_A, WMMA_LOAD_B, WMMA_LOAD_C, WMMA_STORE_D, WMMA_MMA };
-enum { WMMA_M16N16K16, WMMA_M32N8K16, WMMA_M8N32K16, WMMA_N_SHAPES };
+enum { WMMA_M16N16K16, WMMA_M32N8K16, WMMA_M8N32K16, WMMA_M16N16K8, WMMA_M8N8K4, WMMA_N_SHAPES };
+/* The .tf32 element type (an f32 whose low 13 mantissa bits the mma ignores) has no PtxType:
+ * in a wmma instruction's type fields it is this value, past every PtxType. */
+enum { WMMA_TF32 = PT_COUNT };
 enum { WMMA_COL_A = 1, WMMA_COL_B = 2 }; /* load/store: WMMA_COL_A is the memory layout */
 
 /* Decode a mnemonic starting "wmma." into in (ptx_decode_mnemonic has set the defaults). False
