@@ -117,6 +117,17 @@ void warpsim_free_all(WarpsimSim *s);
 /* Bytes of the live allocations, as asked for. */
 uint64_t warpsim_mem_allocated(const WarpsimSim *s);
 
+/* Virtual memory management (the driver's cuMemAddressReserve and cuMemMap): address space
+ * reserved without memory, and allocations placed inside it. warpsim_address_reserve: bytes of
+ * address space at a multiple of align (a power of two), which no other allocation takes until
+ * warpsim_address_free (WARPSIM_E_INPUT while memory is placed in it); 0 if none is left.
+ * warpsim_malloc_at: an allocation of bytes at addr, wholly inside one reservation and
+ * overlapping no memory placed there (WARPSIM_E_INPUT otherwise); warpsim_free frees it and
+ * leaves its space reserved. */
+uint64_t warpsim_address_reserve(WarpsimSim *s, uint64_t bytes, uint64_t align);
+WarpsimStatus warpsim_address_free(WarpsimSim *s, uint64_t addr);
+WarpsimStatus warpsim_malloc_at(WarpsimSim *s, uint64_t addr, uint64_t bytes);
+
 /* Host memory the device addresses at the host's own addresses (unified addressing): the
  * device pointer is the host pointer, and kernels and the host touch the same bytes.
  * warpsim_malloc_managed: managed memory (cudaMallocManaged), zero-filled, freed by

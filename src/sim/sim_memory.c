@@ -23,6 +23,27 @@ WarpsimStatus warpsim_free(WarpsimSim *s, uint64_t addr)
     return WARPSIM_OK;
 }
 
+uint64_t warpsim_address_reserve(WarpsimSim *s, uint64_t bytes, uint64_t align)
+{
+    return ptx_memory_reserve(s->mem, bytes, align);
+}
+
+WarpsimStatus warpsim_address_free(WarpsimSim *s, uint64_t addr)
+{
+    if (!ptx_memory_unreserve(s->mem, addr))
+        return sim_fail(s, WARPSIM_E_INPUT, "freeing the address space at 0x%llx: no reservation starts there, or "
+                    "memory is still placed in it", (unsigned long long)addr);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_malloc_at(WarpsimSim *s, uint64_t addr, uint64_t bytes)
+{
+    if (!ptx_memory_alloc_at(s->mem, addr, bytes))
+        return sim_fail(s, WARPSIM_E_INPUT, "placing %llu bytes at 0x%llx: not inside one reservation, or over memory "
+                    "placed there already", (unsigned long long)bytes, (unsigned long long)addr);
+    return WARPSIM_OK;
+}
+
 uint64_t warpsim_malloc_managed(WarpsimSim *s, uint64_t bytes)
 {
     return ptx_memory_alloc_host(s->mem, bytes);

@@ -67,6 +67,15 @@ uint64_t ptx_memory_alloc(PtxMemory *mem, uint64_t bytes);
 bool ptx_memory_free(PtxMemory *mem, uint64_t addr);
 /* Free every allocation (module variables stay). */
 void ptx_memory_free_all(PtxMemory *mem);
+/* Address space without memory (virtual memory management): bytes at a multiple of align (a
+ * power of two), which no allocation takes until ptx_memory_unreserve; 0 if none is left.
+ * ptx_memory_unreserve: false if no reservation starts at addr or an allocation lies in it.
+ * ptx_memory_alloc_at: an allocation at addr, wholly inside one reservation and overlapping no
+ * allocation placed there before (false otherwise), freed by ptx_memory_free, which leaves its
+ * space reserved. */
+uint64_t ptx_memory_reserve(PtxMemory *mem, uint64_t bytes, uint64_t align);
+bool ptx_memory_unreserve(PtxMemory *mem, uint64_t addr);
+bool ptx_memory_alloc_at(PtxMemory *mem, uint64_t addr, uint64_t bytes);
 /* Host-side access, unchecked (the caller checks the range with ptx_memory_find). Writes are
  * false when the host-memory limit refused a page (part of the bytes may be written); a set to
  * zero creates no page (an unwritten one reads as zeros) and never fails. */

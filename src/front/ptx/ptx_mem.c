@@ -48,6 +48,7 @@ PtxMemory *ptx_memory_create(void)
     ptx_ranges_init(&mem->live);
     ptx_ranges_init(&mem->holes);
     ptx_ranges_init(&mem->host);
+    ptx_ranges_init(&mem->reserved);
     return mem;
 }
 
@@ -66,6 +67,7 @@ void ptx_memory_destroy(PtxMemory *mem)
         free(mem->binds[i].managed);
     ptx_ranges_free(&mem->live);
     ptx_ranges_free(&mem->holes);
+    ptx_ranges_free(&mem->reserved);
     free(mem->binds);
     free(mem->texs);
     free(mem);
@@ -298,7 +300,8 @@ bool ptx_memory_free(PtxMemory *mem, uint64_t addr)
     if (ptx_memory_host_release(mem, addr)) /* managed: the host's memory */
         return true;
     ptx_ranges_remove(&mem->live, addr, NULL);
-    release(mem, gone.addr, gone.reserve);
+    if (gone.reserve) /* placed in a reservation (ptx_memory_alloc_at): its space stays reserved */
+        release(mem, gone.addr, gone.reserve);
     live_changed(mem);
     return true;
 }
@@ -324,6 +327,56 @@ uint64_t ptx_memory_allocated(const PtxMemory *mem)
 static bool inside(const PtxRange *r, uint64_t addr, uint64_t bytes)
 {
     return r && addr - r->addr < r->size && r->size - (addr - r->addr) >= bytes;
+}
+
+/* ---- address space without memory (virtual memory management) ---- */
+
+uint64_t ptx_memory_reserve(PtxMemory *mem, uint64_t bytes, uint64_t align)
+{
+    if (!bytes || !align || (align & (align - 1)) || bytes > UINT64_MAX / 2)
+        return 0;
+    align = MAX(align, ALLOC_ALIGN);
+    uint64_t span = (bytes + ALLOC_ALIGN - 1) & ~(ALLOC_ALIGN - 1), addr = mem->next;
+    /* at the heap's top, aligned, past any host memory there; the gap below stays unused */
+    for (;;) {
+        uint64_t aligned = (addr + align - 1) & ~(align - 1);
+        if (aligned < addr || aligned + span < aligned)
+            return 0; /* the address space is exhausted */
+        addr = mem->host.count ? ptx_memory_host_skip(mem, aligned, span) : aligned;
+        if (addr == aligned)
+            break;
+    }
+    mem->next = addr + span;
+    ptx_ranges_insert(&mem->reserved, &(PtxRange){.addr = addr, .size = span});
+    return addr;
+}
+
+bool ptx_memory_unreserve(PtxMemory *mem, uint64_t addr)
+{
+    const PtxRange *r = ptx_ranges_floor(&mem->reserved, addr);
+    if (!r || r->addr != addr)
+        return false;
+    const PtxRange *last = ptx_ranges_floor(&mem->live, addr + r->size - 1);
+    if (last && last->addr >= addr)
+        return false; /* an allocation is still placed in it */
+    PtxRange gone = *r;
+    ptx_ranges_remove(&mem->reserved, addr, NULL);
+    release(mem, gone.addr, gone.size);
+    return true;
+}
+
+bool ptx_memory_alloc_at(PtxMemory *mem, uint64_t addr, uint64_t bytes)
+{
+    if (!bytes || !inside(ptx_ranges_floor(&mem->reserved, addr), addr, bytes))
+        return false;
+    const PtxRange *last = ptx_ranges_floor(&mem->live, addr + bytes - 1);
+    if (last && last->addr + MAX(last->size, 1) > addr)
+        return false; /* it overlaps one placed before */
+    PtxRange r = {.addr = addr, .size = bytes, .reserve = 0, .kind = PTX_REGION_ALLOC};
+    ptx_ranges_insert(&mem->live, &r);
+    mem->allocated += bytes;
+    live_changed(mem);
+    return true;
 }
 
 bool ptx_memory_valid_slow(PtxMemory *mem, uint64_t addr, unsigned bytes, bool const_only)

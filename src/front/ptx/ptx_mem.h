@@ -43,6 +43,7 @@ struct PtxMemory {
     PtxRangeMap holes;    /* free space below next, coalesced */
     PtxRangeMap host;     /* host memory the device addresses (ptx_hostmem.c); reserve: the
                              bytes mapped for it when the memory owns it, else 0 */
+    PtxRangeMap reserved; /* address space reserved without memory (ptx_memory_reserve) */
     uint64_t allocated;   /* bytes of live allocations, as requested */
     /* The ranges the last checked accesses fell in, the latest first: [0] for any access, [1]
      * for the const space (__constant__ variables only). Two, so that a loop reading two arrays
