@@ -1,8 +1,11 @@
-/* test_cuda_driver.c: the libcuda replacement (src/api/driver.c), called in-process the way a
- * driver-API host program calls it: device queries, modules from PTX text and from a file with
- * ptxas's report beside it, memory, launches with kernelParams and with `extra`, __device__
- * variables, events, and the errors a bad module or a bad launch must give. The simulator runs
- * the timing model on the gtx480 preset (WARPSIM_ARGS is set before the first cuInit). */
+/* test_cuda_driver.c: the libcuda replacement (src/api/driver*.c), called in-process the way a
+ * driver-API host program calls it: device queries and properties, contexts and each thread's
+ * stack of them, modules from PTX text, from a file with ptxas's report beside it and from fat
+ * binaries, cuLink* of one PTX input, memory, launches with kernelParams and with `extra`,
+ * occupancy, __device__ variables, events, the errors a bad module or a bad launch must give,
+ * and every export of NVIDIA's library resolving. The simulator runs the timing model on the
+ * gtx480 preset (WARPSIM_ARGS is set before the first cuInit). test_cuda_driver_mem.c has the
+ * memory calls. */
 #include "../test.h"
 
 #include "../cuda_exec.h"

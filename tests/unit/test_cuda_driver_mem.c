@@ -1,9 +1,10 @@
 /* test_cuda_driver_mem.c: the memory calls of the libcuda replacement (src/api/driver_memory.c,
- * driver_array.c, driver_texture.c), called in-process as a driver-API program calls them:
- * pinned host memory a kernel writes through, 16-bit and 2D memsets, pitched allocations,
- * address ranges and pointer attributes, arrays filled and read back with cuMemcpy2D, and
- * texture objects over arrays, pitched and linear memory fetched by a kernel. The simulator is
- * the driver's, on the gtx480 preset (test_cuda_driver.c sets it up the same way). */
+ * driver_array.c, driver_texture.c, driver_vmm.c), called in-process as a driver-API program
+ * calls them: pinned host memory a kernel writes through, 16-bit and 2D memsets, pitched
+ * allocations, address ranges and pointer attributes, arrays filled and read back with
+ * cuMemcpy2D, texture objects over arrays, pitched and linear memory fetched by a kernel, and
+ * virtual memory management. The simulator is the driver's, on the gtx480 preset
+ * (test_cuda_driver.c sets it up the same way). */
 #include "../test.h"
 
 #include "base/base.h"
@@ -318,4 +319,91 @@ TEST(cuda_driver_texture_objects_over_memory)
     cuMemFree(d);
     cuMemFree(db);
     cuMemFree(dout);
+}
+
+/* Virtual memory management: two 2 MiB allocations mapped side by side in a reservation, a
+ * kernel and copies on them, one unmapped and mapped again elsewhere with its bytes. */
+TEST(cuda_driver_virtual_memory)
+{
+    ASSERT(mem_module());
+    const size_t MB2 = 2u << 20;
+    int v = -1;
+    EXPECT_EQ_I(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(v, 1);
+    EXPECT_EQ_I(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(v, 0); /* gtx480: compute capability 2.0 */
+    CUmemAllocationProp prop = {0};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
+    size_t gran = 0;
+    EXPECT_EQ_I(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_SUCCESS);
+    EXPECT_EQ_U(gran, MB2);
+    CUdeviceptr va = 0;
+    ASSERT(cuMemAddressReserve(&va, 4 * MB2, 0, 0, 0) == CUDA_SUCCESS);
+    EXPECT_EQ_U(va % MB2, 0);
+    CUmemGenericAllocationHandle h[2];
+    ASSERT(cuMemCreate(&h[0], MB2, &prop, 0) == CUDA_SUCCESS && cuMemCreate(&h[1], MB2, &prop, 0) == CUDA_SUCCESS);
+    CUmemAllocationProp back = {0};
+    EXPECT_EQ_I(cuMemGetAllocationPropertiesFromHandle(&back, h[0]), CUDA_SUCCESS);
+    EXPECT_EQ_I(back.allocFlags.compressionType, CU_MEM_ALLOCATION_COMP_NONE); /* made without: none here */
+    EXPECT_EQ_I(cuMemMap(va, MB2, 0, h[0], 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemMap(va + MB2, MB2, 0, h[1], 0), CUDA_SUCCESS);
+    CUmemAccessDesc acc = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    EXPECT_EQ_I(cuMemSetAccess(va, 2 * MB2, &acc, 1), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemSetAccess(va, 3 * MB2, &acc, 1), CUDA_ERROR_INVALID_VALUE); /* the third is not mapped */
+    unsigned long long flags = 0;
+    EXPECT_EQ_I(cuMemGetAccess(&flags, &acc.location, va + MB2 + 8), CUDA_SUCCESS);
+    EXPECT_EQ_U(flags, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    /* 64 floats across the seam: a kernel doubles them */
+    float x[64], y[64];
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)i;
+    CUdeviceptr d = va + MB2 - 32 * sizeof(float);
+    EXPECT_EQ_I(cuMemcpyHtoD(d, x, 32 * sizeof(float)), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemcpyHtoD(va + MB2, x + 32, 32 * sizeof(float)), CUDA_SUCCESS);
+    void *params[] = {&d};
+    EXPECT_EQ_I(launch("scale", 64, 1, params), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemcpyDtoH(y, d, 32 * sizeof(float)), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemcpyDtoH(y + 32, va + MB2, 32 * sizeof(float)), CUDA_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < 64; i++)
+        bad += y[i] != 2.0f * (float)i;
+    EXPECT_EQ_I(bad, 0);
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    EXPECT_EQ_I(cuMemGetAddressRange(&base, &size, va + MB2 + 5), CUDA_SUCCESS);
+    EXPECT(base == va + MB2 && size == MB2);
+    /* refused: a second mapping of one allocation, part of one, outside a reservation, cutting
+     * a mapping, freeing the space under mappings */
+    EXPECT_EQ_I(cuMemMap(va + 2 * MB2, MB2, 0, h[0], 0), CUDA_ERROR_NOT_SUPPORTED);
+    CUmemGenericAllocationHandle h2;
+    ASSERT(cuMemCreate(&h2, 2 * MB2, &prop, 0) == CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemMap(va + 2 * MB2, MB2, 0, h2, 0), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ_I(cuMemMap(va + 3 * MB2, 2 * MB2, 0, h2, 0), CUDA_ERROR_INVALID_VALUE); /* past the end */
+    EXPECT_EQ_I(cuMemRelease(h2), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemUnmap(va, MB2 / 2), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ_I(cuMemAddressFree(va, 4 * MB2), CUDA_ERROR_INVALID_VALUE);
+    /* h[1] unmapped and mapped again two slots on: its bytes went with it */
+    EXPECT_EQ_I(cuMemUnmap(va + MB2, MB2), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemcpyDtoH(y, va + MB2, 4), CUDA_ERROR_INVALID_VALUE); /* nothing there now */
+    EXPECT_EQ_I(cuMemMap(va + 3 * MB2, MB2, 0, h[1], 0), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemcpyDtoH(y, va + 3 * MB2, 32 * sizeof(float)), CUDA_SUCCESS);
+    EXPECT_NEAR(y[31], 126, 0);
+    /* released while mapped: freed at the unmap */
+    EXPECT_EQ_I(cuMemRelease(h[0]), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemRelease(h[1]), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemGetAllocationPropertiesFromHandle(&back, h[1]), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ_I(cuMemUnmap(va, 4 * MB2), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemAddressFree(va, 4 * MB2), CUDA_SUCCESS);
+    EXPECT_EQ_I(cuMemAddressFree(va, 4 * MB2), CUDA_ERROR_INVALID_VALUE);
+    /* what is not pinned memory on device 0 */
+    prop.location.id = 1;
+    EXPECT_EQ_I(cuMemCreate(&h2, MB2, &prop, 0), CUDA_ERROR_INVALID_DEVICE);
+    prop.location.id = 0;
+    prop.type = CU_MEM_ALLOCATION_TYPE_MANAGED;
+    EXPECT_EQ_I(cuMemCreate(&h2, MB2, &prop, 0), CUDA_ERROR_NOT_SUPPORTED);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    EXPECT_EQ_I(cuMemCreate(&h2, MB2 + 1, &prop, 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ_I(cuMemAddressReserve(&va, 1000, 0, 0, 0), CUDA_ERROR_INVALID_VALUE);
 }
