@@ -35,10 +35,12 @@
  *   runtime_managed.c   managed memory (cudaMallocManaged and its hints)
  *   runtime_graph.c     graphs and stream capture
  *   runtime_errors.c    the names and messages of the error codes */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "api/runtime_internal.h"
 
 #include "base/base.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,12 +74,34 @@ cudaError_t rt_quiet_fail(cudaError_t e)
     return e;
 }
 
+/* CUDA's runtime works in the device's primary context, which it makes current in each host
+ * thread that calls it unless one is: a program that goes on with driver calls in that thread
+ * (cuCtxGetDevice, cuLinkCreate, as cuda-samples' cudaCompressibleMemory and ptxjit do) finds
+ * it there. The driver is warpsim's libcuda.so.1 when the program links it; found through the
+ * dynamic linker, since this library does not depend on it. */
+static void rt_driver_context(void)
+{
+    static _Thread_local bool done;
+    if (done)
+        return;
+    done = true;
+    int (*get)(void **), (*retain)(void **, int), (*set)(void *); /* CUresult: 0 is success */
+    *(void **)&get = dlsym(RTLD_DEFAULT, "cuCtxGetCurrent");
+    *(void **)&retain = dlsym(RTLD_DEFAULT, "cuDevicePrimaryCtxRetain");
+    *(void **)&set = dlsym(RTLD_DEFAULT, "cuCtxSetCurrent");
+    void *ctx = NULL;
+    if (get && retain && set && get(&ctx) == 0 && !ctx && retain(&ctx, 0) == 0)
+        set(ctx);
+}
+
 /* The simulator is the process's (api_lock.c), shared with libcuda.so.1's driver API. */
 cudaError_t rt_init(const char *call)
 {
     API_LOCKED;
-    if (api_sim())
+    if (api_sim()) {
+        rt_driver_context();
         return cudaSuccess;
+    }
     if (api_sim_closed())
         return rt_quiet_fail(cudaErrorCudartUnloading);
     static bool said; /* a bad WARPSIM_ARGS is said once, not tried again */
@@ -88,6 +112,7 @@ cudaError_t rt_init(const char *call)
         said = true;
         return rt_fail(cudaErrorInitializationError, call, "WARPSIM_ARGS: %s", err);
     }
+    rt_driver_context();
     return cudaSuccess;
 }
 

@@ -50,6 +50,8 @@ static const struct {
     {"surfaces", "surfaces: 9 checks, 0 mismatches", "_Z6othersyyyyi", NULL},
     /* a driver-API launch, on the runtime's memory, in the same results as the runtime's */
     {"drvrt", "drvrt: 0 mismatches", "scale_add", NULL},
+    /* driver calls in the primary context the runtime made current, in each thread using it */
+    {"drvctx", "drvctx: 0 mismatches", "fill", NULL},
 };
 
 static void run_all_functional(const char *dir)
