@@ -279,3 +279,48 @@ TEST(ptx_front_ops_matches_functional_run)
     ptx_memory_destroy(mem);
     ptx_module_free(m);
 }
+
+/* A switch whose default traps, as nvcc lays out cuda_pipeline's zero-fill sizes: the trap's
+ * block sits just before the join, and a bar.sync follows. The lanes must reconverge at the
+ * join, so that each warp reaches the barrier whole and the read of another warp's shared value
+ * after it sees the value written (before, a lane group went on alone and read zeros). */
+static const char *const trap_switch_ptx =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .b8 buf[256];\n"
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n"
+    "  rem.u32 %r2, %r1, 3;\n  shl.b32 %r3, %r1, 2;\n  mov.u32 %r4, buf;\n  add.u32 %r5, %r4, %r3;\n"
+    "  setp.eq.u32 %p1, %r2, 0;\n  @%p1 bra $ZERO;\n"
+    "  setp.eq.u32 %p2, %r2, 1;\n  @%p2 bra $ONE;\n"
+    "  setp.ne.u32 %p3, %r2, 2;\n  @%p3 bra $BAD;\n"
+    "  add.u32 %r6, %r1, 2000;\n  st.shared.u32 [%r5], %r6;\n  bra.uni $JOIN;\n"
+    "$ZERO:\n  st.shared.u32 [%r5], %r1;\n  bra.uni $JOIN;\n"
+    "$ONE:\n  add.u32 %r6, %r1, 1000;\n  st.shared.u32 [%r5], %r6;\n  bra.uni $JOIN;\n"
+    "$BAD:\n  trap;\n"
+    "$JOIN:\n  bar.sync 0;\n"
+    "  sub.u32 %r7, 63, %r1;\n  shl.b32 %r8, %r7, 2;\n  add.u32 %r9, %r4, %r8;\n"
+    "  ld.shared.u32 %r10, [%r9];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r10;\n  ret;\n}\n";
+
+TEST(ptx_trap_in_switch_reconverges_before_barrier)
+{
+    char err[256];
+    PtxModule *m = ptx_module_parse(trap_switch_ptx, "trapsw.ptx", err, sizeof err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t dout = pt_upload(mem, NULL, 64 * 4);
+    PtxRunStats st;
+    ASSERT(pt_run(m, mem, "k", 1, 1, 1, 64, 1, 1, 0, &dout, 1, &st));
+    int out[64];
+    ptx_memory_read(mem, dout, out, sizeof out);
+    int bad = 0;
+    for (int t = 0; t < 64; t++) {
+        int s = 63 - t, want = s + (s % 3) * 1000;
+        bad += out[t] != want;
+    }
+    EXPECT_EQ_I(bad, 0);
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}

@@ -3,11 +3,11 @@
  * The SIMT stack reconverges a divergent branch at its immediate post-dominator (IPDOM), as in
  * Fung et al., "Dynamic Warp Formation" (MICRO'07) and GPGPU-Sim's PDOM stack. Basic blocks
  * start at the function entry, at branch targets and after bra/ret/exit; a guarded branch or
- * return also falls through. ret/exit lead to one virtual exit node. Post-dominators are the
- * dominators of the reversed CFG, computed with the iterative algorithm of Cooper, Harvey and
- * Kennedy ("A Simple, Fast Dominance Algorithm", 2001). A branch whose IPDOM is the exit node
- * (or that cannot reach it, as in an infinite loop) gets rpc = PTX_NO_PC: its paths only join
- * when threads leave. */
+ * return also falls through. ret/exit lead to one virtual exit node, trap to the code after it.
+ * Post-dominators are the dominators of the reversed CFG, computed with the iterative algorithm
+ * of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001). A branch whose
+ * IPDOM is the exit node (or that cannot reach it, as in an infinite loop) gets rpc =
+ * PTX_NO_PC: its paths only join when threads leave. */
 #include "front/ptx/ptx_ir.h"
 
 #include "base/base.h"
@@ -69,6 +69,13 @@ void ptx_cfg_compute_rpc(PtxModule *m, uint32_t f)
             succ[b][0] = t < n ? block_of[t] : exit_node;
             if (guarded)
                 succ[b][1] = fall;
+        } else if (in->op == OP_EXIT && in->mode == EXIT_TRAP) {
+            /* A trap fails the whole launch, so no thread goes on from it, and its block may
+             * lead anywhere: to the code after it, as nvcc lays out a switch whose default
+             * traps (cuda_pipeline's zero-fill sizes). Leading it to the exit instead would
+             * move the switch's reconvergence past a following bar.sync, which the warp would
+             * then reach with only some of its lanes. */
+            succ[b][0] = fall;
         } else if (in->op == OP_RET || in->op == OP_EXIT) {
             succ[b][0] = exit_node;
             if (guarded)
