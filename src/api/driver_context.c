@@ -37,8 +37,9 @@ static CUresult ctx_make(const char *call, CUcontext *pctx, unsigned flags, CUde
         return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "flags 0x%x: not CUDA's context flags", flags);
     if (push && drv_depth == UINT_MAX)
         return CUDA_ERROR_INVALID_VALUE;
+    if (push || !drv_ctx_live) /* retaining the live context keeps its flags */
+        drv_ctx_flags = flags;
     drv_ctx_live = true;
-    drv_ctx_flags = flags;
     if (push)
         drv_depth++;
     *pctx = &drv_ctx;

@@ -137,7 +137,7 @@ static CUresult module_from_image(const char *call, CUmodule *module, const void
         memcpy(&magic, image, sizeof magic);
     if (magic == FATBIN_MAGIC || magic == FATBIN_WRAPPER_MAGIC)
         return module_from_fatbin(call, image, len, magic, module);
-    if (!memcmp(image, "\177ELF", 4))
+    if (magic == 0x464c457fu) /* "\177ELF" */
         return drv_fail(CUDA_ERROR_INVALID_IMAGE, call, "a cubin (ELF) image; warpsim runs PTX, so load the PTX "
                         "text or a fat binary that holds it");
     return module_new(image, name, module);
