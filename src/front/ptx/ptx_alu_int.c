@@ -23,6 +23,41 @@ static uint64_t brev_n(uint64_t v, unsigned bits)
     return r;
 }
 
+/* A SIMD video instruction (vop4: four byte lanes; vop2: two half-word lanes) with the default
+ * selectors and mask: lane k of a and of b, each sign- or zero-extended by its source's type,
+ * give r[k]. The merge form writes each r[k], clamped to the lane's range of d's type under
+ * .sat and truncated otherwise, into lane k of d (with every lane selected, c gives nothing);
+ * the .add form returns c plus the sum of the r[k], at full precision, as the PTX ISA's
+ * pseudo-code computes it (vabsdiff4.u32.u32.u32.add: a sum of absolute differences). */
+static uint32_t vsimd(const PtxInst *in, uint32_t a, uint32_t b, uint32_t c)
+{
+    unsigned lanes = in->shape, w = 32 / lanes;
+    uint32_t lm = w == 8 ? 0xFFu : 0xFFFFu;
+    bool sa = in->type2 == PT_S32, sb = in->type3 == PT_S32, sd = in->type == PT_S32;
+    int64_t lo = sd ? -((int64_t)1 << (w - 1)) : 0, hi = sd ? ((int64_t)1 << (w - 1)) - 1 : (int64_t)lm;
+    int64_t sum = 0;
+    uint32_t d = 0;
+    for (unsigned k = 0; k < lanes; k++) {
+        int64_t x = (a >> (k * w)) & lm, y = (b >> (k * w)) & lm, r;
+        if (sa && (x >> (w - 1)))
+            x -= (int64_t)1 << w;
+        if (sb && (y >> (w - 1)))
+            y -= (int64_t)1 << w;
+        switch (in->mode) {
+        case VOP_ADD: r = x + y; break;
+        case VOP_SUB: r = x - y; break;
+        case VOP_ABSDIFF: r = x > y ? x - y : y - x; break;
+        case VOP_MIN: r = x < y ? x : y; break;
+        default: r = x > y ? x : y; break;
+        }
+        sum += r;
+        if (in->flags & PF_SAT)
+            r = r < lo ? lo : r > hi ? hi : r;
+        d |= ((uint32_t)r & lm) << (k * w);
+    }
+    return (in->flags & PF_VADD) ? c + (uint32_t)sum : d;
+}
+
 void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE], t4[WARP_SIZE];
@@ -261,6 +296,9 @@ void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
             n = (in->flags & PF_WRAP) ? n & 31 : MIN(n, 32u);
             d[i] = in->mode == SHF_L ? (uint32_t)((pair << n) >> 32) : (uint32_t)(pair >> n);
         }
+        return;
+    case OP_VSIMD:
+        FOR_LANES(active, i) d[i] = vsimd(in, (uint32_t)A(1, i), (uint32_t)A(2, i), (uint32_t)A(3, i));
         return;
     case OP_BMSK: /* b bits set from bit a; .clamp: a or b of 32 or more saturate, .wrap: both mod 32 */
         FOR_LANES(active, i) {

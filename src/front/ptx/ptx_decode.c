@@ -40,6 +40,13 @@ static const NameVal opcode_names[] = {
     {"suld", OP_SULD}, {"sust", OP_SUST},
     {"trap", OP_EXIT}, /* an exit that fails the launch (mode EXIT_TRAP) */
     {"wmma", OP_WMMA}, {"cp", OP_CPASYNC},
+    {"vadd4", OP_VSIMD}, {"vsub4", OP_VSIMD}, {"vabsdiff4", OP_VSIMD}, {"vmin4", OP_VSIMD},
+    {"vmax4", OP_VSIMD}, {"vadd2", OP_VSIMD}, {"vsub2", OP_VSIMD}, {"vabsdiff2", OP_VSIMD},
+    {"vmin2", OP_VSIMD}, {"vmax2", OP_VSIMD},
+};
+
+static const NameVal vsimd_names[] = {
+    {"vadd", VOP_ADD}, {"vsub", VOP_SUB}, {"vabsdiff", VOP_ABSDIFF}, {"vmin", VOP_MIN}, {"vmax", VOP_MAX},
 };
 
 static const NameVal type_names[] = {
@@ -174,6 +181,10 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         return ptx_wmma_decode(word, len, in, why, why_len);
     if (op == OP_CPASYNC) /* cp.async.ca.shared.global, cp.async.wait_group, ... */
         return ptx_async_decode(word, len, in, why, why_len);
+    if (op == OP_VSIMD) { /* vabsdiff4: the operation, then the lanes */
+        in->mode = (uint8_t)LOOKUP(vsimd_names, word, blen - 1);
+        in->shape = (uint8_t)(word[blen - 1] - '0');
+    }
     unsigned n_types = 0;
     bool have_cmp = false, bar_red = false;
     LoadQual lq = {0};
@@ -190,6 +201,8 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
                 in->type = (uint8_t)v;
             else if (n_types == 1)
                 in->type2 = (uint8_t)v;
+            else if (n_types == 2 && op == OP_VSIMD)
+                in->type3 = (uint8_t)v;
             n_types++;
             continue;
         }
@@ -260,6 +273,9 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
             break;
         case OP_BFIND:
             if (eq(w, wl, "shiftamt")) { in->flags |= PF_SHIFTAMT; continue; }
+            break;
+        case OP_VSIMD:
+            if (eq(w, wl, "add")) { in->flags |= PF_VADD; continue; }
             break;
         case OP_TEX: case OP_SULD: case OP_SUST:
             if (in->mode == TEXG_NONE && (v = LOOKUP(geom_names, w, wl)) >= 0) { in->mode = (uint8_t)v; continue; }
@@ -344,6 +360,18 @@ bool ptx_decode_mnemonic(const char *word, size_t len, PtxInst *in, char *why, s
         snprintf(why, why_len, "expected .any or .all in '%.*s'", (int)len, word);
         return false;
     }
+    if (op == OP_VSIMD) {
+        bool typed = n_types == 3;
+        for (unsigned k = 0; k < 3 && typed; k++) {
+            uint8_t t = k == 0 ? in->type : k == 1 ? in->type2 : in->type3;
+            typed = t == PT_U32 || t == PT_S32;
+        }
+        if (!typed || ((in->flags & PF_VADD) && (in->flags & PF_SAT))) {
+            snprintf(why, why_len, "'%.*s': expected %.*s.dtype.atype.btype{.sat} or %.*s.dtype.atype.btype.add, "
+                     "each type .u32 or .s32", (int)len, word, (int)blen, word, (int)blen, word);
+            return false;
+        }
+    }
     if (op == OP_SETP)
         in->type2 = in->type;
     if (op == OP_VOTE && in->mode != VOTE_BALLOT)
@@ -367,7 +395,7 @@ void ptx_decode_arity(const PtxInst *in, unsigned *lo, unsigned *hi)
     case OP_ST: case OP_RED:
         a = b = 2; break;
     case OP_MAD: case OP_MADC: case OP_MAD24: case OP_SAD: case OP_FMA: case OP_SELP:
-    case OP_SLCT: case OP_BFE: case OP_PRMT: case OP_SHF:
+    case OP_SLCT: case OP_BFE: case OP_PRMT: case OP_SHF: case OP_VSIMD:
         a = b = 4; break;
     case OP_BFI: a = b = 5; break;
     case OP_SETP: a = 4; b = 5; break;  /* p, q|none, a, b [, c] */
@@ -415,7 +443,7 @@ uint8_t ptx_decode_operand_type(const PtxInst *in, unsigned i)
         return i == 1 ? PT_PRED : i == 2 ? in->type : PT_B32;
     case OP_BAR: /* bar.red d, a{, b}, {!}c: d of its type (literals: a and b) */
         return in->mode != BAR_SYNC && i == 0 ? in->type : PT_B32;
-    case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BMSK:
+    case OP_SHF: case OP_PRMT: case OP_SHFL: case OP_VOTE: case OP_BMSK: case OP_VSIMD:
         return PT_B32;
     case OP_WMMA: /* the stride */
     case OP_CPASYNC: /* cp-size, src-size; wait_group's N */

@@ -41,6 +41,8 @@ typedef enum PtxOpcode {
     OP_SUST, /* sust.b on a surface object: the handle register, {coordinates}, {values} */
     OP_WMMA, /* wmma.load / wmma.store / wmma.mma (ptx_wmma.h): mode says which */
     OP_CPASYNC, /* cp.async and its commit_group / wait_group / wait_all (ptx_async.h): mode says which */
+    OP_VSIMD, /* vadd4, vsub4, vabsdiff4, vmin4, vmax4 and the 2-way forms: mode the operation (VOP_*),
+                 shape the lanes (2 or 4); type, type2, type3: d's, a's and b's (.u32 or .s32) */
     OP_COUNT
 } PtxOpcode;
 
@@ -66,6 +68,7 @@ enum { MATCH_NONE, MATCH_ANY, MATCH_ALL }; /* match.any / match.all (MATCH_NONE:
 enum { SHF_L, SHF_R };
 enum { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 enum { EXIT_PLAIN, EXIT_TRAP }; /* mode for exit: trap ends the thread and fails the launch */
+enum { VOP_ADD, VOP_SUB, VOP_ABSDIFF, VOP_MIN, VOP_MAX }; /* mode for the SIMD video instructions */
 /* mode for bar: a plain barrier, or bar.red (__syncthreads_count, _and, _or), which also
  * reduces a predicate over the CTA's threads */
 enum { BAR_SYNC, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
@@ -92,6 +95,7 @@ enum {
     PF_TO = 1 << 5, PF_GUARD_NEG = 1 << 6, PF_SHIFTAMT = 1 << 7, PF_WRAP = 1 << 8,
     PF_IMM_BYTES = 1 << 9, /* operand widths follow the instruction type exactly */
     PF_L2_ONLY = 1 << 10,  /* ld: the L1D may not serve it (ptx_decode.c: l2_only) */
+    PF_VADD = 1 << 11,     /* a SIMD video instruction's .add: the lanes' results summed into c */
 };
 
 #define PTX_MAX_VEC 8 /* registers in a {...} operand: ld.v4, and wmma fragments of up to 8 */
@@ -124,7 +128,7 @@ typedef struct PtxInst {
     uint8_t mode;  /* cmp / mul mode / atomic op / shfl / vote / shf / testp / wmma sub-operation */
     union {
         uint8_t boolop;
-        uint8_t type3; /* wmma.mma: the c (accumulator input) type */
+        uint8_t type3; /* wmma.mma: the c (accumulator input) type; SIMD video: b's type */
     };
     uint8_t space; /* PtxSpace for ld/st/atom/red/cvta */
     uint8_t vec;   /* 1, 2 or 4 */
