@@ -41,6 +41,7 @@ void gpu_copy_touch(Gpu *g, uint64_t addr, uint64_t bytes)
     for (uint64_t off = 0; off < bytes; off += 32) {
         AddrLoc loc;
         addrdec_decode(&g->addrdec, addr + off, &loc);
+        l2_wake(&g->slices[loc.slice], g->cycle[DOMAIN_L2]);
         l2_copy_fill(&g->slices[loc.slice], loc.local, g->cycle[DOMAIN_CORE]);
     }
 }
@@ -383,6 +384,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
                 uint32_t dst = rep->sm / g->sms_per_cluster;
                 if (icnt_can_push(&g->reply_net, i, dst, now)) {
                     memreq_queue_pop(&sl->replies);
+                    l2_wake(sl, g->cycle[DOMAIN_L2]); /* room in its reply queue */
                     if (!sl->replies.head)
                         bits_clear(g->slice_replies, i);
                     g->replies_total--;
@@ -426,7 +428,7 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
         for (uint64_t m = g->slice_input[wi]; m; m &= m - 1) {
             uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
             L2Slice *sl = &g->slices[i];
-            if (sl->in.head->ready > now)
+            if (sl->in.head->ready > now || sl->asleep)
                 continue;
             progress |= l2_tick(sl, now);
             if (!sl->in.head)
@@ -744,6 +746,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     g->sim_cycles += g->cycle[DOMAIN_CORE] - start_cycle;
     g->kernels++;
     sum_sm_stats(g);
+    for (uint32_t i = 0; i < g->n_slices; i++) /* the stalls of slices still asleep */
+        l2_account_sleep(&g->slices[i], g->cycle[DOMAIN_L2]);
     stats_kernel_end(&g->stats, k->name);
     ops->kernel_end(front);
     for (uint32_t i = 0; i < g->n_sms; i++)
