@@ -118,8 +118,12 @@ Gpu *gpu_create(const Config *cfg)
     g->slice_replies = xcalloc(bits_words(g->n_slices), sizeof *g->slice_replies);
     g->eject_queued = xcalloc(bits_words(g->n_clusters), sizeof *g->eject_queued);
     g->missq_queued = xcalloc(bits_words(g->n_sms), sizeof *g->missq_queued);
-    for (uint32_t i = 0; i < g->n_sms; i++)
+    g->inject_wake = xcalloc(g->n_clusters, sizeof *g->inject_wake);
+    g->credit_wait = xcalloc((size_t)g->n_slices * bits_words(g->n_clusters), sizeof *g->credit_wait);
+    for (uint32_t i = 0; i < g->n_sms; i++) {
         g->sms[i].l1d.queued_bits = g->missq_queued;
+        g->sms[i].l1d.inject_wake = &g->inject_wake[i / g->sms_per_cluster];
+    }
     g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
     g->cta_ops = policy_cta(cfg->gpu.cta_sched);
     CHECK(g->cta_ops);
@@ -165,6 +169,8 @@ void gpu_destroy(Gpu *g)
     free(g->slice_replies);
     free(g->eject_queued);
     free(g->missq_queued);
+    free(g->inject_wake);
+    free(g->credit_wait);
     free(g->launched);
     free(g->cta_sm);
     mempool_free(&g->pool);
@@ -330,7 +336,8 @@ static bool eject_tick(Gpu *g, uint32_t c, uint64_t now)
 /* Cluster c injects one request, its SMs taking turns; true if one did. */
 static bool inject(Gpu *g, uint32_t c, uint64_t now)
 {
-    const uint32_t per = g->sms_per_cluster;
+    const uint32_t per = g->sms_per_cluster, cw = bits_words(g->n_clusters);
+    const uint64_t port = g->req_net.src[c].busy_until;
     for (uint32_t k = 0, j = g->cluster_rr[c]; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
         uint32_t s = c * per + j;
         L1d *l1 = &g->sms[s].l1d;
@@ -340,6 +347,8 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
         route(g, r);
         if (!icnt_can_push(&g->req_net, c, r->slice, now)) {
             l1->icnt_refused = true;
+            if (port <= now) /* refused for the destination's credits */
+                bits_set(&g->credit_wait[(size_t)r->slice * cw], c);
             continue;
         }
         l1->icnt_refused = false;
@@ -352,7 +361,20 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
         sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
         return true;
     }
+    g->inject_wake[c] = port > now ? port : UINT64_MAX;
     return false;
+}
+
+/* Destination i freed a credit: the clusters waiting for one try again. */
+static void credit_freed(Gpu *g, uint32_t i)
+{
+    const uint32_t cw = bits_words(g->n_clusters);
+    uint64_t *w = &g->credit_wait[(size_t)i * cw];
+    for (uint32_t wi = 0; wi < cw; wi++, w++) {
+        for (uint64_t m = *w; m; m &= m - 1)
+            g->inject_wake[wi * 64 + (uint32_t)__builtin_ctzll(m)] = 0;
+        *w = 0;
+    }
 }
 
 static bool icnt_tick(Gpu *g, uint64_t now)
@@ -363,7 +385,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     for (uint32_t wi = 0; wi < bits_words(g->n_sms); wi++)
         for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
             uint32_t c = (wi * 64 + (uint32_t)__builtin_ctzll(m)) / g->sms_per_cluster;
-            if (c != last) /* not visited with an SM before this one */
+            if (c != last && g->inject_wake[c] <= now) /* not visited with an SM before this one */
                 progress |= inject(g, c, now);
             last = c;
         }
@@ -373,12 +395,15 @@ static bool icnt_tick(Gpu *g, uint64_t now)
         for (uint64_t m = g->req_net.dst_queued[wi] | g->slice_replies[wi]; m; m &= m - 1) {
             uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
             L2Slice *sl = &g->slices[i];
+            bool popped = false;
             while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl, g->cycle[DOMAIN_L2])) {
                 l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
                 bits_set(g->slice_input, i);
                 g->mem_busy.l2_requests++;
-                progress = true;
+                progress = popped = true;
             }
+            if (popped)
+                credit_freed(g, i);
             MemReq *rep = sl->replies.head;
             if (rep) {
                 uint32_t dst = rep->sm / g->sms_per_cluster;
