@@ -108,6 +108,8 @@ Gpu *gpu_create(const Config *cfg)
                             .n_l2_slices = g->n_slices, .n_dram_channels = g->n_partitions};
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
+    for (uint32_t p = 0; p < g->n_partitions; p++)
+        g->dram_wake[p] = UINT64_MAX; /* empty: nothing to do until a request arrives */
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
     g->cta_last_core = xcalloc(g->n_clusters, sizeof *g->cta_last_core);
     g->cta_last_cluster = g->n_clusters - 1; /* the first dispatch starts at cluster 0, core 0 */
@@ -496,7 +498,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
                 bits_set(g->slice_replies, r->slice);
             acted = true;
         }
-        g->dram_wake[p] = acted ? now + 1 : dram_next_event(d, now + 1);
+        /* its next event from the state it left (the cycle after a command is seldom one) */
+        g->dram_wake[p] = dram_next_event(d, now + 1);
         progress |= acted;
     }
     return progress;
@@ -517,9 +520,8 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
             l2 = MIN(l2, l2_next_event(&g->slices[wi * 64 + (uint32_t)__builtin_ctzll(m)]));
     uint64_t dram = UINT64_MAX;
     for (uint32_t p = 0; p < g->n_partitions; p++) {
-        dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]) == g->cycle[DOMAIN_DRAM]
-                             ? dram_next_event(g->drams[p], g->cycle[DOMAIN_DRAM])
-                             : g->dram_wake[p]);
+        /* dram_wake is the controller's next event, found when it last changed */
+        dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]));
         if (g->dram_delay[p].head)
             dram = MIN(dram, MAX(g->dram_delay[p].head->ready, g->cycle[DOMAIN_DRAM]));
     }
