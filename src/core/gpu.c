@@ -273,13 +273,13 @@ static bool core_tick(Gpu *g, uint64_t now)
     bool progress = false;
     if (g->dispatch_pending)
         progress |= dispatch(g, now);
-    for (uint32_t i = 0; i < g->n_sms; i++)
-        if (g->sms[i].next_wake <= now) { /* asleep SMs cost one compare */
-            progress |= sm_cycle(&g->sms[i], now);
-            if (g->sms[i].n_done_ctas)
-                collect_done(g, i, now);
-            if (g->sms[i].cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
-                g->sms[i].cta_room_grew = false;
+    for (Sm *sm = g->sms, *end = g->sms + g->n_sms; sm < end; sm++)
+        if (sm->next_wake <= now) { /* asleep SMs cost one compare */
+            progress |= sm_cycle(sm, now);
+            if (sm->n_done_ctas)
+                collect_done(g, (uint32_t)(sm - g->sms), now);
+            if (sm->cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
+                sm->cta_room_grew = false;
                 g->dispatch_pending = true;
             }
         }
