@@ -41,6 +41,7 @@ void gpu_copy_touch(Gpu *g, uint64_t addr, uint64_t bytes)
     for (uint64_t off = 0; off < bytes; off += 32) {
         AddrLoc loc;
         addrdec_decode(&g->addrdec, addr + off, &loc);
+        l2_wake(&g->slices[loc.slice], g->cycle[DOMAIN_L2]);
         l2_copy_fill(&g->slices[loc.slice], loc.local, g->cycle[DOMAIN_CORE]);
     }
 }
@@ -107,6 +108,8 @@ Gpu *gpu_create(const Config *cfg)
                             .n_l2_slices = g->n_slices, .n_dram_channels = g->n_partitions};
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
+    for (uint32_t p = 0; p < g->n_partitions; p++)
+        g->dram_wake[p] = UINT64_MAX; /* empty: nothing to do until a request arrives */
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
     g->cta_last_core = xcalloc(g->n_clusters, sizeof *g->cta_last_core);
     g->cta_last_cluster = g->n_clusters - 1; /* the first dispatch starts at cluster 0, core 0 */
@@ -117,8 +120,12 @@ Gpu *gpu_create(const Config *cfg)
     g->slice_replies = xcalloc(bits_words(g->n_slices), sizeof *g->slice_replies);
     g->eject_queued = xcalloc(bits_words(g->n_clusters), sizeof *g->eject_queued);
     g->missq_queued = xcalloc(bits_words(g->n_sms), sizeof *g->missq_queued);
-    for (uint32_t i = 0; i < g->n_sms; i++)
+    g->inject_wake = xcalloc(g->n_clusters, sizeof *g->inject_wake);
+    g->credit_wait = xcalloc((size_t)g->n_slices * bits_words(g->n_clusters), sizeof *g->credit_wait);
+    for (uint32_t i = 0; i < g->n_sms; i++) {
         g->sms[i].l1d.queued_bits = g->missq_queued;
+        g->sms[i].l1d.inject_wake = &g->inject_wake[i / g->sms_per_cluster];
+    }
     g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
     g->cta_ops = policy_cta(cfg->gpu.cta_sched);
     CHECK(g->cta_ops);
@@ -164,6 +171,8 @@ void gpu_destroy(Gpu *g)
     free(g->slice_replies);
     free(g->eject_queued);
     free(g->missq_queued);
+    free(g->inject_wake);
+    free(g->credit_wait);
     free(g->launched);
     free(g->cta_sm);
     mempool_free(&g->pool);
@@ -264,13 +273,13 @@ static bool core_tick(Gpu *g, uint64_t now)
     bool progress = false;
     if (g->dispatch_pending)
         progress |= dispatch(g, now);
-    for (uint32_t i = 0; i < g->n_sms; i++)
-        if (g->sms[i].next_wake <= now) { /* asleep SMs cost one compare */
-            progress |= sm_cycle(&g->sms[i], now);
-            if (g->sms[i].n_done_ctas)
-                collect_done(g, i, now);
-            if (g->sms[i].cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
-                g->sms[i].cta_room_grew = false;
+    for (Sm *sm = g->sms, *end = g->sms + g->n_sms; sm < end; sm++)
+        if (sm->next_wake <= now) { /* asleep SMs cost one compare */
+            progress |= sm_cycle(sm, now);
+            if (sm->n_done_ctas)
+                collect_done(g, (uint32_t)(sm - g->sms), now);
+            if (sm->cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
+                sm->cta_room_grew = false;
                 g->dispatch_pending = true;
             }
         }
@@ -329,7 +338,8 @@ static bool eject_tick(Gpu *g, uint32_t c, uint64_t now)
 /* Cluster c injects one request, its SMs taking turns; true if one did. */
 static bool inject(Gpu *g, uint32_t c, uint64_t now)
 {
-    const uint32_t per = g->sms_per_cluster;
+    const uint32_t per = g->sms_per_cluster, cw = bits_words(g->n_clusters);
+    const uint64_t port = g->req_net.src[c].busy_until;
     for (uint32_t k = 0, j = g->cluster_rr[c]; k < per; k++, j = j + 1 == per ? 0 : j + 1) {
         uint32_t s = c * per + j;
         L1d *l1 = &g->sms[s].l1d;
@@ -339,6 +349,8 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
         route(g, r);
         if (!icnt_can_push(&g->req_net, c, r->slice, now)) {
             l1->icnt_refused = true;
+            if (port <= now) /* refused for the destination's credits */
+                bits_set(&g->credit_wait[(size_t)r->slice * cw], c);
             continue;
         }
         l1->icnt_refused = false;
@@ -351,7 +363,20 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
         sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
         return true;
     }
+    g->inject_wake[c] = port > now ? port : UINT64_MAX;
     return false;
+}
+
+/* Destination i freed a credit: the clusters waiting for one try again. */
+static void credit_freed(Gpu *g, uint32_t i)
+{
+    const uint32_t cw = bits_words(g->n_clusters);
+    uint64_t *w = &g->credit_wait[(size_t)i * cw];
+    for (uint32_t wi = 0; wi < cw; wi++, w++) {
+        for (uint64_t m = *w; m; m &= m - 1)
+            g->inject_wake[wi * 64 + (uint32_t)__builtin_ctzll(m)] = 0;
+        *w = 0;
+    }
 }
 
 static bool icnt_tick(Gpu *g, uint64_t now)
@@ -362,7 +387,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     for (uint32_t wi = 0; wi < bits_words(g->n_sms); wi++)
         for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
             uint32_t c = (wi * 64 + (uint32_t)__builtin_ctzll(m)) / g->sms_per_cluster;
-            if (c != last) /* not visited with an SM before this one */
+            if (c != last && g->inject_wake[c] <= now) /* not visited with an SM before this one */
                 progress |= inject(g, c, now);
             last = c;
         }
@@ -372,17 +397,21 @@ static bool icnt_tick(Gpu *g, uint64_t now)
         for (uint64_t m = g->req_net.dst_queued[wi] | g->slice_replies[wi]; m; m &= m - 1) {
             uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
             L2Slice *sl = &g->slices[i];
+            bool popped = false;
             while (icnt_ready(&g->req_net, i, now) && l2_can_accept(sl, g->cycle[DOMAIN_L2])) {
                 l2_push(sl, icnt_pop(&g->req_net, i, now), g->cycle[DOMAIN_L2]);
                 bits_set(g->slice_input, i);
                 g->mem_busy.l2_requests++;
-                progress = true;
+                progress = popped = true;
             }
+            if (popped)
+                credit_freed(g, i);
             MemReq *rep = sl->replies.head;
             if (rep) {
                 uint32_t dst = rep->sm / g->sms_per_cluster;
                 if (icnt_can_push(&g->reply_net, i, dst, now)) {
                     memreq_queue_pop(&sl->replies);
+                    l2_wake(sl, g->cycle[DOMAIN_L2]); /* room in its reply queue */
                     if (!sl->replies.head)
                         bits_clear(g->slice_replies, i);
                     g->replies_total--;
@@ -426,7 +455,7 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
         for (uint64_t m = g->slice_input[wi]; m; m &= m - 1) {
             uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
             L2Slice *sl = &g->slices[i];
-            if (sl->in.head->ready > now)
+            if (sl->in.head->ready > now || sl->asleep)
                 continue;
             progress |= l2_tick(sl, now);
             if (!sl->in.head)
@@ -469,7 +498,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
                 bits_set(g->slice_replies, r->slice);
             acted = true;
         }
-        g->dram_wake[p] = acted ? now + 1 : dram_next_event(d, now + 1);
+        /* its next event from the state it left (the cycle after a command is seldom one) */
+        g->dram_wake[p] = dram_next_event(d, now + 1);
         progress |= acted;
     }
     return progress;
@@ -490,9 +520,8 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
             l2 = MIN(l2, l2_next_event(&g->slices[wi * 64 + (uint32_t)__builtin_ctzll(m)]));
     uint64_t dram = UINT64_MAX;
     for (uint32_t p = 0; p < g->n_partitions; p++) {
-        dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]) == g->cycle[DOMAIN_DRAM]
-                             ? dram_next_event(g->drams[p], g->cycle[DOMAIN_DRAM])
-                             : g->dram_wake[p]);
+        /* dram_wake is the controller's next event, found when it last changed */
+        dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]));
         if (g->dram_delay[p].head)
             dram = MIN(dram, MAX(g->dram_delay[p].head->ready, g->cycle[DOMAIN_DRAM]));
     }
@@ -744,6 +773,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     g->sim_cycles += g->cycle[DOMAIN_CORE] - start_cycle;
     g->kernels++;
     sum_sm_stats(g);
+    for (uint32_t i = 0; i < g->n_slices; i++) /* the stalls of slices still asleep */
+        l2_account_sleep(&g->slices[i], g->cycle[DOMAIN_L2]);
     stats_kernel_end(&g->stats, k->name);
     ops->kernel_end(front);
     for (uint32_t i = 0; i < g->n_sms; i++)

@@ -36,8 +36,13 @@ struct Gpu {
     L2Slice *slices;
     Dram **drams;
     MemReqQueue *dram_delay; /* per partition: L2 -> DRAM requests serving mem.dram_lat */
-    uint64_t *dram_wake;     /* per partition: the controller has nothing to do before this */
+    uint64_t *dram_wake;     /* per partition: the controller's next event (dram_next_event after its last tick) */
     uint32_t *cluster_rr;    /* per cluster: next SM to inject from */
+    /* A cluster whose every miss-queue head the request network refused is not tried again
+     * before its port frees (inject_wake, an interconnect cycle), a destination it waits for
+     * frees a credit (credit_wait: per destination, bits of the clusters) or one of its SMs
+     * gets a new head (L1d.inject_wake); a retry before then would change nothing. */
+    uint64_t *inject_wake, *credit_wait;
     uint64_t dram_delay_cycles;
     Icnt req_net, reply_net;
     uint32_t missq_total, replies_total; /* requests in SM miss queues, replies in L2 slices */

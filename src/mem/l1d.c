@@ -166,6 +166,8 @@ static MemReq *new_request(L1d *c, uint64_t addr, uint8_t kind, uint32_t bytes, 
         ++*c->queued_total;
     if (c->queued_bits)
         bits_set(c->queued_bits, c->sm);
+    if (c->inject_wake && c->miss_q.n == 1)
+        *c->inject_wake = 0;
     return r;
 }
 

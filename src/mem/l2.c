@@ -157,10 +157,12 @@ static bool can_miss(L2Slice *s, bool needs_mshr, uint32_t to_dram)
 {
     if (needs_mshr && mshr_full(&s->mshr)) {
         s->stall_mshr++;
+        s->stall_why = &s->stall_mshr;
         return false;
     }
     if (s->to_dram.n + to_dram > s->miss_queue_cap) {
         s->stall_queue++;
+        s->stall_why = &s->stall_queue;
         return false;
     }
     return true;
@@ -175,6 +177,9 @@ static int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_ad
     int w = tags_choose_victim(&s->tags, set, a, &victim);
     if (w < 0) {
         s->stall_line++;
+        /* every way reserved: only a fill frees one (the policy was not asked) */
+        s->stall_why = tags_set_reserved(&s->tags, set) ? &s->stall_line : NULL;
+        s->stall_set = set;
         return -1;
     }
     queue_writeback(s, set, (uint32_t)w, &victim);
@@ -191,6 +196,7 @@ static bool merge_miss(L2Slice *s, uint64_t key, MemReq *r)
     CHECK(e >= 0);
     if (!mshr_can_merge(&s->mshr, e)) {
         s->stall_merge++;
+        s->stall_why = &s->stall_merge;
         return false;
     }
     mshr_merge(&s->mshr, e, r->pool_id);
@@ -223,6 +229,7 @@ static bool reply_blocked(L2Slice *s, const MemReq *r)
     if (!completes || s->replies.n < s->reply_cap)
         return false;
     s->stall_reply++;
+    s->stall_why = &s->stall_reply;
     return true;
 }
 
@@ -365,6 +372,8 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
     if (!done) {
         memreq_queue_push_front(&s->in, r);
         s->stall++;
+        s->asleep = s->stall_why != NULL;
+        s->asleep_since = now;
         return false;
     }
     s->in_arrived--;
@@ -378,6 +387,9 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     Tags *t = &s->tags;
     bool sectored = tags_sectored(t);
     uint32_t set = l2_set_of(s, f->local_addr), way, sector = 1u << tags_sector_of(t, f->local_addr);
+    /* a stall on a reserved set waits for a way of that set; the others for any fill */
+    if (s->stall_why != &s->stall_line || set == s->stall_set)
+        l2_wake(s, now);
     TagsProbe p = tags_probe(t, f->local_addr, set, &way);
     CHECK(p == TAGS_HIT_RESERVED);
     ReplAccess a = {.line_addr = tags_line_addr(t, f->local_addr), .set = set, .way = way, .cycle = now};

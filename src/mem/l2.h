@@ -58,6 +58,16 @@ typedef struct L2Slice {
     uint64_t index_drop;     /* local-address bits left out of the set index (AddrDecoder.sub_mask) */
     uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
+    /* After a stall the head's next try fails the same way until a fill, a reply leaving or a
+     * copy changes the slice: it sleeps (its owner skips it) instead of retrying each L2
+     * cycle, and l2_wake adds the stalls of the cycles slept. Its head stays past due, so the
+     * owner's next-event search and idle jumps are as before and the L2 clock ticks every
+     * cycle it sleeps. A stall the replacement policy chose does not sleep: the policy may
+     * decide otherwise next cycle. */
+    bool asleep;
+    uint64_t asleep_since; /* the L2 cycle of the stall (counted then) */
+    uint64_t *stall_why;   /* the counter beside `stall` that the stall added to (NULL: none) */
+    uint32_t stall_set;    /* stall_line: the set whose ways were all reserved */
     uint64_t copy_fill;
 } L2Slice;
 
@@ -71,6 +81,22 @@ bool l2_tick(L2Slice *s, uint64_t now);
 /* A line fetched from DRAM arrives (r is the fetch request; the slice recycles it). */
 void l2_fill(L2Slice *s, MemReq *r, uint64_t now);
 uint64_t l2_next_event(const L2Slice *s);
+/* Count the stalls of the L2 cycles slept before `now` (the next L2 cycle to tick) as if the
+ * slice had tried each; l2_wake also ends the sleep. */
+static inline void l2_account_sleep(L2Slice *s, uint64_t now)
+{
+    if (!s->asleep)
+        return;
+    uint64_t n = now - 1 - s->asleep_since;
+    s->stall += n;
+    *s->stall_why += n;
+    s->asleep_since = now - 1;
+}
+static inline void l2_wake(L2Slice *s, uint64_t now)
+{
+    l2_account_sleep(s, now);
+    s->asleep = false;
+}
 /* A host-device copy wrote the 32 bytes at local_addr (mem.copy_warms_l2): their line (in a
  * sectored slice, their sector) becomes valid and clean, without simulated time, as GPGPU-Sim's
  * copy engine does. A line in flight is left alone. A missing line takes the way the policy

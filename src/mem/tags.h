@@ -107,6 +107,15 @@ void tags_fill_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors, co
 void tags_write_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors);
 void tags_drop_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors);
 void tags_hit(Tags *t, const ReplAccess *a);
+/* Whether every way of `set` is reserved (tags_choose_victim then stalls without the policy). */
+static inline bool tags_set_reserved(const Tags *t, uint32_t set)
+{
+    const TagLine *l = &t->lines[set * t->assoc];
+    for (uint32_t w = 0; w < t->assoc; w++)
+        if (l[w].state != LINE_RESERVED)
+            return false;
+    return true;
+}
 /* A valid line leaves: replaced by warp by_uid's access, or written by its store (by_write);
  * tells the policy (on_evict) and makes the way invalid. */
 void tags_evict(Tags *t, uint32_t set, uint32_t way, uint32_t by_uid, uint64_t now, bool by_write);
