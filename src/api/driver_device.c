@@ -1,8 +1,8 @@
 /* driver_device.c: device queries of warpsim's libcuda replacement (see driver.c).
  *
  * One device, 0, the configured machine: its name, memory, compute capability and attributes
- * (the runtime's table, device_attr.c, so both libraries report one device), the deprecated
- * CUdevprop, its UUID, and no peers. */
+ * (the runtime's table, device_attr.c, so both libraries report one device, and the driver's
+ * own of virtual memory management), the deprecated CUdevprop, its UUID, and no peers. */
 #include "api/driver_internal.h"
 
 #include "api/device_attr.h"
