@@ -15,8 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static ApiErr say(ApiErr e, char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static ApiErr say(ApiErr e, char *msg, size_t len, const char *fmt, ...)
+ApiErr api_say(ApiErr e, char *msg, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -30,7 +29,7 @@ ApiErr api_array_init(ApiArray *a, uint32_t channels, uint32_t channel_bytes, Wa
 {
     unsigned known = API_ARRAY_LAYERED | API_ARRAY_SURFACE_LDST | API_ARRAY_CUBEMAP | API_ARRAY_TEXTURE_GATHER;
     if (flags & ~known)
-        return say(API_E_UNSUPPORTED, msg, msg_len, "flags 0x%x: only layered, surface load/store, cube-map and "
+        return api_say(API_E_UNSUPPORTED, msg, msg_len, "flags 0x%x: only layered, surface load/store, cube-map and "
                    "texture-gather arrays are supported", flags);
     bool layered = flags & API_ARRAY_LAYERED, cube = flags & API_ARRAY_CUBEMAP;
     const char *bad = NULL;
@@ -43,13 +42,13 @@ ApiErr api_array_init(ApiArray *a, uint32_t channels, uint32_t channel_bytes, Wa
     else if (!layered && !cube && depth && !height)
         bad = "a 3D array has a height";
     if (bad)
-        return say(API_E_VALUE, msg, msg_len, "extent %llu x %llu x %llu, flags 0x%x: %s", (unsigned long long)width,
+        return api_say(API_E_VALUE, msg, msg_len, "extent %llu x %llu x %llu, flags 0x%x: %s", (unsigned long long)width,
                    (unsigned long long)height, (unsigned long long)depth, flags, bad);
     uint32_t elem = channels * channel_bytes;
     *a = (ApiArray){.channels = channels, .channel_bytes = channel_bytes, .elem = elem, .format = format,
                     .width = width, .height = height, .depth = depth, .flags = flags};
     if (width > UINT64_MAX / elem || !warpsim_array_layout(width * elem, height, depth, height != 0, &a->layout))
-        return say(API_E_MEMORY, msg, msg_len, "an array of %llu x %llu x %llu elements of %u bytes",
+        return api_say(API_E_MEMORY, msg, msg_len, "an array of %llu x %llu x %llu elements of %u bytes",
                    (unsigned long long)width, (unsigned long long)height, (unsigned long long)depth, elem);
     return API_OK;
 }
@@ -83,16 +82,16 @@ ApiErr api_side_check(const ApiSide *s, size_t width, size_t height, size_t dept
         const WarpsimArrayLayout *l = &s->a->layout;
         if (s->x + width < s->x || s->x + width > l->width_bytes || s->y + height < s->y || s->y + height > l->height ||
             s->z + depth < s->z || s->z + depth > l->slices)
-            return say(API_E_VALUE, msg, msg_len, "a box of %zu bytes x %zu rows x %zu slices at (%zu bytes, %zu, "
+            return api_say(API_E_VALUE, msg, msg_len, "a box of %zu bytes x %zu rows x %zu slices at (%zu bytes, %zu, "
                        "%zu) leaves the %s array of %llu bytes x %llu rows x %llu slices", width, height, depth, s->x,
                        s->y, s->z, what, (unsigned long long)l->width_bytes, (unsigned long long)l->height,
                        (unsigned long long)l->slices);
         return API_OK;
     }
     if (!s->ptr)
-        return say(API_E_VALUE, msg, msg_len, "null %s pointer", what);
+        return api_say(API_E_VALUE, msg, msg_len, "null %s pointer", what);
     if ((height > 1 || depth > 1) && s->x + width > s->pitch)
-        return say(API_E_VALUE, msg, msg_len, "rows of %zu bytes at byte %zu in a %s pitch of %zu", width, s->x,
+        return api_say(API_E_VALUE, msg, msg_len, "rows of %zu bytes at byte %zu in a %s pitch of %zu", width, s->x,
                    what, s->pitch);
     return API_OK;
 }

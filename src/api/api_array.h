@@ -17,6 +17,9 @@ typedef enum ApiErr {
     API_E_MEMORY,      /* a size that overflows */
 } ApiErr;
 
+/* Write the message of a failed check into msg (len bytes) and return e. */
+ApiErr api_say(ApiErr e, char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* An array's flags: the same bits in both APIs (cudaArrayLayered and CUDA_ARRAY3D_LAYERED, ...). */
 enum { API_ARRAY_LAYERED = 1, API_ARRAY_SURFACE_LDST = 2, API_ARRAY_CUBEMAP = 4, API_ARRAY_TEXTURE_GATHER = 8 };
 

@@ -5,19 +5,8 @@
  * coordinates, border colour) is the interpreter's (src/front/ptx/ptx_tex.c). */
 #include "api/api_texture.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static ApiErr say(ApiErr e, char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static ApiErr say(ApiErr e, char *msg, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-    return e;
-}
 
 static void set_format(WarpsimTexture *t, uint32_t channels, uint32_t channel_bytes, WarpsimTexFormat format)
 {
@@ -31,7 +20,7 @@ ApiErr api_tex_linear(WarpsimSim *s, WarpsimTexture *t, uint64_t base, uint64_t 
 {
     memset(t, 0, sizeof *t);
     if (!warpsim_mem_find(s, base, bytes ? bytes : 1, NULL))
-        return say(API_E_VALUE, msg, msg_len, "the texture's memory 0x%llx (%llu bytes) is not inside a device "
+        return api_say(API_E_VALUE, msg, msg_len, "the texture's memory 0x%llx (%llu bytes) is not inside a device "
                    "allocation", (unsigned long long)base, (unsigned long long)bytes);
     t->kind = WARPSIM_TEX_LINEAR;
     t->base = base;
@@ -47,12 +36,12 @@ ApiErr api_tex_pitch2d(WarpsimSim *s, WarpsimTexture *t, uint64_t base, uint64_t
     memset(t, 0, sizeof *t);
     uint64_t eb = channels * channel_bytes;
     if (width == 0 || height == 0 || pitch % API_PITCH_ALIGN || width > pitch / eb)
-        return say(API_E_VALUE, msg, msg_len, "pitched 2D texture of %llu x %llu elements of %llu bytes in rows of "
+        return api_say(API_E_VALUE, msg, msg_len, "pitched 2D texture of %llu x %llu elements of %llu bytes in rows of "
                    "%llu bytes (a multiple of %d, at least the width)", (unsigned long long)width,
                    (unsigned long long)height, (unsigned long long)eb, (unsigned long long)pitch, API_PITCH_ALIGN);
     uint64_t bytes = pitch * (height - 1) + width * eb;
     if (height - 1 > UINT64_MAX / pitch || !warpsim_mem_find(s, base, bytes, NULL))
-        return say(API_E_VALUE, msg, msg_len, "the texture's memory 0x%llx (%llu rows of %llu bytes) is not inside a "
+        return api_say(API_E_VALUE, msg, msg_len, "the texture's memory 0x%llx (%llu rows of %llu bytes) is not inside a "
                    "device allocation", (unsigned long long)base, (unsigned long long)height,
                    (unsigned long long)pitch);
     t->kind = WARPSIM_TEX_PITCH2D;
@@ -86,9 +75,9 @@ ApiErr api_tex_sampling(WarpsimTexture *t, const ApiTexSampling *smp, char *msg,
     if (t->kind == WARPSIM_TEX_LINEAR)
         return API_OK; /* tex1Dfetch: the read mode only; no address modes, filtering or normalised coordinates */
     if (smp->srgb)
-        return say(API_E_UNSUPPORTED, msg, msg_len, "sRGB textures are not supported");
+        return api_say(API_E_UNSUPPORTED, msg, msg_len, "sRGB textures are not supported");
     if (smp->seamless_cube && t->cube && smp->linear_filter)
-        return say(API_E_UNSUPPORTED, msg, msg_len, "seamless cube-map filtering is not supported: filtering clamps "
+        return api_say(API_E_UNSUPPORTED, msg, msg_len, "seamless cube-map filtering is not supported: filtering clamps "
                    "to each face, CUDA's default");
     for (int i = 0; i < 3; i++)
         t->address[i] = smp->address[i];
@@ -96,7 +85,7 @@ ApiErr api_tex_sampling(WarpsimTexture *t, const ApiTexSampling *smp, char *msg,
     t->normalized_coords = smp->normalized_coords;
     memcpy(t->border, smp->border, sizeof t->border);
     if (t->linear_filter && t->format != WARPSIM_TEX_FLOAT && !t->normalized)
-        return say(API_E_VALUE, msg, msg_len, "linear filtering of integer elements read as integers: filtering "
+        return api_say(API_E_VALUE, msg, msg_len, "linear filtering of integer elements read as integers: filtering "
                    "needs float results");
     return API_OK;
 }
