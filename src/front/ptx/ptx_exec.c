@@ -7,7 +7,8 @@
  * entry whose pc reaches its reconvergence pc, or whose mask empties, is popped. A call pushes
  * an entry for the callee and a call frame; `ret` removes the returning lanes from the callee's
  * entries (so lanes may return at different times), `exit` (and `ret` of the kernel) from all
- * entries. Predication narrows the active mask without touching the stack.
+ * entries; calls of recursive functions save and restore the callee's state (ptx_frames.c).
+ * Predication narrows the active mask without touching the stack.
  * Memory: global and const through the sparse PtxMemory (const variables live there too);
  * shared per CTA; local and the .param frames of .func calls per thread; kernel parameters in
  * the launch's buffer; texture fetches through the memory's texture-object table. Generic
@@ -125,6 +126,7 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
     w->stack[0].rpc = PTX_NO_PC;
     w->stack[0].mask = valid;
     w->n_calls = 0;
+    w->save_top = 0;
     w->done = valid == 0;
     w->at_barrier = false;
 }
@@ -607,6 +609,48 @@ static void remove_lanes(PtxWarp *w, uint32_t from_entry, uint32_t lanes)
         w->stack[k].mask &= ~lanes;
 }
 
+/* A call by the active lanes: its arguments, an entry for the callee and a call frame (out of
+ * line: the interpreter's step keeps its registers for the common instructions). */
+static void __attribute__((noinline)) exec_call(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active)
+{
+    const PtxModule *m = l->m;
+    uint32_t g = (uint32_t)in->o[0].imm;
+    if (g == l->fn_vprintf || g == l->fn_assertfail) {
+        ptx_builtin_call(l, w, in, pc, active);
+        return;
+    }
+    const PtxFunc *fn = &m->funcs[g];
+    size_t save = PTX_NO_SAVE; /* a recursive callee's state is saved before its arguments land */
+    if (fn->recursive && !ptx_frame_save(l, w, g, active, pc, &save))
+        return;
+    uint32_t n_arg = MIN((uint32_t)in->o[2].reg, fn->n_params);
+    copy_params(l, w, active, m->call_syms + in->o[2].imm, fn->params, n_arg);
+    push(w, fn->first_inst, PTX_NO_PC, active);
+    if (w->n_calls == w->cap_calls) {
+        w->cap_calls = w->cap_calls ? 2 * w->cap_calls : 8;
+        w->calls = xrealloc(w->calls, w->cap_calls * sizeof *w->calls);
+    }
+    w->calls[w->n_calls].call_pc = pc;
+    w->calls[w->n_calls].save = save;
+    w->calls[w->n_calls++].base = w->depth - 1;
+}
+
+/* A ret of the active lanes from the innermost call: its return values, and the lanes leave
+ * the callee's entries. */
+static void __attribute__((noinline)) exec_ret(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    const PtxModule *m = l->m;
+    const PtxCallFrame *f = &w->calls[w->n_calls - 1];
+    const PtxInst *call = &m->insts[f->call_pc];
+    const PtxFunc *fn = &m->funcs[in->func];
+    uint32_t n_ret = MIN((uint32_t)call->o[1].reg, fn->n_rets);
+    if (f->save != PTX_NO_SAVE)
+        ptx_frame_return(l, w, f, active);
+    else
+        copy_params(l, w, active, fn->rets, m->call_syms + call->o[1].imm, n_ret);
+    remove_lanes(w, f->base, active);
+}
+
 int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
 {
     const PtxModule *m = l->m;
@@ -656,36 +700,15 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         }
         break;
     }
-    case OP_CALL: {
+    case OP_CALL:
         top->pc = next;
-        if (!active)
-            break;
-        uint32_t g = (uint32_t)in->o[0].imm;
-        if (g == l->fn_vprintf || g == l->fn_assertfail) {
-            ptx_builtin_call(l, w, in, pc, active);
-            break;
-        }
-        const PtxFunc *fn = &m->funcs[g];
-        uint32_t n_arg = MIN((uint32_t)in->o[2].reg, fn->n_params);
-        copy_params(l, w, active, m->call_syms + in->o[2].imm, fn->params, n_arg);
-        push(w, fn->first_inst, PTX_NO_PC, active);
-        if (w->n_calls == w->cap_calls) {
-            w->cap_calls = w->cap_calls ? 2 * w->cap_calls : 8;
-            w->calls = xrealloc(w->calls, w->cap_calls * sizeof *w->calls);
-        }
-        w->calls[w->n_calls].call_pc = pc;
-        w->calls[w->n_calls++].base = w->depth - 1;
+        if (active)
+            exec_call(l, w, in, pc, active);
         break;
-    }
     case OP_RET:
         if (w->n_calls > 0) {
             top->pc = next;
-            const PtxCallFrame *f = &w->calls[w->n_calls - 1];
-            const PtxInst *call = &m->insts[f->call_pc];
-            const PtxFunc *fn = &m->funcs[in->func];
-            uint32_t n_ret = MIN((uint32_t)call->o[1].reg, fn->n_rets);
-            copy_params(l, w, active, fn->rets, m->call_syms + call->o[1].imm, n_ret);
-            remove_lanes(w, f->base, active);
+            exec_ret(l, w, in, active);
             break;
         }
         goto do_exit; /* ret from the kernel ends its threads */
@@ -761,7 +784,8 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         break;
     }
     while (w->n_calls > 0 && w->depth <= w->calls[w->n_calls - 1].base)
-        w->n_calls--;
+        if (w->calls[--w->n_calls].save != PTX_NO_SAVE)
+            w->save_top = w->calls[w->n_calls].save; /* what it saved is no longer needed */
     if (w->depth == 0) {
         w->done = true;
     } else if (cls == WOP_EXIT) { /* only some lanes ended (the others trap, or diverged before an

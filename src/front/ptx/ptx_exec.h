@@ -34,6 +34,12 @@ bool ptx_lane_read(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint64_t generic, vo
 bool ptx_lane_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uint64_t a, unsigned bytes,
                      bool store, uint64_t *v, uint32_t pc, uint64_t *taddr, uint8_t *rspace);
 
+/* ptx_frames.c: before a call of recursive function g by lanes, save g's registers and frames
+ * (at *save); false, with the launch faulted, past PTX_MAX_CALL_DEPTH. At a ret of lanes from
+ * a call f that saved: write the return values and give those lanes their saved state back. */
+bool ptx_frame_save(PtxLaunch *l, PtxWarp *w, uint32_t g, uint32_t lanes, uint32_t pc, size_t *save);
+void ptx_frame_return(PtxLaunch *l, PtxWarp *w, const PtxCallFrame *f, uint32_t lanes);
+
 /* ptx_async.c: run a cp.async (the copy, at issue) for the active lanes; its group operations
  * do nothing here. */
 void ptx_async_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);

@@ -177,6 +177,16 @@ typedef struct PtxFunc {
     uint16_t *rets;              /* symbol ids of the return parameters */
     uint32_t n_rets;
     uint32_t decl_line;
+    /* On a cycle of the call graph (it may be entered while already active: ptx_frames.c
+     * saves its state at such calls). Its register slots (ptx_regalloc.c): the pinned ones
+     * [pin_slot, +n_pin_slots) and the others [free_slot, +n_free_slots). */
+    bool recursive;
+    uint32_t pin_slot, n_pin_slots, free_slot, n_free_slots;
+    /* Recursive functions only (ptx_frames_layout): the byte ranges of its .local and .param
+     * symbols in the per-thread frames, n_local_iv local ones first, then the parameter ones
+     * (offset, size pairs), and their total sizes. */
+    uint32_t *frame_iv, n_local_iv, n_param_iv;
+    uint32_t local_save_bytes, param_save_bytes;
 } PtxFunc;
 
 #define PTX_N_ENVREGS 32 /* %envreg0 .. %envreg31 */
@@ -228,8 +238,13 @@ static inline bool ptx_type_float(uint8_t t) { return t >= PT_F16 && t <= PT_F64
 /* ptx_cfg.c: fill PtxInst.rpc for every branch (and partial exit) of function f. */
 void ptx_cfg_compute_rpc(PtxModule *m, uint32_t f);
 
-/* ptx_regalloc.c: fill xinsts, n_slots, init_slots, sr_used and xenvreg. */
+/* ptx_regalloc.c: fill xinsts, n_slots, init_slots, sr_used and xenvreg (and each function's
+ * slot ranges). */
 void ptx_regalloc(PtxModule *m);
+
+/* ptx_frames.c: mark the functions on a cycle of the call graph (PtxFunc.recursive) and lay
+ * out what a recursive call saves of them (PtxFunc.frame_iv). */
+void ptx_frames_layout(PtxModule *m);
 
 /* ptx_decode.c: decode a mnemonic such as "ld.global.nc.v4.f32" into in->op/type/modifiers.
  * False with a message in why ("unsupported instruction 'xyz'" or what is wrong). */

@@ -141,6 +141,7 @@ void ptx_launch_destroy(PtxLaunch *l)
         free(l->warps[i].regs);
         free(l->warps[i].stack);
         free(l->warps[i].calls);
+        free(l->warps[i].saves);
     }
     free(l->warps);
     for (uint32_t i = 0; i < l->n_cta_slots; i++)
@@ -352,6 +353,7 @@ bool ptx_run_kernel(PtxLaunch *l, PtxRunStats *stats, char *err, size_t err_len)
             free(run[c].warps[i].regs);
             free(run[c].warps[i].stack);
             free(run[c].warps[i].calls);
+            free(run[c].warps[i].saves);
         }
         free(run[c].warps);
         cta_free(&run[c].cta);

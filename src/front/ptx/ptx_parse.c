@@ -271,7 +271,7 @@ static void parse_module(Parser *P)
     }
 }
 
-/* Functions reachable from f (bitmap over functions); also rejects recursion. */
+/* Functions reachable from f (bitmap over functions); recursion is allowed (ptx_frames.c). */
 static void reach(Parser *P, uint32_t f, uint8_t *state, uint8_t *mark)
 {
     PtxModule *m = P->m;
@@ -283,10 +283,6 @@ static void reach(Parser *P, uint32_t f, uint8_t *state, uint8_t *mark)
         if (in->op != OP_CALL)
             continue;
         uint32_t g = (uint32_t)in->o[0].imm;
-        if (state[g] == 1) {
-            Tok at = {0, 0, 0, in->line, NULL};
-            ptx_parse_fail(P, &at, "recursive call to '%s' is not supported", m->funcs[g].name);
-        }
         if (state[g] == 0)
             reach(P, g, state, mark);
     }
@@ -319,6 +315,7 @@ static void finalize(Parser *P)
     for (uint32_t i = 0; i < m->n_insts; i++)
         ptx_decode_static(m, i, &m->statics[i]);
     ptx_regalloc(m);
+    ptx_frames_layout(m);
     /* kernels */
     uint32_t nk = 0;
     for (uint32_t f = 0; f < m->n_funcs; f++)
@@ -474,6 +471,7 @@ void ptx_module_free(PtxModule *m)
         free(m->funcs[i].name);
         free(m->funcs[i].params);
         free(m->funcs[i].rets);
+        free(m->funcs[i].frame_iv);
     }
     for (uint32_t i = 0; i < m->n_syms; i++) {
         free(m->syms[i].name);

@@ -323,7 +323,11 @@ void ptx_regalloc(PtxModule *m)
         pinned_end += np[f];
     uint32_t pin_next = next, free_next = pinned_end;
     for (uint32_t f = 0; f < m->n_funcs; f++) {
-        const PtxFunc *fn = &m->funcs[f];
+        PtxFunc *fn = &m->funcs[f];
+        fn->pin_slot = pin_next;
+        fn->n_pin_slots = np[f];
+        fn->free_slot = free_next;
+        fn->n_free_slots = nf[f] - np[f];
         for (uint32_t r = 0; slots[f] && r < fn->n_regs; r++) {
             uint32_t k = slots[f][r];
             if (k != UINT32_MAX && !shared[fn->reg_base + r])

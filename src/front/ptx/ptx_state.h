@@ -23,7 +23,13 @@ typedef struct PtxSimtEntry {
 typedef struct PtxCallFrame {
     uint32_t call_pc; /* the call instruction (for its return-value list) */
     uint32_t base;    /* SIMT stack index of the callee's first entry */
+    size_t save;      /* offset in PtxWarp.saves of what the call saved, or PTX_NO_SAVE */
 } PtxCallFrame;
+
+#define PTX_NO_SAVE SIZE_MAX
+/* Nested calls a warp may have active when it enters a recursive function (ptx_frames.c): the
+ * model's stand-in for the stack size that bounds a GPU's recursion. */
+#define PTX_MAX_CALL_DEPTH 1024u
 
 typedef struct PtxCta {
     bool live;
@@ -47,6 +53,10 @@ typedef struct PtxWarp {
     uint32_t depth, cap;
     PtxCallFrame *calls;
     uint32_t n_calls, cap_calls;
+    /* The callers' state that calls of recursive functions saved (ptx_frames.c), a stack:
+     * save_top bytes in use, of save_cap */
+    uint8_t *saves;
+    size_t save_top, save_cap;
     PtxCta *cta;
     uint32_t warp_in_cta;
     uint32_t first_tid; /* linear thread index (in the CTA) of lane 0 */
