@@ -57,6 +57,26 @@ static inline bool pt_run(const PtxModule *m, PtxMemory *mem, const char *kernel
     return ok;
 }
 
+/* One instruction, inst, in a kernel for target (sm_75, sm_80, ...) with registers %r0-%r11,
+ * %rd0-%rd1 (%rd1 the parameter p) and %fd0-%fd3, must fail to parse at its line (bad.ptx:10)
+ * with a message containing want. For test.h's EXPECT macros. */
+static inline void pt_expect_parse_error(const char *target, const char *inst, const char *want)
+{
+    char text[1024], err[512];
+    snprintf(text, sizeof text,
+             ".version 8.0\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+             "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<2>;\n  .reg .f64 %%fd<4>;\n  ld.param.u64 %%rd1, [p];\n"
+             "  %s\n  ret;\n}\n", target, inst);
+    PtxModule *m = ptx_module_parse(text, "bad.ptx", err, sizeof err);
+    EXPECT(!m);
+    if (m) {
+        ptx_module_free(m);
+        return;
+    }
+    EXPECT_CONTAINS(err, "bad.ptx:10: ");
+    EXPECT_CONTAINS(err, want);
+}
+
 static inline uint32_t pt_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline uint64_t pt_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 static inline float pt_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }

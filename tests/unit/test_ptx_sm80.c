@@ -264,48 +264,31 @@ TEST(ptx_cp_async_copy_and_faults)
     ptx_module_free(m);
 }
 
-static void expect_parse_error(const char *inst, const char *want)
-{
-    char text[1024], err[512];
-    snprintf(text, sizeof text,
-             ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
-             "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<2>;\n  .reg .f64 %%fd<4>;\n  ld.param.u64 %%rd1, [p];\n"
-             "  %s\n  ret;\n}\n", inst);
-    PtxModule *m = ptx_module_parse(text, "bad.ptx", err, sizeof err);
-    EXPECT(!m);
-    if (m)
-        ptx_module_free(m);
-    else {
-        EXPECT_CONTAINS(err, "bad.ptx:10: ");
-        EXPECT_CONTAINS(err, want);
-    }
-}
-
 TEST(ptx_sm80_parse_errors)
 {
-    expect_parse_error("cp.async.cg.shared.global [%r1], [%rd1], 8;", "expected the cp-size 16 (.cg copies 16 bytes)");
-    expect_parse_error("cp.async.ca.shared.global [%r1], [%rd1], 12;", "expected the cp-size 4, 8 or 16");
-    expect_parse_error("cp.async.ca.shared.global [%r1], [%rd1], 8, 9;", "the src-size 9 exceeds the cp-size 8");
-    expect_parse_error("cp.async.ca.global.shared [%r1], [%rd1], 8;", "expected .shared then .global");
-    expect_parse_error("cp.async.shared.global [%r1], [%rd1], 8;", "expected .ca or .cg");
-    expect_parse_error("cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 8, 4, 3;",
+    pt_expect_parse_error("sm_80", "cp.async.cg.shared.global [%r1], [%rd1], 8;", "expected the cp-size 16 (.cg copies 16 bytes)");
+    pt_expect_parse_error("sm_80", "cp.async.ca.shared.global [%r1], [%rd1], 12;", "expected the cp-size 4, 8 or 16");
+    pt_expect_parse_error("sm_80", "cp.async.ca.shared.global [%r1], [%rd1], 8, 9;", "the src-size 9 exceeds the cp-size 8");
+    pt_expect_parse_error("sm_80", "cp.async.ca.global.shared [%r1], [%rd1], 8;", "expected .shared then .global");
+    pt_expect_parse_error("sm_80", "cp.async.shared.global [%r1], [%rd1], 8;", "expected .ca or .cg");
+    pt_expect_parse_error("sm_80", "cp.async.ca.shared.global.L2::cache_hint [%r1], [%rd1], 8, 4, 3;",
                        "expected the cache policy as a register");
-    expect_parse_error("cp.async.mbarrier.arrive.b64 [%rd1];", "cp.async.mbarrier and cp.async.bulk are not supported");
-    expect_parse_error("cp.async.wait_group %r1;", "expected the number of groups as an integer");
-    expect_parse_error("cp.reduce.async.bulk.global.shared::cta.add.u32 [%rd1], [%r1], 4;", "unsupported instruction");
-    expect_parse_error("cvt.rn.tf32.f32 %r1, %r2;", "only cvt.rna.tf32.f32 is supported");
-    expect_parse_error("add.rna.f32 %r1, %r2, %r3;", "only cvt.rna.tf32.f32 is supported");
-    expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k16.f64 {%fd1}, [%rd1], 4;",
+    pt_expect_parse_error("sm_80", "cp.async.mbarrier.arrive.b64 [%rd1];", "cp.async.mbarrier and cp.async.bulk are not supported");
+    pt_expect_parse_error("sm_80", "cp.async.wait_group %r1;", "expected the number of groups as an integer");
+    pt_expect_parse_error("sm_80", "cp.reduce.async.bulk.global.shared::cta.add.u32 [%rd1], [%r1], 4;", "unsupported instruction");
+    pt_expect_parse_error("sm_80", "cvt.rn.tf32.f32 %r1, %r2;", "only cvt.rna.tf32.f32 is supported");
+    pt_expect_parse_error("sm_80", "add.rna.f32 %r1, %r2, %r3;", "only cvt.rna.tf32.f32 is supported");
+    pt_expect_parse_error("sm_80", "wmma.load.a.sync.aligned.row.m16n16k16.f64 {%fd1}, [%rd1], 4;",
                        ".f64 matrices need the shape .m8n8k4");
-    expect_parse_error("wmma.load.c.sync.aligned.row.m16n16k8.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+    pt_expect_parse_error("sm_80", "wmma.load.c.sync.aligned.row.m16n16k8.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
                        "the shape .m16n16k8 takes .tf32 a and b and .f32 c and d");
-    expect_parse_error("wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%fd1,%fd2}, {%fd1}, {%fd1}, {%fd1,%fd2};",
+    pt_expect_parse_error("sm_80", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%fd1,%fd2}, {%fd1}, {%fd1}, {%fd1,%fd2};",
                        ".f64 wmma.mma needs the rounding .rn");
-    expect_parse_error("wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd1,%fd2}, {%fd1}, {%fd1}, {%fd1,%fd2};",
+    pt_expect_parse_error("sm_80", "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd1,%fd2}, {%fd1}, {%fd1}, {%fd1,%fd2};",
                        "only the rounding .rn is supported");
-    expect_parse_error("wmma.mma.sync.aligned.row.col.m16n16k8.f32.f32 {%r1}, {%r1}, {%r1}, {%r1};",
+    pt_expect_parse_error("sm_80", "wmma.mma.sync.aligned.row.col.m16n16k8.f32.f32 {%r1}, {%r1}, {%r1}, {%r1};",
                        "the shape .m16n16k8 takes .tf32 a and b");
-    expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k8.tf32 {%r1,%r2}, [%rd1], 8;",
+    pt_expect_parse_error("sm_80", "wmma.load.a.sync.aligned.row.m16n16k8.tf32 {%r1,%r2}, [%rd1], 8;",
                        "expected loaded as {...} of 4 registers");
 }
 

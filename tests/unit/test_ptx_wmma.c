@@ -176,37 +176,23 @@ TEST(ptx_wmma_memory_paths_and_faults)
     ptx_module_free(m);
 }
 
-static void expect_parse_error(const char *inst, const char *want)
-{
-    char text[1024], err[512];
-    snprintf(text, sizeof text,
-             ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
-             "  .reg .b32 %%r<12>;\n  .reg .b64 %%rd<2>;\n  ld.param.u64 %%rd1, [p];\n  %s\n  ret;\n}\n", inst);
-    PtxModule *m = ptx_module_parse(text, "bad.ptx", err, sizeof err);
-    EXPECT(!m);
-    if (m)
-        ptx_module_free(m);
-    else
-        EXPECT_CONTAINS(err, want);
-}
-
 TEST(ptx_wmma_parse_errors)
 {
-    expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], 32;",
+    pt_expect_parse_error("sm_75", "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], 32;",
                        "wmma on .s4 elements is not supported");
-    expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k32.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+    pt_expect_parse_error("sm_75", "wmma.load.a.sync.aligned.row.m8n8k32.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
                        "the shape .m8n8k32 is not supported");
-    expect_parse_error("wmma.load.a.sync.aligned.row.m8n8k4.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+    pt_expect_parse_error("sm_75", "wmma.load.a.sync.aligned.row.m8n8k4.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
                        "the shape .m8n8k4 takes .f64 a, b, c and d");
-    expect_parse_error("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+    pt_expect_parse_error("sm_75", "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
                        "expected loaded as {...} of 8 registers");
-    expect_parse_error("wmma.load.c.sync.aligned.row.m16n16k16.global.bf16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
+    pt_expect_parse_error("sm_75", "wmma.load.c.sync.aligned.row.m16n16k16.global.bf16 {%r1,%r2,%r3,%r4}, [%rd1], 16;",
                        "expected one type: .f16, .f32, .f64 or .s32");
-    expect_parse_error("wmma.load.a.sync.aligned.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];",
+    pt_expect_parse_error("sm_75", "wmma.load.a.sync.aligned.m16n16k16.global.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];",
                        "expected a layout (.row or .col)");
-    expect_parse_error("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.s8.f32 {%r1}, {%r1}, {%r1}, {%r1};",
+    pt_expect_parse_error("sm_75", "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.s8.f32 {%r1}, {%r1}, {%r1}, {%r1};",
                        "a and b must have the same type");
-    expect_parse_error("wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd1], {%r1,%r2,%r3,%r4}, 16, 3;",
+    pt_expect_parse_error("sm_75", "wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd1], {%r1,%r2,%r3,%r4}, 16, 3;",
                        "expects 2 or more operands, found 4");
 }
 
