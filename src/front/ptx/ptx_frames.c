@@ -77,24 +77,24 @@ void ptx_frames_layout(PtxModule *m)
                 callee[e++] = (uint32_t)m->insts[i].o[0].imm;
     }
     /* f is recursive if a search from its callees comes back to it */
-    uint32_t *seen = xcalloc(nf + 1, sizeof *seen), *todo = xmalloc((nf + 1) * sizeof *todo);
+    uint32_t *seen = xcalloc(nf + 1, sizeof *seen), *pending = xmalloc((nf + 1) * sizeof *pending);
     for (uint32_t f = 0; f < nf; f++) {
         uint32_t n = 0;
         for (uint32_t k = first[f]; k < first[f + 1]; k++)
             if (seen[callee[k]] != f + 1)
-                seen[callee[k]] = f + 1, todo[n++] = callee[k];
+                seen[callee[k]] = f + 1, pending[n++] = callee[k];
         bool cyc = false;
         while (n && !cyc) {
-            uint32_t g = todo[--n];
+            uint32_t g = pending[--n];
             cyc = g == f;
             for (uint32_t k = first[g]; k < first[g + 1]; k++)
                 if (seen[callee[k]] != f + 1)
-                    seen[callee[k]] = f + 1, todo[n++] = callee[k];
+                    seen[callee[k]] = f + 1, pending[n++] = callee[k];
         }
         m->funcs[f].recursive = cyc;
     }
     free(seen);
-    free(todo);
+    free(pending);
     free(first);
     free(callee);
     uint32_t *iv = xmalloc((2 * (size_t)m->n_syms + 2) * sizeof *iv);
