@@ -27,6 +27,7 @@
 typedef struct RtCapture {
     unsigned long long id;
     cudaGraph_t graph;
+    bool into_program_graph; /* cudaStreamBeginCaptureToGraph: the graph is the program's */
     cudaStream_t origin;
     cudaStream_t *streams;
     size_t n_streams;
@@ -45,6 +46,8 @@ RtOp rt_graph_op_copy(const RtOp *op)
     }
     if (op->kind == RT_OP_MEMALLOC)
         rt_graph_mem_hold(op, +1);
+    if (op->kind == RT_OP_GRAPH || op->kind == RT_OP_COND)
+        rt_graph_body_copy(op, &c);
     return c;
 }
 
@@ -54,6 +57,8 @@ void rt_graph_op_free(RtOp *op)
     op->params = NULL;
     if (op->kind == RT_OP_MEMALLOC)
         rt_graph_mem_hold(op, -1);
+    if (op->kind == RT_OP_GRAPH || op->kind == RT_OP_COND)
+        rt_graph_body_free(op);
     op->kind = RT_OP_EMPTY; /* released: nothing more to free */
 }
 
@@ -75,11 +80,19 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
     API_LOCKED;
     if (!graph)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphDestroy", "null graph");
+    rt_graph_free(graph);
+    return cudaSuccess;
+}
+
+void rt_graph_free(cudaGraph_t graph)
+{
     for (size_t i = 0; i < graph->n; i++)
         rt_graph_node_free(graph->nodes[i]);
+    for (size_t i = 0; i < graph->n_handles; i++)
+        rt_cond_release(graph->handles[i]);
     free(graph->nodes);
+    free(graph->handles);
     free(graph);
-    return cudaSuccess;
 }
 
 cudaError_t rt_graph_add_node(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph,
@@ -247,9 +260,10 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, int *pType)
     API_LOCKED;
     if (!node || !pType)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphNodeGetType", "null %s", node ? "pointer" : "node");
-    /* cudaGraphNodeTypeKernel, Memcpy, Memset, Host, Empty, MemAlloc, MemFree */
+    /* cudaGraphNodeTypeKernel, Memcpy, Memset, Host, Graph, Empty, MemAlloc, MemFree, Conditional */
     static const int types[] = {[RT_OP_KERNEL] = 0, [RT_OP_MEMCPY] = 1, [RT_OP_MEMSET] = 2, [RT_OP_HOST] = 3,
-                                [RT_OP_EMPTY] = 5, [RT_OP_MEMALLOC] = 10, [RT_OP_MEMFREE] = 11};
+                                [RT_OP_GRAPH] = 4, [RT_OP_EMPTY] = 5, [RT_OP_MEMALLOC] = 10,
+                                [RT_OP_MEMFREE] = 11, [RT_OP_COND] = 13};
     *pType = types[node->op.kind];
     return cudaSuccess;
 }
@@ -260,6 +274,12 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
     API_LOCKED;
     if (!pGraphClone || !originalGraph)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphClone", "null %s", pGraphClone ? "graph" : "pointer");
+    *pGraphClone = rt_graph_clone(originalGraph);
+    return cudaSuccess;
+}
+
+cudaGraph_t rt_graph_clone(cudaGraph_t originalGraph)
+{
     cudaGraph_t g = xcalloc(1, sizeof *g);
     g->clone_of = originalGraph;
     cudaGraphNode_t *deps = NULL;
@@ -276,8 +296,8 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
         for (size_t k = 0; k < g->nodes[i]->n_deps; k++)
             g->nodes[i]->deps[k] = g->nodes[originalGraph->nodes[i]->deps[k]->idx];
     free(deps);
-    *pGraphClone = g;
-    return cudaSuccess;
+    rt_cond_clone_handles(g, originalGraph);
+    return g;
 }
 
 /* ---- executable graphs ---- */
@@ -295,6 +315,11 @@ static cudaError_t instantiate(const char *call, cudaGraphExec_t *pExec, cudaGra
                        "device are not supported");
     if (flags & ~0xfull)
         return rt_fail(cudaErrorInvalidValue, call, "flags 0x%llx: not CUDA's", flags);
+    return rt_graph_instantiate(call, graph, pExec);
+}
+
+cudaError_t rt_graph_instantiate(const char *call, cudaGraph_t graph, cudaGraphExec_t *pExec)
+{
     size_t *order = xmalloc((graph->n ? graph->n : 1) * sizeof *order);
     if (!rt_graph_order(graph, order)) {
         free(order);
@@ -302,14 +327,19 @@ static cudaError_t instantiate(const char *call, cudaGraphExec_t *pExec, cudaGra
     }
     cudaGraphExec_t x = xcalloc(1, sizeof *x);
     rt_graph_exec_deps(x, graph, order);
-    x->ops = xmalloc((x->n ? x->n : 1) * sizeof *x->ops);
+    x->ops = xcalloc(x->n ? x->n : 1, sizeof *x->ops); /* all RT_OP_KERNEL with nothing to free */
     x->nodes = xmalloc((x->n ? x->n : 1) * sizeof *x->nodes);
     x->disabled = xcalloc(x->n ? x->n : 1, sizeof *x->disabled);
-    for (size_t i = 0; i < x->n; i++) {
-        x->ops[i] = rt_graph_op_copy(&graph->nodes[order[i]]->op);
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < x->n && e == cudaSuccess; i++) {
+        e = rt_graph_op_instance(call, &graph->nodes[order[i]]->op, &x->ops[i]);
         x->nodes[i] = graph->nodes[order[i]];
     }
     free(order);
+    if (e != cudaSuccess) {
+        rt_graph_exec_free(x);
+        return e;
+    }
     *pExec = x;
     return cudaSuccess;
 }
@@ -329,15 +359,20 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
     API_LOCKED;
     if (!graphExec)
         return rt_fail(cudaErrorInvalidValue, "cudaGraphExecDestroy", "null graph executable");
-    for (size_t i = 0; i < graphExec->n; i++)
-        rt_graph_op_free(&graphExec->ops[i]);
-    free(graphExec->ops);
-    free(graphExec->nodes);
-    free(graphExec->dep_first);
-    free(graphExec->dep_pos);
-    free(graphExec->disabled);
-    free(graphExec);
+    rt_graph_exec_free(graphExec);
     return cudaSuccess;
+}
+
+void rt_graph_exec_free(cudaGraphExec_t x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        rt_graph_op_free(&x->ops[i]);
+    free(x->ops);
+    free(x->nodes);
+    free(x->dep_first);
+    free(x->dep_pos);
+    free(x->disabled);
+    free(x);
 }
 
 /* The nodes in dependency order, now (the device is synchronous). */
@@ -354,8 +389,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
         if (e != cudaSuccess)
             return e;
     }
-    for (size_t i = 0; i < graphExec->n; i++) {
-        cudaError_t e = graphExec->disabled[i] ? cudaSuccess : rt_op_run(&graphExec->ops[i], "cudaGraphLaunch");
+    rt_cond_launch_defaults(graphExec);
+    return rt_graph_exec_run(graphExec, "cudaGraphLaunch");
+}
+
+cudaError_t rt_graph_exec_run(cudaGraphExec_t x, const char *call)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        cudaError_t e = x->disabled[i] ? cudaSuccess : rt_op_run(&x->ops[i], call);
         if (e != cudaSuccess)
             return e;
     }
@@ -396,7 +437,7 @@ bool rt_graph_capturing(cudaGraph_t graph)
     return false;
 }
 
-static void set_deps(cudaStream_t s, cudaGraphNode_t *deps, size_t n)
+static void set_deps(cudaStream_t s, const cudaGraphNode_t *deps, size_t n)
 {
     s->deps = xrealloc(s->deps, (n ? n : 1) * sizeof *s->deps);
     memcpy(s->deps, deps, n * sizeof *deps);
@@ -413,35 +454,63 @@ static void join(RtCapture *c, cudaStream_t s)
 
 enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode)
+/* A capture of stream into graph (a new one unless into a program's graph), after deps. */
+static cudaError_t begin_capture(const char *call, cudaStream_t stream, int mode, cudaGraph_t into,
+                                 const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges, size_t n_deps)
 {
-    ENTER("cudaStreamBeginCapture");
     if (!own_stream(stream))
-        return rt_fail(cudaErrorStreamCaptureUnsupported, "cudaStreamBeginCapture", "the default stream: capture a "
-                       "stream of the program's (cudaStreamCreate)");
+        return rt_fail(cudaErrorStreamCaptureUnsupported, call, "the default stream: capture a stream of the "
+                       "program's (cudaStreamCreate)");
     if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
-        return rt_fail(cudaErrorInvalidValue, "cudaStreamBeginCapture", "mode %d: not a cudaStreamCaptureMode", mode);
+        return rt_fail(cudaErrorInvalidValue, call, "mode %d: not a cudaStreamCaptureMode", mode);
     if (stream->capture)
-        return rt_fail(cudaErrorIllegalState, "cudaStreamBeginCapture", "the stream is being captured already");
+        return rt_fail(cudaErrorIllegalState, call, "the stream is being captured already");
+    if (into) {
+        cudaError_t e = rt_graph_check_edges(call, edges, n_deps);
+        if (e == cudaSuccess)
+            e = rt_graph_check_deps(call, into, deps, n_deps);
+        if (e == cudaSuccess && rt_graph_capturing(into))
+            e = rt_fail(cudaErrorIllegalState, call, "another capture is filling the graph");
+        if (e != cudaSuccess)
+            return e;
+    }
     static unsigned long long next_id = 1;
     RtCapture *c = xcalloc(1, sizeof *c);
     c->id = next_id++;
-    c->graph = xcalloc(1, sizeof *c->graph);
+    c->graph = into ? into : xcalloc(1, sizeof *c->graph);
+    c->into_program_graph = into != NULL;
     c->origin = stream;
     join(c, stream);
+    if (into && n_deps)
+        set_deps(stream, deps, n_deps);
     rt_captures = xrealloc(rt_captures, (rt_n_captures + 1) * sizeof *rt_captures);
     rt_captures[rt_n_captures++] = c;
     return cudaSuccess;
 }
 
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode)
+{
+    ENTER("cudaStreamBeginCapture");
+    return begin_capture("cudaStreamBeginCapture", stream, mode, NULL, NULL, NULL, 0);
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                          const cudaGraphEdgeData *edges, size_t n_deps, int mode)
+{
+    ENTER("cudaStreamBeginCaptureToGraph");
+    if (!graph)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamBeginCaptureToGraph", "null graph");
+    return begin_capture("cudaStreamBeginCaptureToGraph", stream, mode, graph, deps, edges, n_deps);
+}
+
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
     ENTER("cudaStreamEndCapture");
-    if (!pGraph)
-        return rt_fail(cudaErrorInvalidValue, "cudaStreamEndCapture", "null pointer");
     if (!rt_capturing(stream))
         return rt_fail(cudaErrorIllegalState, "cudaStreamEndCapture", "the stream is not being captured");
     RtCapture *c = stream->capture;
+    if (!pGraph && !c->into_program_graph)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamEndCapture", "null pointer");
     if (c->origin != stream)
         return rt_fail(cudaErrorStreamCaptureUnmatched, "cudaStreamEndCapture", "the capture began in another "
                        "stream: end it there");
@@ -452,9 +521,65 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     for (size_t i = 0; i < rt_n_captures; i++)
         if (rt_captures[i] == c)
             rt_captures[i] = rt_captures[--rt_n_captures];
-    *pGraph = c->graph;
+    if (pGraph)
+        *pGraph = c->graph;
     free(c->streams);
     free(c);
+    return cudaSuccess;
+}
+
+enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
+
+/* The capture's state; the dependency list stays valid until the stream's next call. */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, int *status, unsigned long long *id, cudaGraph_t *graph,
+                                     const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges, size_t *n_deps)
+{
+    ENTER("cudaStreamGetCaptureInfo");
+    if (!status)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamGetCaptureInfo", "null status pointer");
+    bool on = rt_capturing(stream);
+    *status = on ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+    if (id)
+        *id = on ? stream->capture->id : 0;
+    if (graph)
+        *graph = on ? stream->capture->graph : NULL;
+    if (deps)
+        *deps = on ? stream->deps : NULL;
+    if (edges) /* default edges: CUDA may answer NULL for them */
+        *edges = NULL;
+    if (n_deps)
+        *n_deps = on ? stream->n_deps : 0;
+    return cudaSuccess;
+}
+
+enum { cudaStreamAddCaptureDependencies = 0, cudaStreamSetCaptureDependencies = 1 };
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *deps,
+                                                const cudaGraphEdgeData *edges, size_t n_deps, unsigned flags)
+{
+    const char *call = "cudaStreamUpdateCaptureDependencies";
+    ENTER(call);
+    if (!rt_capturing(stream))
+        return rt_fail(cudaErrorIllegalState, call, "the stream is not being captured");
+    if (flags > cudaStreamSetCaptureDependencies)
+        return rt_fail(cudaErrorInvalidValue, call, "flags %u: expected cudaStreamAddCaptureDependencies or "
+                       "cudaStreamSetCaptureDependencies", flags);
+    cudaError_t e = rt_graph_check_edges(call, edges, n_deps);
+    if (e == cudaSuccess)
+        e = rt_graph_check_deps(call, stream->capture->graph, deps, n_deps);
+    if (e != cudaSuccess)
+        return e;
+    if (flags == cudaStreamSetCaptureDependencies)
+        stream->n_deps = 0;
+    for (size_t i = 0; i < n_deps; i++) {
+        bool have = false;
+        for (size_t j = 0; j < stream->n_deps && !have; j++)
+            have = stream->deps[j] == deps[i];
+        if (!have) {
+            stream->deps = xrealloc(stream->deps, (stream->n_deps + 1) * sizeof *stream->deps);
+            stream->deps[stream->n_deps++] = deps[i];
+        }
+    }
     return cudaSuccess;
 }
 
@@ -535,3 +660,6 @@ RT_PER_THREAD(cudaGraphLaunch_ptsz, cudaGraphLaunch);
 RT_PER_THREAD(cudaGraphUpload_ptsz, cudaGraphUpload);
 RT_PER_THREAD(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
 RT_PER_THREAD(cudaStreamEndCapture_ptsz, cudaStreamEndCapture);
+RT_PER_THREAD(cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCaptureToGraph);
+RT_PER_THREAD(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo);
+RT_PER_THREAD(cudaStreamUpdateCaptureDependencies_ptsz, cudaStreamUpdateCaptureDependencies);

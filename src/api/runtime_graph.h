@@ -1,7 +1,9 @@
 /* runtime_graph.h: what the graph files of warpsim's libcudart replacement share
  * (runtime_graph.c: graphs, executables, stream capture; runtime_graph_edge.c: dependencies,
  * their editing and the order they give; runtime_graph_update.c: changing a node's parameters
- * and updating an executable; runtime_graph_mem.c: memory allocation and free nodes). */
+ * and updating an executable; runtime_graph_mem.c: memory allocation and free nodes;
+ * runtime_graph_body.c: child graph and conditional nodes; runtime_graph_node.c:
+ * cudaGraphAddNode and the capture calls that take edge data). */
 #ifndef WARPSIM_RUNTIME_GRAPH_H
 #define WARPSIM_RUNTIME_GRAPH_H
 
@@ -21,6 +23,8 @@ struct CUgraph_st {
                                are added: rt_graph_order gives one) */
     size_t n, cap;
     cudaGraph_t clone_of; /* compared, never followed */
+    struct RtCondHandle **handles; /* the conditional handles made for it (held) */
+    size_t n_handles;
 };
 
 /* An executable: copies of its graph's ops in a dependency order, and the nodes they came from
@@ -73,6 +77,8 @@ typedef struct cudaGraphEdgeData_st {
     unsigned char from_port, to_port, type, reserved[5];
 } cudaGraphEdgeData;
 
+/* Edge data of the default kind (all zero), or none (NULL): the only kind supported. */
+cudaError_t rt_graph_check_edges(const char *call, const cudaGraphEdgeData *data, size_t n);
 /* Append node n to graph after deps (checked by the caller: nodes of graph). */
 void rt_graph_link(cudaGraph_t graph, cudaGraphNode_t n, const cudaGraphNode_t *deps, size_t n_deps);
 /* Check a dependency list of nodes of graph, each once (call names the API function). */
@@ -90,7 +96,8 @@ cudaGraphNode_t rt_graph_exec_topology_differs(cudaGraphExec_t x, cudaGraph_t gr
 /* A capture is filling graph (its nodes cannot be destroyed). */
 bool rt_graph_capturing(cudaGraph_t graph);
 
-/* A copy of op with its own kernel parameters and its own hold on its graph allocation. */
+/* A copy of op with its own kernel parameters, its own hold on its graph allocation and its
+ * own copies of its bodies. */
 RtOp rt_graph_op_copy(const RtOp *op);
 /* Release what an op owns. */
 void rt_graph_op_free(RtOp *op);
@@ -118,5 +125,43 @@ bool rt_graph_mem_release(const char *call, void *ptr, cudaError_t *e);
 /* cudaMallocAsync and cudaFreeAsync on a captured stream: allocation and free nodes. */
 cudaError_t rt_graph_mem_capture_alloc(cudaStream_t stream, void **ptr, size_t bytes, const char *call);
 cudaError_t rt_graph_mem_capture_free(cudaStream_t stream, void *ptr, const char *call);
+
+/* ---- graphs and executables as wholes (runtime_graph.c) ---- */
+
+/* Free a graph, its nodes and its hold on its conditional handles. */
+void rt_graph_free(cudaGraph_t graph);
+/* A copy of a graph (cudaGraphClone). */
+cudaGraph_t rt_graph_clone(cudaGraph_t graph);
+/* An executable of graph (cudaGraphInstantiate without the flags). */
+cudaError_t rt_graph_instantiate(const char *call, cudaGraph_t graph, cudaGraphExec_t *pExec);
+void rt_graph_exec_free(cudaGraphExec_t x);
+/* Run an executable's ops in order, stopping at the first that fails. */
+cudaError_t rt_graph_exec_run(cudaGraphExec_t x, const char *call);
+
+/* ---- child graph and conditional nodes (runtime_graph_body.c) ---- */
+
+/* The executable's op of a graph's node op: a copy, with bodies instantiated. */
+cudaError_t rt_graph_op_instance(const char *call, const RtOp *op, RtOp *out);
+/* Copy (into c, a copy of op) and free the bodies and handle of a child graph or conditional. */
+void rt_graph_body_copy(const RtOp *op, RtOp *c);
+void rt_graph_body_free(RtOp *op);
+/* A child graph node's op: a copy of child, or child itself when move (the node owns it). */
+cudaError_t rt_graph_child_op(const char *call, cudaGraph_t child, bool move, RtOp *op);
+/* cudaConditionalNodeParams (driver_types.h) */
+struct cudaConditionalNodeParams {
+    unsigned long long handle;
+    int type;
+    unsigned size;
+    cudaGraph_t *phGraph_out;
+};
+/* Add a conditional node with its empty bodies, which p->phGraph_out then names. */
+cudaError_t rt_graph_add_conditional(const char *call, cudaGraphNode_t *pNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t n_deps, struct cudaConditionalNodeParams *p);
+/* Release a hold on a conditional handle; give the clone of a graph the original's handles. */
+void rt_cond_release(struct RtCondHandle *h);
+void rt_cond_clone_handles(cudaGraph_t clone, cudaGraph_t graph);
+/* At the start of a launch: the handles made with cudaGraphCondAssignDefault that x's
+ * conditional nodes use, at any depth, take their default values. */
+void rt_cond_launch_defaults(cudaGraphExec_t x);
 
 #endif

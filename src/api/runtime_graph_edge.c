@@ -193,11 +193,17 @@ static cudaError_t check_edges(const char *call, cudaGraph_t graph, const cudaGr
             return rt_fail(cudaErrorInvalidValue, call, "edge %zu: a node that is not one of this graph's", i);
         if (from[i] == to[i])
             return rt_fail(cudaErrorInvalidValue, call, "edge %zu: a node cannot depend on itself", i);
-        static const cudaGraphEdgeData zero;
-        if (data && memcmp(&data[i], &zero, sizeof zero))
+    }
+    return rt_graph_check_edges(call, data, n);
+}
+
+cudaError_t rt_graph_check_edges(const char *call, const cudaGraphEdgeData *data, size_t n)
+{
+    static const cudaGraphEdgeData zero;
+    for (size_t i = 0; data && i < n; i++)
+        if (memcmp(&data[i], &zero, sizeof zero))
             return rt_fail(cudaErrorNotSupported, call, "edge %zu: ports or type other than 0 (programmatic "
                            "dependencies) are not supported", i);
-    }
     return cudaSuccess;
 }
 

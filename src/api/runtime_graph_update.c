@@ -176,6 +176,12 @@ static cudaError_t update_fail(UpdateInfo *info, int result, cudaGraphNode_t nod
     return rt_fail(cudaErrorGraphExecUpdateFailure, "cudaGraphExecUpdate", "%s", why);
 }
 
+/* Memory nodes hold their allocations; nodes with bodies would need those updated too. */
+static bool updatable(RtOpKind k)
+{
+    return k != RT_OP_MEMALLOC && k != RT_OP_MEMFREE && k != RT_OP_GRAPH && k != RT_OP_COND;
+}
+
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g, UpdateInfo *info)
 {
     API_LOCKED;
@@ -193,8 +199,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g, UpdateInfo *in
     int why = UPDATE_SUCCESS;
     for (size_t i = 0; i < g->n && !bad; i++) {
         const RtOp *op = &g->nodes[order[i]]->op;
-        if (op->kind == RT_OP_MEMALLOC || op->kind == RT_OP_MEMFREE || x->ops[i].kind == RT_OP_MEMALLOC ||
-            x->ops[i].kind == RT_OP_MEMFREE)
+        if (!updatable(op->kind) || !updatable(x->ops[i].kind))
             why = UPDATE_NOT_SUPPORTED;
         else if (op->kind != x->ops[i].kind)
             why = UPDATE_NODE_TYPE_CHANGED;
@@ -205,7 +210,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g, UpdateInfo *in
         why = UPDATE_TOPOLOGY_CHANGED;
     if (bad) {
         free(order);
-        return update_fail(info, why, bad, why == UPDATE_NOT_SUPPORTED ? "graphs with memory nodes cannot be updated"
+        return update_fail(info, why, bad, why == UPDATE_NOT_SUPPORTED ? "graphs with memory, child graph or "
+                           "conditional nodes cannot be updated"
                            : why == UPDATE_NODE_TYPE_CHANGED ? "a node is of another kind"
                            : "a node has other dependencies");
     }

@@ -241,7 +241,8 @@ struct CUevent_st {
 /* One piece of stream-ordered work, run at once or recorded as a graph node. */
 typedef enum RtOpKind {
     RT_OP_KERNEL, RT_OP_MEMCPY, RT_OP_MEMSET, RT_OP_HOST, RT_OP_EMPTY,
-    RT_OP_MEMALLOC, RT_OP_MEMFREE /* graph memory nodes (runtime_graph_mem.c): dst, width bytes */
+    RT_OP_MEMALLOC, RT_OP_MEMFREE, /* graph memory nodes (runtime_graph_mem.c): dst, width bytes */
+    RT_OP_GRAPH, RT_OP_COND        /* child graph and conditional nodes (runtime_graph_body.c) */
 } RtOpKind;
 
 typedef struct RtOp {
@@ -262,6 +263,13 @@ typedef struct RtOp {
     /* host work */
     void (*fn)(void *);
     void *data;
+    /* a child graph or a conditional: its bodies (owned), graphs in a graph's node and
+     * executables in an executable's op; a conditional's type and handle (held) */
+    cudaGraph_t *graphs;
+    cudaGraphExec_t *execs;
+    unsigned n_bodies;
+    int cond_type;
+    struct RtCondHandle *cond;
 } RtOp;
 
 /* A kernel launch's checks and its parameters packed into op (runtime_launch.c); the caller
@@ -269,6 +277,8 @@ typedef struct RtOp {
 cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, const char *call, RtOp *op);
 /* Run op now, under the name of the calling API function. */
 cudaError_t rt_op_run(const RtOp *op, const char *call);
+/* Run a child graph or conditional op of a graph executable (runtime_graph_body.c). */
+cudaError_t rt_graph_body_run(const RtOp *op, const char *call);
 /* The stream is being captured (the legacy and per-thread default streams never are). */
 bool rt_capturing(cudaStream_t stream);
 /* Record op as the capturing stream's next node, taking its parameters (op->params is NULL

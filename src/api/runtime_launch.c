@@ -201,6 +201,9 @@ cudaError_t rt_op_run(const RtOp *op, const char *call)
     case RT_OP_MEMALLOC:
     case RT_OP_MEMFREE:
         return rt_graph_mem_run(op, call);
+    case RT_OP_GRAPH:
+    case RT_OP_COND:
+        return rt_graph_body_run(op, call);
     }
     return cudaSuccess;
 }

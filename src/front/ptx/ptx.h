@@ -48,9 +48,10 @@ void ptx_module_free(PtxModule *m);
 const PtxKernelInfo *ptx_module_kernel(const PtxModule *m, const char *name);
 uint32_t ptx_module_n_kernels(const PtxModule *m);
 const PtxKernelInfo *ptx_module_kernel_at(const PtxModule *m, uint32_t i);
-/* The text to parse instead of a module's own when it declares vprintf or __assertfail, CUDA's
- * device printf and assert, which the interpreter provides: the text with a stub definition of
- * each appended (every line keeps its number); NULL when it declares neither. Free it. */
+/* The text to parse instead of a module's own when it declares vprintf, __assertfail or
+ * cudaGraphSetConditional (CUDA's device printf and assert, and a graph condition's setter),
+ * which the interpreter provides: the text with a definition of each appended (every line keeps
+ * its number); NULL when it declares none. Free it. */
 char *ptx_builtins_define(const char *text);
 /* Number of decoded instructions in the module (all functions). */
 uint32_t ptx_module_n_insts(const PtxModule *m);

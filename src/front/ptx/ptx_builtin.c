@@ -1,11 +1,13 @@
 /* ptx_builtin.c: the functions of CUDA's device runtime that nvcc's PTX calls but does not
  * define, which the interpreter provides itself: vprintf (device printf) and __assertfail (a
- * failed assert).
+ * failed assert), and cudaGraphSetConditional (a graph's condition).
  *
  * nvcc declares them `.extern .func`, and the parser takes only calls to defined functions, so
- * ptx_builtins_define appends a stub definition of each one a module declares (after its last
- * line: every line number stays), and the interpreter runs a call of either here instead of
- * entering the stub (ptx_builtin_call).
+ * ptx_builtins_define appends a definition of each one a module declares (after its last
+ * line: every line number stays). vprintf's and __assertfail's are stubs: the interpreter runs
+ * a call of either here instead of entering it (ptx_builtin_call). cudaGraphSetConditional's is
+ * its whole body, run as any function: the runtime's conditional handle is the address of the
+ * condition's value (runtime_graph_body.c), which the call stores.
  *
  * vprintf(format, args): generic pointers to the format string and to a buffer of the
  * arguments, each at its natural alignment (int and narrower: 4 bytes; long, long long, double
@@ -57,6 +59,9 @@ static const struct {
     {"vprintf", ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
     {"__assertfail", ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
                      ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
+    {"cudaGraphSetConditional", ".func cudaGraphSetConditional(.param .b64 handle, .param .b32 value)\n{\n"
+                                "\t.reg .b64 %h;\n\t.reg .b32 %v;\n\tld.param.b64 %h, [handle];\n"
+                                "\tld.param.b32 %v, [value];\n\tst.u32 [%h], %v;\n\tret;\n}\n"},
 };
 
 static bool word_char(char c)
