@@ -9,6 +9,7 @@
 
 #include "base/base.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -220,6 +221,29 @@ static cudaError_t device_query(const char *call, const void *out, int device)
     return cudaSuccess;
 }
 
+/* The fields answered as the device attributes of the same name are (device_attr.c), so that
+ * the two never disagree: the texture and surface limits, and the features of other hardware. */
+static const struct {
+    size_t off;
+    int attr;
+} prop_attrs[] = {
+#define F(field, attr) {offsetof(struct cudaDeviceProp, field), attr}
+    F(maxTexture1D, 21), F(maxTexture1DMipmap, 77), F(maxTexture2D[0], 22), F(maxTexture2D[1], 23),
+    F(maxTexture2DMipmap[0], 73), F(maxTexture2DMipmap[1], 74), F(maxTexture2DLinear[0], 70),
+    F(maxTexture2DLinear[1], 71), F(maxTexture2DLinear[2], 72), F(maxTexture2DGather[0], 45),
+    F(maxTexture2DGather[1], 46), F(maxTexture3D[0], 24), F(maxTexture3D[1], 25), F(maxTexture3D[2], 26),
+    F(maxTexture3DAlt[0], 47), F(maxTexture3DAlt[1], 48), F(maxTexture3DAlt[2], 49), F(maxTextureCubemap, 52),
+    F(maxTexture1DLayered[0], 42), F(maxTexture1DLayered[1], 43), F(maxTexture2DLayered[0], 27),
+    F(maxTexture2DLayered[1], 28), F(maxTexture2DLayered[2], 29), F(maxTextureCubemapLayered[0], 53),
+    F(maxTextureCubemapLayered[1], 54), F(maxSurface1D, 55), F(maxSurface2D[0], 56), F(maxSurface2D[1], 57),
+    F(maxSurface3D[0], 58), F(maxSurface3D[1], 59), F(maxSurface3D[2], 60), F(maxSurface1DLayered[0], 61),
+    F(maxSurface1DLayered[1], 62), F(maxSurface2DLayered[0], 63), F(maxSurface2DLayered[1], 64),
+    F(maxSurface2DLayered[2], 65), F(maxSurfaceCubemap, 66), F(maxSurfaceCubemapLayered[0], 67),
+    F(maxSurfaceCubemapLayered[1], 68), F(computePreemptionSupported, 90), F(deviceNumaId, 131),
+    F(hostNumaId, 134),
+#undef F
+};
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
     cudaError_t e = device_query("cudaGetDeviceProperties", prop, device);
@@ -267,6 +291,14 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->managedMemory = prop->concurrentManagedAccess = prop->directManagedMemAccessFromHost = 1;
     prop->cooperativeLaunch = di.cc_major >= 6; /* cudaLaunchCooperativeKernel, grid.sync(): Pascal on */
     api_persisting_l2(&di, &prop->persistingL2CacheMaxSize, &prop->accessPolicyMaxWindowSize);
+    for (size_t i = 0; i < sizeof prop_attrs / sizeof prop_attrs[0]; i++) {
+        int v = 0;
+        api_device_attribute(&di, prop_attrs[i].attr, &v);
+        memcpy((char *)prop + prop_attrs[i].off, &v, sizeof v);
+    }
+    int align = 0;
+    api_device_attribute(&di, 30, &align); /* cudaDevAttrSurfaceAlignment */
+    prop->surfaceAlignment = (size_t)align;
     return cudaSuccess;
 }
 

@@ -304,6 +304,7 @@ int cudaGetLastError(void);
 int cudaPeekAtLastError(void);
 int cudaFuncGetAttributes(void *attr, const void *func);
 int cudaDeviceGetAttribute(int *value, int attr, int device);
+int cudaGetDeviceProperties(void *prop, int device);
 int cudaDeviceSetLimit(int limit, size_t value);
 
 enum { H2D = 1, D2H = 2, DEFAULT = 4 };
@@ -449,18 +450,59 @@ TEST(cudart_device_attribute_names)
     runtime_first_use();
     int v = -1;
     capture_begin();
-    int e1 = cudaDeviceGetAttribute(&v, 85, 0); /* not modelled */
+    int e1 = cudaDeviceGetAttribute(&v, 87, 0); /* not modelled */
     int e2 = cudaDeviceGetAttribute(&v, 9999, 0);
     int e3 = cudaDeviceSetLimit(42, 1);
     char *msg = capture_end();
     EXPECT_EQ_I(e1, 1); /* cudaErrorInvalidValue */
     EXPECT_EQ_I(e2, 1);
     EXPECT_EQ_I(e3, 215); /* cudaErrorUnsupportedLimit */
-    EXPECT_CONTAINS(msg, "cudaDeviceGetAttribute: cudaDevAttrMultiGpuBoardGroupID (85) is not modelled");
+    EXPECT_CONTAINS(msg, "cudaDeviceGetAttribute: cudaDevAttrSingleToDoublePrecisionPerfRatio (87) is not modelled");
     EXPECT_CONTAINS(msg, "cudaDeviceGetAttribute: 9999 is not a CUDA device attribute");
     EXPECT_CONTAINS(msg, "cudaDeviceSetLimit: limit 42 is not one of CUDA's");
     free(msg);
     cudaGetLastError();
+}
+
+/* Every attribute of CUDA 13 is answered but the performance ratio, which the machine model does
+ * not know, and the reserved ones; cudaDeviceProp's texture and surface limits and other fields
+ * are the attributes' answers (here gtx480's Fermi limits). */
+TEST(cudart_device_attributes_all)
+{
+    runtime_first_use();
+    int v, answered = 0;
+    capture_begin();
+    for (int attr = 1; attr <= 147; attr++) {
+        if (cudaDeviceGetAttribute(&v, attr, 0) == 0)
+            answered++;
+        cudaGetLastError();
+    }
+    int e = cudaDeviceGetAttribute(&v, 92, 0); /* cudaDevAttrReserved92 */
+    free(capture_end());
+    cudaGetLastError();
+    EXPECT_EQ_I(e, 1);
+    /* 137 names in CUDA 13 between 1 and 147, of which 13 are reserved, and the ratio */
+    EXPECT_EQ_I(answered, 137 - 13 - 1);
+    static unsigned char prop[1008]; /* cudaDeviceProp, CUDA 13's layout */
+    EXPECT_EQ_I(cudaGetDeviceProperties(prop, 0), 0);
+    int tex1d, tex2d[2], surf3d[3], preempt;
+    size_t surf_align;
+    memcpy(&tex1d, prop + 396, sizeof tex1d);
+    memcpy(tex2d, prop + 404, sizeof tex2d);
+    memcpy(surf3d, prop + 508, sizeof surf3d);
+    memcpy(&surf_align, prop + 552, sizeof surf_align);
+    memcpy(&preempt, prop + 660, sizeof preempt);
+    EXPECT_EQ_I(tex1d, 65536);
+    EXPECT_EQ_I(tex2d[0], 65536);
+    EXPECT_EQ_I(tex2d[1], 65535);
+    EXPECT_EQ_I(surf3d[0], 65536);
+    EXPECT_EQ_I(surf3d[2], 2048);
+    EXPECT_EQ_I((int)surf_align, 512);
+    EXPECT_EQ_I(preempt, 0);
+    EXPECT_EQ_I(cudaDeviceGetAttribute(&v, 23, 0), 0); /* cudaDevAttrMaxTexture2DHeight */
+    EXPECT_EQ_I(v, tex2d[1]);
+    EXPECT_EQ_I(cudaDeviceGetAttribute(&v, 131, 0), 0); /* cudaDevAttrNumaId: none */
+    EXPECT_EQ_I(v, -1);
 }
 
 TEST(cudart_inprocess_corrupt_fatbin)
