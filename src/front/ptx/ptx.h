@@ -52,6 +52,12 @@ const PtxKernelInfo *ptx_module_kernel_at(const PtxModule *m, uint32_t i);
  * device printf and assert, which the interpreter provides: the text with a stub definition of
  * each appended (every line keeps its number); NULL when it declares neither. Free it. */
 char *ptx_builtins_define(const char *text);
+/* ptx_link.c: the PTX of n objects of one program built with relocatable device code (nvcc
+ * -rdc) as one module's text: extern declarations resolved against the other objects'
+ * definitions, duplicate .weak definitions dropped, names without linkage that two objects
+ * use renamed in one (NAME_$oN). malloc'd; NULL with a message naming the name and objects if
+ * two objects define one name. */
+char *ptx_link(const char *const *texts, uint32_t n, char *err, size_t err_len);
 /* Number of decoded instructions in the module (all functions). */
 uint32_t ptx_module_n_insts(const PtxModule *m);
 /* The source line of the module's first wmma instruction (tensor cores), 0 if none. */
