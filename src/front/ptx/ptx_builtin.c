@@ -51,12 +51,35 @@ struct PtxOutput {
 
 /* ---- the stub definitions ---- */
 
+/* Indexed by PtxBuiltin. The CUDA device runtime's entry points (dynamic parallelism) run in
+ * ptx_cdp.c; their stubs take the parameters nvcc's declarations give them. */
 static const struct {
     const char *name, *stub;
-} builtins[] = {
-    {"vprintf", ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
-    {"__assertfail", ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
+} builtins[PTX_BUILTIN_COUNT] = {
+    [PTX_BUILTIN_VPRINTF] = {"vprintf", ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_ASSERTFAIL] = {"__assertfail", ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
                      ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_GET_PARAMETER_BUFFER] = {"__cudaCDP2GetParameterBufferV2",
+        ".func (.param .b64 r) __cudaCDP2GetParameterBufferV2(.param .b64 func, .param .align 4 .b8 grid[12], "
+        ".param .align 4 .b8 block[12], .param .b32 smem)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_LAUNCH_DEVICE] = {"__cudaCDP2LaunchDeviceV2",
+        ".func (.param .b32 r) __cudaCDP2LaunchDeviceV2(.param .b64 buffer, .param .b64 stream)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_STREAM_CREATE] = {"__cudaCDP2StreamCreateWithFlags",
+        ".func (.param .b32 r) __cudaCDP2StreamCreateWithFlags(.param .b64 stream, .param .b32 flags)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_STREAM_DESTROY] = {"__cudaCDP2StreamDestroy",
+        ".func (.param .b32 r) __cudaCDP2StreamDestroy(.param .b64 stream)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_MALLOC] = {"__cudaCDP2Malloc",
+        ".func (.param .b32 r) __cudaCDP2Malloc(.param .b64 ptr, .param .b64 size)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_FREE] = {"__cudaCDP2Free", ".func (.param .b32 r) __cudaCDP2Free(.param .b64 ptr)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_GET_LAST_ERROR] = {"__cudaCDP2GetLastError",
+        ".func (.param .b32 r) __cudaCDP2GetLastError()\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR] = {"__cudaCDP2PeekAtLastError",
+        ".func (.param .b32 r) __cudaCDP2PeekAtLastError()\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_MEMCPY_ASYNC] = {"__cudaCDP2MemcpyAsync",
+        ".func (.param .b32 r) __cudaCDP2MemcpyAsync(.param .b64 dst, .param .b64 src, .param .b64 count, "
+        ".param .b32 kind, .param .b64 stream)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_GET_ERROR_STRING] = {"__cudaCDP2GetErrorString",
+        ".func (.param .b64 r) __cudaCDP2GetErrorString(.param .b32 error)\n{\n\tret;\n}\n"},
 };
 
 static bool word_char(char c)
@@ -85,8 +108,8 @@ static bool declares_extern(const char *text, const char *name)
 char *ptx_builtins_define(const char *text)
 {
     size_t len = strlen(text), extra = 0;
-    bool want[ARRAY_LEN(builtins)];
-    for (size_t i = 0; i < ARRAY_LEN(builtins); i++) {
+    bool want[ARRAY_LEN(builtins)] = {false};
+    for (size_t i = 1; i < ARRAY_LEN(builtins); i++) {
         want[i] = declares_extern(text, builtins[i].name);
         extra += want[i] ? strlen(builtins[i].stub) : 0;
     }
@@ -95,7 +118,7 @@ char *ptx_builtins_define(const char *text)
     char *out = xmalloc(len + 1 + extra + 1);
     memcpy(out, text, len);
     out[len++] = '\n';
-    for (size_t i = 0; i < ARRAY_LEN(builtins); i++)
+    for (size_t i = 1; i < ARRAY_LEN(builtins); i++)
         if (want[i]) {
             memcpy(out + len, builtins[i].stub, strlen(builtins[i].stub));
             len += strlen(builtins[i].stub);
@@ -104,16 +127,13 @@ char *ptx_builtins_define(const char *text)
     return out;
 }
 
-void ptx_builtins_find(const PtxModule *m, uint32_t *vprintf_fn, uint32_t *assert_fn)
+void ptx_builtins_find(const PtxModule *m, uint8_t *builtin_of)
 {
-    *vprintf_fn = *assert_fn = UINT32_MAX;
     for (uint32_t f = 0; f < m->n_funcs; f++) {
-        if (!m->funcs[f].defined)
-            continue;
-        if (!strcmp(m->funcs[f].name, builtins[0].name))
-            *vprintf_fn = f;
-        else if (!strcmp(m->funcs[f].name, builtins[1].name))
-            *assert_fn = f;
+        builtin_of[f] = PTX_BUILTIN_NONE;
+        for (uint8_t b = 1; b < PTX_BUILTIN_COUNT && m->funcs[f].defined; b++)
+            if (!strcmp(m->funcs[f].name, builtins[b].name))
+                builtin_of[f] = b;
     }
 }
 
@@ -220,26 +240,33 @@ void ptx_output_free(PtxLaunch *l)
 
 /* ---- the calls ---- */
 
-/* Argument k of a call for one lane (at most 8 bytes), from the caller's .param variables. */
-static uint64_t call_arg(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k)
+size_t ptx_call_arg_bytes(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k,
+                          void *dst, size_t n)
 {
     const PtxModule *m = l->m;
-    uint64_t v = 0;
+    memset(dst, 0, n);
     if (k >= call->o[2].reg)
         return 0;
     const PtxSymbol *a = &m->syms[m->call_syms[call->o[2].imm + k]];
-    memcpy(&v, w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + a->offset, MIN(a->size, 8));
+    size_t got = (size_t)MIN(a->size, (uint64_t)n);
+    memcpy(dst, w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + a->offset, got);
+    return got;
+}
+
+uint64_t ptx_call_arg(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k)
+{
+    uint64_t v;
+    ptx_call_arg_bytes(l, w, lane, call, k, &v, sizeof v);
     return v;
 }
 
-/* The call's 32-bit return value, for one lane. */
-static void call_return(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, int32_t v)
+void ptx_call_return(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint64_t v)
 {
     const PtxModule *m = l->m;
     if (call->o[1].reg == 0)
         return;
     const PtxSymbol *r = &m->syms[m->call_syms[call->o[1].imm]];
-    memcpy(w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + r->offset, &v, MIN(r->size, 4));
+    memcpy(w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + r->offset, &v, MIN(r->size, 8));
 }
 
 /* The NUL-terminated string at a generic address (at most PTX_STRING_MAX bytes); false if a read
@@ -336,7 +363,7 @@ static bool convert(PtxLaunch *l, PtxWarp *w, uint32_t lane, PtxOutput *o, char 
 static int do_vprintf(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t pc)
 {
     char fmt[PTX_STRING_MAX + 1];
-    uint64_t f = call_arg(l, w, lane, call, 0), at = call_arg(l, w, lane, call, 1);
+    uint64_t f = ptx_call_arg(l, w, lane, call, 0), at = ptx_call_arg(l, w, lane, call, 1);
     if (!f)
         return -1;
     if (!read_string(l, w, lane, f, pc, fmt))
@@ -400,9 +427,9 @@ static bool do_assert(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *ca
                       size_t first_len)
 {
     char msg[PTX_STRING_MAX + 1], file[PTX_STRING_MAX + 1], func[PTX_STRING_MAX + 1];
-    uint64_t pm = call_arg(l, w, lane, call, 0), pf = call_arg(l, w, lane, call, 1);
-    uint32_t line = (uint32_t)call_arg(l, w, lane, call, 2);
-    uint64_t pfn = call_arg(l, w, lane, call, 3);
+    uint64_t pm = ptx_call_arg(l, w, lane, call, 0), pf = ptx_call_arg(l, w, lane, call, 1);
+    uint32_t line = (uint32_t)ptx_call_arg(l, w, lane, call, 2);
+    uint64_t pfn = ptx_call_arg(l, w, lane, call, 3);
     strcpy(msg, "?");
     strcpy(file, "?");
     strcpy(func, "?");
@@ -427,7 +454,12 @@ static bool do_assert(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *ca
 
 void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active)
 {
-    bool is_assert = call->o[0].imm == l->fn_assertfail;
+    uint8_t which = l->builtin_of[call->o[0].imm];
+    if (which != PTX_BUILTIN_VPRINTF && which != PTX_BUILTIN_ASSERTFAIL) {
+        ptx_cdp_call(l, w, call, pc, active, which);
+        return;
+    }
+    bool is_assert = which == PTX_BUILTIN_ASSERTFAIL;
     char first[PTX_STRING_MAX + 256] = "";
     FOR_LANES(active, i) {
         if (is_assert) {
@@ -438,7 +470,7 @@ void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc
         int n = do_vprintf(l, w, i, call, pc);
         if (l->failed)
             return;
-        call_return(l, w, i, call, n);
+        ptx_call_return(l, w, i, call, (uint64_t)(int64_t)n);
     }
     if (is_assert)
         ptx_launch_fault(l, pc, PTX_FAULT_ASSERT, first);

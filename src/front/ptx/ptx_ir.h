@@ -168,6 +168,9 @@ typedef struct PtxSymbol {
     uint8_t *init;   /* initial bytes (size of them) for .global/.const, or NULL */
 } PtxSymbol;
 
+/* Functions in one module (an instruction names its function in 8 bits). */
+#define PTX_MAX_FUNCS 250
+
 typedef struct PtxFunc {
     char *name;
     bool is_entry;
