@@ -96,6 +96,9 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
  * extern declarations resolved across the objects), to pass to warpsim_module_load; malloc'd,
  * free it. NULL with a message (warpsim_error) if two objects define one name. */
 char *warpsim_ptx_link(WarpsimSim *s, const char *const *texts, uint32_t n);
+/* The PTX is that of CUDA's device runtime library (libcudadevrt: it defines the functions of
+ * the device runtime, which the simulator provides itself), not to be linked. */
+int warpsim_ptx_is_device_runtime(const char *ptx_text);
 void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m);
 WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
                                   WarpsimKernelInfo *out);

@@ -206,9 +206,10 @@ void rt_module_keep_ptx(RtModule *mod)
 
 /* A program linked with relocatable device code (nvcc -rdc): its fat binary holds only the
  * cubin nvlink made, and the PTX is in the objects' own fat binaries. Link the PTX of those
- * whose PTX is for the cubin's architecture or below (ptx_link); the others are skipped: the
- * device runtime library's (libcudadevrt) carries PTX only for the newest architecture, and
- * the simulator provides the device runtime itself. NULL with a message if none has PTX. */
+ * whose PTX is for the cubin's architecture or below (ptx_link); the others are skipped, and so
+ * is the device runtime library's (libcudadevrt, which carries PTX only for the newest
+ * architecture): the simulator provides the device runtime itself. NULL with a message if no
+ * object is left. */
 static char *prelinked_ptx(const RtModule *mod, uint32_t *arch, char *err, size_t err_len)
 {
     int cubin = fatbin_best_entry(&mod->fb, FATBIN_KIND_ELF);
@@ -230,7 +231,8 @@ static char *prelinked_ptx(const RtModule *mod, uint32_t *arch, char *err, size_
         }
         char *ptx = fatbin_extract_ptx_upto(&fb, max_arch, &a, why, sizeof why);
         fatbin_free(&fb);
-        if (!ptx) {
+        if (!ptx || warpsim_ptx_is_device_runtime(ptx)) {
+            free(ptx);
             skipped++;
             continue;
         }

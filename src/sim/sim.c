@@ -344,6 +344,11 @@ char *warpsim_ptx_link(WarpsimSim *s, const char *const *texts, uint32_t n)
     return out;
 }
 
+int warpsim_ptx_is_device_runtime(const char *ptx_text)
+{
+    return ptx_defines_builtins(ptx_text);
+}
+
 void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m)
 {
     for (WarpsimModule **p = &s->modules; *p; p = &(*p)->next)

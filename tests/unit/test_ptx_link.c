@@ -3,7 +3,8 @@
  * defined in the other (the variable after its use, the function and kernel too), a .weak
  * function both objects define, a string constant ($str) each object has under the same name,
  * and two definitions of one .visible name, which must fail naming both objects. The linked
- * module runs, and every value must come from the right object. */
+ * module runs, and every value must come from the right object. And the device runtime
+ * library's PTX, which defines the functions the interpreter provides, is told apart. */
 #include "../test.h"
 
 #include "../ptx/ptx_test.h"
@@ -94,4 +95,15 @@ TEST(ptx_link_function_address_only_by_mov)
     EXPECT(!m);
     EXPECT_CONTAINS(err, "addr.ptx:11: function 'k': its address may only be read by a 64-bit mov");
     ptx_module_free(m);
+}
+
+/* The device runtime library's object defines what the interpreter provides: it is not linked. */
+TEST(ptx_link_device_runtime_recognised)
+{
+    const char *decl = ".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2\n(\n.param .b64 a,\n.param .b64 b\n)\n;\n";
+    const char *def = ".visible .func (.param .b32 r) __cudaCDP2LaunchDeviceV2(\n.param .b64 a,\n.param .b64 b\n)\n"
+                      "{\nret;\n}\n";
+    EXPECT(!ptx_defines_builtins(decl));
+    EXPECT(ptx_defines_builtins(def));
+    EXPECT(!ptx_defines_builtins(obj_a));
 }

@@ -52,6 +52,9 @@ const PtxKernelInfo *ptx_module_kernel_at(const PtxModule *m, uint32_t i);
  * device printf and assert, which the interpreter provides: the text with a stub definition of
  * each appended (every line keeps its number); NULL when it declares neither. Free it. */
 char *ptx_builtins_define(const char *text);
+/* The text defines (not merely declares) one of those functions: the PTX of CUDA's device
+ * runtime library (libcudadevrt), which the interpreter replaces, not code to load. */
+bool ptx_defines_builtins(const char *text);
 /* ptx_link.c: the PTX of n objects of one program built with relocatable device code (nvcc
  * -rdc) as one module's text: extern declarations resolved against the other objects'
  * definitions, duplicate .weak definitions dropped, names without linkage that two objects

@@ -87,8 +87,9 @@ static bool word_char(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-/* The text declares name in an `.extern .func` statement. */
-static bool declares_extern(const char *text, const char *name)
+/* The text has a `.func` statement naming name: an `.extern` declaration of it (extern), or a
+ * definition (a body follows its parameter list). */
+static bool names_func(const char *text, const char *name, bool extern_decl)
 {
     size_t n = strlen(name);
     for (const char *p = strstr(text, name); p; p = strstr(p + n, name)) {
@@ -99,9 +100,25 @@ static bool declares_extern(const char *text, const char *name)
             start--;
         char stmt[256];
         snprintf(stmt, sizeof stmt, "%.*s", (int)MIN((size_t)(p - start), sizeof stmt - 1), start);
-        if (strstr(stmt, ".extern") && strstr(stmt, ".func"))
+        if (!strstr(stmt, ".func") || (strstr(stmt, ".extern") != NULL) != extern_decl)
+            continue;
+        if (extern_decl)
+            return true;
+        const char *q = p + n;
+        int depth = 0;
+        for (; *q && *q != ';' && *q != '{'; q++) /* past the parameter list */
+            depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+        if (*q == '{' && depth == 0)
             return true;
     }
+    return false;
+}
+
+bool ptx_defines_builtins(const char *text)
+{
+    for (size_t i = 1; i < ARRAY_LEN(builtins); i++)
+        if (names_func(text, builtins[i].name, false))
+            return true;
     return false;
 }
 
@@ -110,7 +127,7 @@ char *ptx_builtins_define(const char *text)
     size_t len = strlen(text), extra = 0;
     bool want[ARRAY_LEN(builtins)] = {false};
     for (size_t i = 1; i < ARRAY_LEN(builtins); i++) {
-        want[i] = declares_extern(text, builtins[i].name);
+        want[i] = names_func(text, builtins[i].name, true);
         extra += want[i] ? strlen(builtins[i].stub) : 0;
     }
     if (!extra)
