@@ -214,11 +214,12 @@ static char *prelinked_ptx(const RtModule *mod, uint32_t *arch, char *err, size_
 {
     int cubin = fatbin_best_entry(&mod->fb, FATBIN_KIND_ELF);
     uint32_t max_arch = cubin >= 0 ? mod->fb.entries[cubin].arch : UINT32_MAX;
-    uint32_t n = 0, skipped = 0;
+    uint32_t n = 0;
     for (const void *const *p = mod->prelinked; *p; p++)
         n++;
     char **texts = xcalloc(n ? n : 1, sizeof *texts);
     uint32_t n_texts = 0;
+    bool bad = false;
     *arch = 0;
     for (uint32_t i = 0; i < n; i++) {
         Fatbin fb;
@@ -226,33 +227,30 @@ static char *prelinked_ptx(const RtModule *mod, uint32_t *arch, char *err, size_
         uint32_t a = 0;
         if (!fatbin_parse_unsized(mod->prelinked[i], &fb, why, sizeof why)) {
             snprintf(err, err_len, "the fat binary of object %u of the -rdc link: %s", i + 1, why);
-            n_texts = 0, skipped = n;
+            bad = true;
             break;
         }
         char *ptx = fatbin_extract_ptx_upto(&fb, max_arch, &a, why, sizeof why);
         fatbin_free(&fb);
         if (!ptx || warpsim_ptx_is_device_runtime(ptx)) {
             free(ptx);
-            skipped++;
             continue;
         }
         texts[n_texts++] = ptx;
         *arch = MAX(*arch, a);
     }
     char *out = NULL;
-    if (n_texts == 1) {
+    if (!bad && n_texts == 1) {
         out = texts[0];
         texts[0] = NULL;
-    } else if (n_texts > 1) {
+    } else if (!bad && n_texts > 1) {
         out = warpsim_ptx_link(rt_sim, (const char *const *)texts, n_texts);
         if (!out)
             snprintf(err, err_len, "%s", warpsim_error(rt_sim));
-    } else if (skipped < n || !n) {
-        snprintf(err, err_len, "fatbin: relocatable device code (nvcc -rdc) whose %u objects carry no PTX", n);
-    } else if (!err[0]) {
-        snprintf(err, err_len, "fatbin: relocatable device code (nvcc -rdc): none of its %u objects carries PTX for "
-                 "compute_%u or below (warpsim runs PTX: build with it, e.g. -gencode arch=compute_75,code=[sm_75,compute_75])",
-                 n, max_arch);
+    } else if (!bad) {
+        snprintf(err, err_len, "fatbin: relocatable device code (nvcc -rdc): none of its %u objects carries PTX "
+                 "for compute_%u or below but the device runtime library's (warpsim runs PTX: build with it, "
+                 "e.g. -gencode arch=compute_75,code=[sm_75,compute_75])", n, max_arch);
     }
     for (uint32_t i = 0; i < n_texts; i++)
         free(texts[i]);

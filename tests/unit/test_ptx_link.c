@@ -100,7 +100,8 @@ TEST(ptx_link_function_address_only_by_mov)
 /* The device runtime library's object defines what the interpreter provides: it is not linked. */
 TEST(ptx_link_device_runtime_recognised)
 {
-    const char *decl = ".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2\n(\n.param .b64 a,\n.param .b64 b\n)\n;\n";
+    const char *decl =
+        ".extern .func (.param .b32 r) __cudaCDP2LaunchDeviceV2\n(\n.param .b64 a,\n.param .b64 b\n)\n;\n";
     const char *def = ".visible .func (.param .b32 r) __cudaCDP2LaunchDeviceV2(\n.param .b64 a,\n.param .b64 b\n)\n"
                       "{\nret;\n}\n";
     EXPECT(!ptx_defines_builtins(decl));

@@ -56,9 +56,11 @@ struct PtxOutput {
 static const struct {
     const char *name, *stub;
 } builtins[PTX_BUILTIN_COUNT] = {
-    [PTX_BUILTIN_VPRINTF] = {"vprintf", ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
-    [PTX_BUILTIN_ASSERTFAIL] = {"__assertfail", ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
-                     ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_VPRINTF] = {"vprintf",
+        ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_ASSERTFAIL] = {"__assertfail",
+        ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
+        ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
     [PTX_BUILTIN_CDP_GET_PARAMETER_BUFFER] = {"__cudaCDP2GetParameterBufferV2",
         ".func (.param .b64 r) __cudaCDP2GetParameterBufferV2(.param .b64 func, .param .align 4 .b8 grid[12], "
         ".param .align 4 .b8 block[12], .param .b32 smem)\n{\n\tret;\n}\n"},
@@ -70,7 +72,8 @@ static const struct {
         ".func (.param .b32 r) __cudaCDP2StreamDestroy(.param .b64 stream)\n{\n\tret;\n}\n"},
     [PTX_BUILTIN_CDP_MALLOC] = {"__cudaCDP2Malloc",
         ".func (.param .b32 r) __cudaCDP2Malloc(.param .b64 ptr, .param .b64 size)\n{\n\tret;\n}\n"},
-    [PTX_BUILTIN_CDP_FREE] = {"__cudaCDP2Free", ".func (.param .b32 r) __cudaCDP2Free(.param .b64 ptr)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_FREE] = {"__cudaCDP2Free",
+        ".func (.param .b32 r) __cudaCDP2Free(.param .b64 ptr)\n{\n\tret;\n}\n"},
     [PTX_BUILTIN_CDP_GET_LAST_ERROR] = {"__cudaCDP2GetLastError",
         ".func (.param .b32 r) __cudaCDP2GetLastError()\n{\n\tret;\n}\n"},
     [PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR] = {"__cudaCDP2PeekAtLastError",
