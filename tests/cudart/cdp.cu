@@ -10,6 +10,7 @@
 //   fan     with cudaLimitDevRuntimePendingLaunchCount 4, the fifth of 8 launches fails
 //   copier  a stream, cudaMemcpyAsync into it, its destruction; a bad configuration; the last
 //           error read and cleared; cudaGetErrorString on the device
+// The checks of what a GPU leaves to its scheduling or undefined run only on warpsim.
 #include "cdp.h"
 #include "check.h"
 
@@ -185,7 +186,9 @@ int main()
     fan<<<1, 1>>>(res, res + 1);
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, pending));
-    bad += MISS(pending != 2048 || res[0] != 4 || res[1] != 4);
+    // a GPU may start (and finish) a child while its parent runs, freeing its slot: the split
+    // of 8 into launched and refused is warpsim's, whose children wait for the parent's end
+    bad += MISS(pending != 2048 || res[0] + res[1] != 8 || (on_warpsim() && (res[0] != 4 || res[1] != 4)));
     printf("cdp: %d of 8 launches with 4 pending at most, %d refused\n", res[0], res[1]);
     // copier
     int *src, *dst;
@@ -206,7 +209,8 @@ int main()
     for (int k = 0; k < n; k++)
         bad += MISS(dst[k] != k * 3 + 1);
     bad += MISS(res[0] != cudaErrorInvalidValue || res[1] != cudaSuccess || res[2] != cudaSuccess);
-    bad += MISS(res[3] != cudaSuccess || res[4] != cudaErrorInvalidResourceHandle);
+    // destroying a destroyed stream is undefined on a GPU; warpsim says so
+    bad += MISS(res[3] != cudaSuccess || (on_warpsim() && res[4] != cudaErrorInvalidResourceHandle));
     bad += MISS(res[5] != cudaErrorInvalidConfiguration || res[6] != cudaErrorInvalidConfiguration);
     bad += MISS(res[7] != cudaSuccess || res[8] != 0);
     bad += MISS(strcmp(msg, cudaGetErrorString(cudaErrorLaunchMaxDepthExceeded)) != 0);
