@@ -92,6 +92,13 @@ const char *warpsim_results_file(const WarpsimSim *s);
 void warpsim_device_info(const WarpsimSim *s, WarpsimDeviceInfo *out);
 
 WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const char *name, WarpsimModule **out);
+/* The PTX of n objects linked as one module's text (relocatable device code, nvcc -rdc:
+ * extern declarations resolved across the objects), to pass to warpsim_module_load; malloc'd,
+ * free it. NULL with a message (warpsim_error) if two objects define one name. */
+char *warpsim_ptx_link(WarpsimSim *s, const char *const *texts, uint32_t n);
+/* The PTX is that of CUDA's device runtime library (libcudadevrt: it defines the functions of
+ * the device runtime, which the simulator provides itself), not to be linked. */
+int warpsim_ptx_is_device_runtime(const char *ptx_text);
 void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m);
 WarpsimStatus warpsim_kernel_info(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
                                   WarpsimKernelInfo *out);
@@ -221,6 +228,15 @@ WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const 
 /* The blocks of that shape a cooperative launch may have: the CTAs one SM holds x the SMs. */
 WarpsimStatus warpsim_cooperative_max_blocks(WarpsimSim *s, const WarpsimModule *m, const char *kernel,
                                              const uint32_t block[3], uint32_t dyn_smem_bytes, uint64_t *max_blocks);
+
+/* Dynamic parallelism: kernels launch kernels (k<<<...>>> in device code, nvcc -rdc). A grid's
+ * launches and cudaMemcpyAsync copies run once it is complete, before the launch that ran it
+ * returns (docs/cuda.md, "Dynamic parallelism"), each launch in the stats as its own kernel.
+ * Its limits: work pending at once (cudaLimitDevRuntimePendingLaunchCount, default 2048) and
+ * the heap of device-side cudaMalloc (cudaLimitMallocHeapSize, default 8 MiB). describe names
+ * an error code for a kernel's cudaGetErrorString (NULL: "unrecognized error code"). */
+void warpsim_set_device_runtime_limits(WarpsimSim *s, uint64_t pending_launches, uint64_t heap_bytes);
+void warpsim_set_error_describer(WarpsimSim *s, const char *(*describe)(int code));
 
 /* Simulated time so far in nanoseconds (core cycles at the core clock; 0 when functional). */
 double warpsim_time_ns(const WarpsimSim *s);

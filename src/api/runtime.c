@@ -95,11 +95,18 @@ static void rt_driver_context(void)
 }
 
 /* The simulator is the process's (api_lock.c), shared with libcuda.so.1's driver API. */
+/* A kernel's cudaGetErrorString (the device runtime) gives the runtime's text. */
+static const char *describe_error(int code)
+{
+    return cudaGetErrorString((cudaError_t)code);
+}
+
 cudaError_t rt_init(const char *call)
 {
     API_LOCKED;
     if (api_sim()) {
         rt_driver_context();
+        warpsim_set_error_describer(rt_sim, describe_error);
         return cudaSuccess;
     }
     if (api_sim_closed())
@@ -113,6 +120,7 @@ cudaError_t rt_init(const char *call)
         return rt_fail(cudaErrorInitializationError, call, "WARPSIM_ARGS: %s", err);
     }
     rt_driver_context();
+    warpsim_set_error_describer(rt_sim, describe_error);
     return cudaSuccess;
 }
 

@@ -366,9 +366,12 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 }
 
 /* CUDA's per-device limits (cudaLimitStackSize ... cudaLimitPersistingL2CacheSize), with CUDA's
- * defaults, kept and reported back. None of them constrains a simulated kernel: warpsim sizes
- * local memory (the stack) from each kernel's own needs, and device-side malloc, printf's FIFO,
- * dynamic parallelism and L2 persistence are not modelled (docs/cuda.md). */
+ * defaults, kept and reported back. Two constrain a simulated kernel, through the device
+ * runtime of dynamic parallelism: the heap of a kernel's cudaMalloc (cudaLimitMallocHeapSize)
+ * and the launches a grid may have pending (cudaLimitDevRuntimePendingLaunchCount). The others
+ * do not: warpsim sizes local memory (the stack) from each kernel's own needs, there is no
+ * device-side synchronisation to bound in CUDA 12 and later (cudaLimitDevRuntimeSyncDepth),
+ * and device-side malloc(), printf's FIFO and L2 persistence are not modelled (docs/cuda.md). */
 enum { RT_N_LIMITS = 7 };
 static size_t rt_limits[RT_N_LIMITS] = {1024, 1048576, 8388608, 2, 2048, 64, 0};
 
@@ -381,6 +384,7 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value)
         return rt_fail(cudaErrorInvalidValue, "cudaDeviceSetLimit",
                        "the L2 fetch granularity must be a power of two of at most 128 bytes, not %zu", value);
     rt_limits[limit] = value;
+    warpsim_set_device_runtime_limits(rt_sim, rt_limits[4], rt_limits[2]);
     return cudaSuccess;
 }
 

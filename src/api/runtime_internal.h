@@ -103,6 +103,7 @@ struct cudaExtent {
 #define RT_CONST_BYTES 65536 /* the device's constant memory */
 
 const char *cudaGetErrorName(cudaError_t error); /* runtime_errors.c */
+const char *cudaGetErrorString(cudaError_t error);
 
 /* The per-thread-default-stream entry points (_ptsz, _ptds) that programs built with nvcc
  * --default-stream per-thread call: the device is synchronous and streams are ignored, so
@@ -116,6 +117,7 @@ typedef struct RtModule {
     uint32_t index;          /* 1, 2, ... in registration order, for its name */
     uint32_t wrapper_version;
     Fatbin fb;               /* borrows the program's .nv_fatbin section */
+    const void *const *prelinked; /* -rdc: the objects' own fat binaries (fatbin_prelinked) */
     bool bad;                /* the container did not parse: err says why */
     char err[512];
     WarpsimModule *m;        /* loaded on first use */
@@ -146,6 +148,7 @@ typedef struct RtVar {
     size_t size;
     uint64_t addr;           /* once the module is loaded */
     void **managed_ptr;      /* a __managed__ variable: where the program's code reads its address */
+    bool foreign;            /* -rdc: of an object whose PTX was not linked (runtime_module.c) */
     struct RtVar *next;
 } RtVar;
 

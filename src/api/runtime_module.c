@@ -36,6 +36,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
                         "cannot be used\n", mod->err);
     } else {
         mod->wrapper_version = ((const uint32_t *)fatCubin)[1];
+        mod->prelinked = fatbin_prelinked(fatCubin);
     }
     mod->next = rt_modules;
     rt_modules = mod;
@@ -203,6 +204,60 @@ void rt_module_keep_ptx(RtModule *mod)
     free(ptx);
 }
 
+/* A program linked with relocatable device code (nvcc -rdc): its fat binary holds only the
+ * cubin nvlink made, and the PTX is in the objects' own fat binaries. Link the PTX of those
+ * whose PTX is for the cubin's architecture or below (ptx_link); the others are skipped, and so
+ * is the device runtime library's (libcudadevrt, which carries PTX only for the newest
+ * architecture): the simulator provides the device runtime itself. NULL with a message if no
+ * object is left. */
+static char *prelinked_ptx(const RtModule *mod, uint32_t *arch, char *err, size_t err_len)
+{
+    int cubin = fatbin_best_entry(&mod->fb, FATBIN_KIND_ELF);
+    uint32_t max_arch = cubin >= 0 ? mod->fb.entries[cubin].arch : UINT32_MAX;
+    uint32_t n = 0;
+    for (const void *const *p = mod->prelinked; *p; p++)
+        n++;
+    char **texts = xcalloc(n ? n : 1, sizeof *texts);
+    uint32_t n_texts = 0;
+    bool bad = false;
+    *arch = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        Fatbin fb;
+        char why[256];
+        uint32_t a = 0;
+        if (!fatbin_parse_unsized(mod->prelinked[i], &fb, why, sizeof why)) {
+            snprintf(err, err_len, "the fat binary of object %u of the -rdc link: %s", i + 1, why);
+            bad = true;
+            break;
+        }
+        char *ptx = fatbin_extract_ptx_upto(&fb, max_arch, &a, why, sizeof why);
+        fatbin_free(&fb);
+        if (!ptx || warpsim_ptx_is_device_runtime(ptx)) {
+            free(ptx);
+            continue;
+        }
+        texts[n_texts++] = ptx;
+        *arch = MAX(*arch, a);
+    }
+    char *out = NULL;
+    if (!bad && n_texts == 1) {
+        out = texts[0];
+        texts[0] = NULL;
+    } else if (!bad && n_texts > 1) {
+        out = warpsim_ptx_link(rt_sim, (const char *const *)texts, n_texts);
+        if (!out)
+            snprintf(err, err_len, "%s", warpsim_error(rt_sim));
+    } else if (!bad) {
+        snprintf(err, err_len, "fatbin: relocatable device code (nvcc -rdc): none of its %u objects carries PTX "
+                 "for compute_%u or below but the device runtime library's (warpsim runs PTX: build with it, "
+                 "e.g. -gencode arch=compute_75,code=[sm_75,compute_75])", n, max_arch);
+    }
+    for (uint32_t i = 0; i < n_texts; i++)
+        free(texts[i]);
+    free(texts);
+    return out;
+}
+
 static cudaError_t module_load(RtModule *mod, const char *call)
 {
     if (mod->m)
@@ -217,14 +272,14 @@ static cudaError_t module_load(RtModule *mod, const char *call)
         mod->load_error = cudaErrorInvalidKernelImage;
         return module_load(mod, call);
     }
-    char err[512];
-    char *ptx = fatbin_extract_ptx(&mod->fb, &mod->ptx_arch, err, sizeof err);
+    char err[512] = "";
+    bool no_ptx = fatbin_best_entry(&mod->fb, FATBIN_KIND_PTX) < 0;
+    char *ptx = no_ptx && mod->prelinked ? prelinked_ptx(mod, &mod->ptx_arch, err, sizeof err)
+                                         : fatbin_extract_ptx(&mod->fb, &mod->ptx_arch, err, sizeof err);
     if (!ptx) {
-        bool no_ptx = fatbin_best_entry(&mod->fb, FATBIN_KIND_PTX) < 0;
         mod->load_error = no_ptx ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage;
         snprintf(mod->err, sizeof mod->err, "%s%s", err,
-                 !no_ptx ? ""
-                 : mod->wrapper_version == 2 ? " (relocatable device code, nvcc -rdc, is not supported)"
+                 !no_ptx || mod->prelinked ? ""
                  : " (warpsim runs PTX: build with it, e.g. -gencode arch=compute_75,code=[sm_75,compute_75])");
         return module_load(mod, call);
     }
@@ -236,6 +291,10 @@ static cudaError_t module_load(RtModule *mod, const char *call)
     WarpsimStatus st = warpsim_module_load(rt_sim, ptx, mod->ptx_path, &mod->m);
     if (st != WARPSIM_OK && !mod->ptx_kept)
         save_ptx(mod, ptx);
+    /* -rdc: the variables of the objects not linked (the device runtime library's, which the
+     * simulator replaces) are not looked for; a use of one fails, naming it */
+    for (RtVar *v = rt_vars; v && st == WARPSIM_OK && no_ptx; v = v->next)
+        v->foreign = v->mod == mod && !strstr(ptx, v->name);
     free(ptx);
     if (st != WARPSIM_OK) { /* the simulator said why */
         mod->load_error = st == WARPSIM_E_PTX ? cudaErrorInvalidPtx : cudaErrorInvalidKernelImage;
@@ -258,7 +317,7 @@ static cudaError_t module_load(RtModule *mod, const char *call)
     for (RtVar *v = rt_vars; v; v = v->next) {
         if (v->mod != mod)
             continue;
-        if (warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, NULL) != WARPSIM_OK)
+        if (v->foreign || warpsim_symbol(rt_sim, mod->m, v->name, &v->addr, NULL) != WARPSIM_OK)
             v->addr = 0;
         if (v->managed_ptr)
             *v->managed_ptr = (void *)(uintptr_t)v->addr;

@@ -189,6 +189,7 @@ WarpsimSim *warpsim_create(int argc, const char *const *argv, char *err, size_t 
     }
     s->mem = ptx_memory_create();
     ptx_memory_set_limit(s->mem, s->cfg.gpu.max_host_mb << 20);
+    s->cdp = ptx_cdp_create(s->mem, 2048, 8u << 20); /* CUDA's default limits */
     if (s->functional) {
         stats_init(&s->fstats);
         functional_counter(s, &s->f_warp_insts, "sim.warp_insts", "warp instructions executed");
@@ -267,6 +268,7 @@ void warpsim_destroy(WarpsimSim *s)
         gpu_destroy(s->gpu);
     else
         stats_free(&s->fstats);
+    ptx_cdp_destroy(s->cdp);
     ptx_memory_destroy(s->mem);
     free(s->json);
     free(s->csv);
@@ -331,6 +333,20 @@ WarpsimStatus warpsim_module_load(WarpsimSim *s, const char *ptx_text, const cha
     s->modules = m;
     *out = m;
     return WARPSIM_OK;
+}
+
+char *warpsim_ptx_link(WarpsimSim *s, const char *const *texts, uint32_t n)
+{
+    char err[512];
+    char *out = ptx_link(texts, n, err, sizeof err);
+    if (!out)
+        sim_fail(s, WARPSIM_E_PTX, "%s", err);
+    return out;
+}
+
+int warpsim_ptx_is_device_runtime(const char *ptx_text)
+{
+    return ptx_defines_builtins(ptx_text);
 }
 
 void warpsim_module_unload(WarpsimSim *s, WarpsimModule *m)
@@ -515,10 +531,21 @@ static WarpsimStatus kernel_done(WarpsimSim *s, WarpsimStatus st)
     return st;
 }
 
-/* A launch; grid_ws: a cooperative launch's grid workspace (0: not cooperative). */
-static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
-                            const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params, size_t params_len,
-                            uint64_t grid_ws)
+/* The name of a launch's block of stats: the kernel's, and for a device-side launch its depth
+ * and the kernel that launched it. */
+static void launch_label(const WarpsimSim *s, const char *kernel, char *out, size_t len)
+{
+    if (s->cdp_depth)
+        snprintf(out, len, "%s [device launch, depth %u, by %s]", kernel, s->cdp_depth, s->cdp_parent);
+    else
+        snprintf(out, len, "%s", kernel);
+}
+
+/* A launch; grid_ws: a cooperative launch's grid workspace (0: not cooperative). Then the
+ * launches and copies its threads queued (sim_cdp.c). */
+WarpsimStatus sim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params, size_t params_len,
+                         uint64_t grid_ws)
 {
     const PtxKernelInfo *ki = ptx_module_kernel(m->ptx, kernel);
     if (!ki)
@@ -546,6 +573,11 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
     if (!l)
         return sim_fail(s, WARPSIM_E_LAUNCH, "launch of %s: %s", kernel, err);
     ptx_launch_count_faults(l, &s->faults);
+    ptx_launch_set_device_runtime(l, s->cdp, s->cdp_depth);
+    char label[sizeof ((FrontKernel *)NULL)->name];
+    launch_label(s, kernel, label, sizeof label);
+    uint32_t n_work = 0;
+    PtxDeviceWork *work = NULL;
     if (grid_ws) { /* its CTAs are co-resident: --functional runs them taking turns */
         ptx_launch_set_grid_workspace(l, grid_ws);
         ptx_launch_set_coresident(l, n_ctas);
@@ -564,12 +596,18 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
         s->f_thread_insts += rs.thread_insts;
         s->f_ctas += rs.ctas;
         s->f_kernels++;
-        stats_kernel_end(&s->fstats, kernel);
+        stats_kernel_end(&s->fstats, label);
         PtxFault fault = ptx_launch_fault_kind(l);
         PtxStop stop = ptx_launch_stop(l);
+        if (ok)
+            work = ptx_launch_take_device_work(l, &n_work);
         ptx_launch_destroy(l);
-        if (ok || stop == PTX_STOP_NONE)
-            return kernel_done(s, ok ? WARPSIM_OK : kernel_fault(s, &s->fstats, fault, err));
+        if (ok) {
+            kernel_done(s, WARPSIM_OK);
+            return n_work ? sim_cdp_run(s, m, kernel, work, n_work) : WARPSIM_OK;
+        }
+        if (stop == PTX_STOP_NONE)
+            return kernel_done(s, kernel_fault(s, &s->fstats, fault, err));
         const char *key = stop == PTX_STOP_SPIN ? "gpu.spin_insts" : "gpu.stall_insts";
         limit_status(s, key);
         return kernel_done(s, sim_fail(s, WARPSIM_E_CYCLE_LIMIT,
@@ -582,6 +620,7 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
     }
     FrontKernel fk;
     ptx_launch_describe(l, &fk);
+    memcpy(fk.name, label, sizeof fk.name);
     fk.regs_per_thread = regs;
     fk.footprint = ptx_kernel_footprint;
     fk.footprint_ctx = l;
@@ -610,15 +649,18 @@ static WarpsimStatus launch(WarpsimSim *s, WarpsimModule *m, const char *kernel,
     }
     if (gs != GPU_RUN_OK)
         s->gpu_stopped = st;
+    if (st == WARPSIM_OK)
+        work = ptx_launch_take_device_work(l, &n_work);
     ptx_launch_destroy(l);
-    return kernel_done(s, st);
+    st = kernel_done(s, st);
+    return n_work ? sim_cdp_run(s, m, kernel, work, n_work) : st;
 }
 
 WarpsimStatus warpsim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
                              const uint32_t block[3], uint32_t dyn_smem_bytes, const void *params,
                              size_t params_len)
 {
-    return launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, 0);
+    return sim_launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, 0);
 }
 
 WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const char *kernel, const uint32_t grid[3],
@@ -639,7 +681,7 @@ WarpsimStatus warpsim_launch_cooperative(WarpsimSim *s, WarpsimModule *m, const 
         ptx_memory_free(s->mem, ws);
         return sim_over_limit(s, "the grid workspace of a cooperative launch", 8);
     }
-    st = launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, ws);
+    st = sim_launch(s, m, kernel, grid, block, dyn_smem_bytes, params, params_len, ws);
     ptx_memory_free(s->mem, ws);
     return st;
 }

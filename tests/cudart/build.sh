@@ -30,5 +30,8 @@ done
 "$NVCC" $flags -arch=sm_80 -DWMMA_BF16 -o "$out/wmma_sm80" "wmma.cu"
 # sm_80: cp.async, tf32 and f64 wmma (tests/unit/test_ptx_sm80.c)
 "$NVCC" $flags -arch=sm_80 -o "$out/sm80" "sm80.cu"
+# dynamic parallelism: two objects linked with relocatable device code, as CUDA programs that
+# launch kernels from kernels are built (tests/unit/test_cudart.c)
+"$NVCC" $flags -rdc=true -o "$out/cdp" cdp.cu cdp_leaf.cu -lcudadevrt
 # small PTX features: WARP_SZ, match, bmsk, f16 arithmetic, CUB (tests/unit/test_cuda_ptxgaps.c)
 "$NVCC" $flags -o "$out/ptxgaps" "ptxgaps.cu"

@@ -49,6 +49,8 @@ static const struct {
     {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii", NULL},
     {"textures", "textures: 6602 fetches, 0 mismatches", "_Z5fetchyiPK6float4PS_i", NULL},
     {"surfaces", "surfaces: 9 checks, 0 mismatches", "_Z6othersyyyyi", NULL},
+    /* dynamic parallelism (-rdc, two objects): the leaves are launched by the nest's last level */
+    {"cdp", "cdp: 0 mismatches", "_Z4leafPxicsixfd4PairPKi [device launch, depth 4, by _Z4nestPiPxPKii]", NULL},
     /* a driver-API launch, on the runtime's memory, in the same results as the runtime's */
     {"drvrt", "drvrt: 0 mismatches", "scale_add", NULL},
     /* driver calls in the primary context the runtime made current, in each thread using it */
@@ -85,6 +87,13 @@ TEST(cudart_programs_functional)
     /* compute capability 2.0 (gtx480): no cooperative launch, as on a Fermi GPU */
     EXPECT_EQ_I(run_prog("tests/cudart/bin", "coop", "--functional --quiet", out, sizeof out), 0);
     EXPECT_CONTAINS(out, "coop: no cooperative launch on this device, refused: cudaErrorNotSupported, 0 mismatches");
+    /* the device runtime's limits and errors, and the children's order (depth first) */
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "cdp", "--functional --quiet", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "nest: depth 0 launched depth 1\nnest: depth 1 launched depth 2\n"
+                         "nest: depth 2 launched depth 3\nleaf: slot 0\n");
+    EXPECT_CONTAINS(out, "cdp: nesting stopped at depth 24: cudaErrorLaunchMaxDepthExceeded");
+    EXPECT_CONTAINS(out, "cdp: 4 of 8 launches with 4 pending at most, 4 refused");
+    EXPECT_CONTAINS(out, "cdp: device error text: launch would exceed maximum depth of nested launches");
 }
 
 TEST(cudart_programs_timing)

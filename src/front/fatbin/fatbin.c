@@ -185,6 +185,27 @@ void fatbin_free(Fatbin *fb)
     memset(fb, 0, sizeof *fb);
 }
 
+const void *const *fatbin_prelinked(const void *wrapper)
+{
+    const uint8_t *w = wrapper;
+    const void *list;
+    if (!w || rd32(w) != FATBIN_WRAPPER_MAGIC || rd32(w + 4) != 2)
+        return NULL;
+    memcpy(&list, w + 16, sizeof list);
+    return list;
+}
+
+bool fatbin_parse_unsized(const void *data, Fatbin *out, char *err, size_t err_len)
+{
+    size_t total;
+    memset(out, 0, sizeof *out);
+    if (!data) {
+        seterr(err, err_len, "fatbin: NULL fat binary pointer");
+        return false;
+    }
+    return check_header(data, HEADER_SIZE, &total, err, err_len) && fatbin_parse(data, total, out, err, err_len);
+}
+
 size_t fatbin_size_from_wrapper(const void *wrapper, const void **data_out, char *err, size_t err_len)
 {
     if (data_out)
@@ -232,13 +253,19 @@ bool fatbin_parse_wrapper(const void *wrapper, Fatbin *out, char *err, size_t er
 
 /* ---- content ---- */
 
-int fatbin_best_entry(const Fatbin *fb, uint32_t kind)
+static int best_entry_upto(const Fatbin *fb, uint32_t kind, uint32_t max_arch)
 {
     int best = -1;
     for (uint32_t i = 0; i < fb->n_entries; i++)
-        if (fb->entries[i].kind == kind && (best < 0 || fb->entries[i].arch > fb->entries[best].arch))
+        if (fb->entries[i].kind == kind && fb->entries[i].arch <= max_arch &&
+            (best < 0 || fb->entries[i].arch > fb->entries[best].arch))
             best = (int)i;
     return best;
+}
+
+int fatbin_best_entry(const Fatbin *fb, uint32_t kind)
+{
+    return best_entry_upto(fb, kind, UINT32_MAX);
 }
 
 uint8_t *fatbin_entry_data(const Fatbin *fb, uint32_t i, size_t *len_out, char *err, size_t err_len)
@@ -303,7 +330,17 @@ fail:
 
 char *fatbin_extract_ptx(const Fatbin *fb, uint32_t *arch_out, char *err, size_t err_len)
 {
-    int i = fatbin_best_entry(fb, FATBIN_KIND_PTX);
+    return fatbin_extract_ptx_upto(fb, UINT32_MAX, arch_out, err, err_len);
+}
+
+char *fatbin_extract_ptx_upto(const Fatbin *fb, uint32_t max_arch, uint32_t *arch_out, char *err, size_t err_len)
+{
+    int i = best_entry_upto(fb, FATBIN_KIND_PTX, max_arch);
+    if (i < 0 && max_arch != UINT32_MAX && fatbin_best_entry(fb, FATBIN_KIND_PTX) >= 0) {
+        seterr(err, err_len, "fatbin: no PTX entry for compute_%u or below among its %u entries", max_arch,
+               fb->n_entries);
+        return NULL;
+    }
     if (i < 0) {
         seterr(err, err_len, "fatbin: no PTX entry among its %u entries (compile with -gencode ...,code=compute_XX)",
                fb->n_entries);

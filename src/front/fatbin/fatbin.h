@@ -63,10 +63,18 @@ bool fatbin_parse(const void *data, size_t len, Fatbin *out, char *err, size_t e
 void fatbin_free(Fatbin *fb);
 
 /* From the wrapper struct nvcc passes to __cudaRegisterFatBinary ({u32 magic, u32 version,
- * const void *data, void *unused}), find the fat binary and its total size from its header:
+ * const void *data, void *filename_or_fatbins}), find the fat binary and its total size from its header:
  * the caller knows no length. Returns 0 with a message if the wrapper or header is not one.
- * Only the wrapper and the 16-byte header are read; trusting the size is unavoidable here. */
+ * Only the wrapper and the 16-byte header are read; trusting the size is unavoidable here.
+ * Versions 1 and 2 are known (see fatbin_prelinked). */
 size_t fatbin_size_from_wrapper(const void *wrapper, const void **data_out, char *err, size_t err_len);
+/* A wrapper of version 2 (a program linked with relocatable device code, nvcc -rdc) points
+ * data at the fat binary nvlink made (cubins only) and its fourth field at the NULL-terminated
+ * list of each object's own fat binary (nvlink's __cudaPrelinkedFatbins, filled before the
+ * registration), which hold the objects' PTX: that list, or NULL for another wrapper. */
+const void *const *fatbin_prelinked(const void *wrapper);
+/* Parse the fat binary at data, of the size its header gives (one of that list). */
+bool fatbin_parse_unsized(const void *data, Fatbin *out, char *err, size_t err_len);
 /* fatbin_size_from_wrapper, then fatbin_parse. */
 bool fatbin_parse_wrapper(const void *wrapper, Fatbin *out, char *err, size_t err_len);
 
@@ -82,6 +90,8 @@ uint8_t *fatbin_entry_data(const Fatbin *fb, uint32_t i, size_t *len_out, char *
  * no PTX entry or it cannot be decoded. Note that nvcc's fatbinary step strips comments and
  * indentation from the PTX it embeds; the instructions are those of `nvcc -ptx`. */
 char *fatbin_extract_ptx(const Fatbin *fb, uint32_t *arch_out, char *err, size_t err_len);
+/* The same among the PTX entries of compute_<max_arch> and below. */
+char *fatbin_extract_ptx_upto(const Fatbin *fb, uint32_t max_arch, uint32_t *arch_out, char *err, size_t err_len);
 
 /* Registers per thread ptxas assigned to kernel (its mangled name, as __cudaRegisterFunction's
  * deviceName gives it), read from the highest-arch cubin that holds the kernel: the top 8 bits

@@ -53,6 +53,15 @@ const PtxKernelInfo *ptx_module_kernel_at(const PtxModule *m, uint32_t i);
  * which the interpreter provides: the text with a definition of each appended (every line keeps
  * its number); NULL when it declares none. Free it. */
 char *ptx_builtins_define(const char *text);
+/* The text defines (not merely declares) one of those functions: the PTX of CUDA's device
+ * runtime library (libcudadevrt), which the interpreter replaces, not code to load. */
+bool ptx_defines_builtins(const char *text);
+/* ptx_link.c: the PTX of n objects of one program built with relocatable device code (nvcc
+ * -rdc) as one module's text: extern declarations resolved against the other objects'
+ * definitions, duplicate .weak definitions dropped, names without linkage that two objects
+ * use renamed in one (NAME_$oN). malloc'd; NULL with a message naming the name and objects if
+ * two objects define one name. */
+char *ptx_link(const char *const *texts, uint32_t n, char *err, size_t err_len);
 /* Number of decoded instructions in the module (all functions). */
 uint32_t ptx_module_n_insts(const PtxModule *m);
 /* The source line of the module's first wmma instruction (tensor cores), 0 if none. */
@@ -247,6 +256,42 @@ void ptx_launch_set_coresident(PtxLaunch *l, uint64_t n_ctas);
 void ptx_launch_set_resident_max(PtxLaunch *l, uint64_t n_ctas);
 #define PTX_WIDEN_INSTS (1ull << 20)
 PtxStop ptx_launch_stop(const PtxLaunch *l);
+
+/* ---- the device runtime: launches, streams and memory of kernels (ptx_cdp.c) ---- */
+/* CUDA's nesting limit of device-side launches: a grid the host launched is at depth 0, and a
+ * launch from a grid at depth PTX_CDP_MAX_DEPTH fails (cudaErrorLaunchMaxDepthExceeded). */
+#define PTX_CDP_MAX_DEPTH 24
+typedef struct PtxDeviceRuntime PtxDeviceRuntime;
+/* What a grid's threads queued, in the order they queued it: a kernel launch
+ * (<<<...>>> in a kernel) or a device-to-device cudaMemcpyAsync. */
+typedef enum PtxWorkKind { PTX_WORK_LAUNCH, PTX_WORK_COPY } PtxWorkKind;
+typedef struct PtxDeviceWork {
+    uint8_t kind;     /* PtxWorkKind */
+    bool tail;        /* into cudaStreamTailLaunch: after all the grid's other work */
+    uint32_t func;    /* LAUNCH: the kernel's function index */
+    const char *kernel; /* LAUNCH: its name (the module's) */
+    uint32_t grid[3], block[3], smem_bytes;
+    uint64_t params;  /* LAUNCH: its parameter buffer in device memory, param_bytes long */
+    uint32_t param_bytes;
+    uint64_t dst, src, bytes; /* COPY */
+    uint64_t stream;
+} PtxDeviceWork;
+/* The device runtime of one simulated device: its pending-work count (launches and copies
+ * queued and not yet run, at most max_pending, cudaLimitDevRuntimePendingLaunchCount) and the
+ * heap device-side cudaMalloc takes from (heap_bytes, cudaLimitMallocHeapSize). describe gives
+ * cudaGetErrorString's text for an error code (NULL: none known). */
+PtxDeviceRuntime *ptx_cdp_create(PtxMemory *mem, uint64_t max_pending, uint64_t heap_bytes);
+void ptx_cdp_destroy(PtxDeviceRuntime *rt);
+void ptx_cdp_set_limits(PtxDeviceRuntime *rt, uint64_t max_pending, uint64_t heap_bytes);
+void ptx_cdp_set_describe(PtxDeviceRuntime *rt, const char *(*describe)(int code));
+/* Give the launch the device runtime, as a grid at nesting depth depth; without it a call of
+ * the device runtime faults the launch. */
+void ptx_launch_set_device_runtime(PtxLaunch *l, PtxDeviceRuntime *rt, uint32_t depth);
+/* After the run: the work the grid queued (*n items, malloc'd, NULL when none), each of which
+ * the caller runs or drops and then passes to ptx_cdp_work_done (which frees its parameter
+ * buffer and its pending slot). */
+PtxDeviceWork *ptx_launch_take_device_work(PtxLaunch *l, uint32_t *n);
+void ptx_cdp_work_done(PtxDeviceRuntime *rt, const PtxDeviceWork *w);
 
 /* Run the whole launch functionally: CTAs one after another, each CTA's warps interleaved (a
  * bounded number of instructions each in turn, so a warp spinning on another's flag lets it

@@ -1,13 +1,14 @@
 /* ptx_builtin.c: the functions of CUDA's device runtime that nvcc's PTX calls but does not
- * define, which the interpreter provides itself: vprintf (device printf) and __assertfail (a
- * failed assert), and cudaGraphSetConditional (a graph's condition).
+ * define, which the interpreter provides itself: vprintf (device printf), __assertfail (a
+ * failed assert), the device runtime of dynamic parallelism (ptx_cdp.c) and
+ * cudaGraphSetConditional (a graph's condition).
  *
  * nvcc declares them `.extern .func`, and the parser takes only calls to defined functions, so
- * ptx_builtins_define appends a definition of each one a module declares (after its last
- * line: every line number stays). vprintf's and __assertfail's are stubs: the interpreter runs
- * a call of either here instead of entering it (ptx_builtin_call). cudaGraphSetConditional's is
- * its whole body, run as any function: the runtime's conditional handle is the address of the
- * condition's value (runtime_graph_body.c), which the call stores.
+ * ptx_builtins_define appends a definition of each one a module declares (after its last line:
+ * every line number stays). Most are stubs: the interpreter runs a call of one here or in
+ * ptx_cdp.c instead of entering it (ptx_builtin_call). cudaGraphSetConditional's is its whole
+ * body, run as any function: the runtime's conditional handle is the address of the condition's
+ * value (runtime_graph_body.c), which the call stores.
  *
  * vprintf(format, args): generic pointers to the format string and to a buffer of the
  * arguments, each at its natural alignment (int and narrower: 4 bytes; long, long long, double
@@ -53,12 +54,46 @@ struct PtxOutput {
 
 /* ---- the stub definitions ---- */
 
+/* Indexed by PtxBuiltin. The CUDA device runtime's entry points (dynamic parallelism) run in
+ * ptx_cdp.c; their stubs take the parameters nvcc's declarations give them. */
 static const struct {
     const char *name, *stub;
-} builtins[] = {
-    {"vprintf", ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
-    {"__assertfail", ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
-                     ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
+} builtins[PTX_BUILTIN_COUNT] = {
+    [PTX_BUILTIN_VPRINTF] = {"vprintf",
+        ".func (.param .b32 r) vprintf(.param .b64 format, .param .b64 args)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_ASSERTFAIL] = {"__assertfail",
+        ".func __assertfail(.param .b64 message, .param .b64 file, .param .b32 line, "
+        ".param .b64 function, .param .b64 char_size)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_GET_PARAMETER_BUFFER] = {"__cudaCDP2GetParameterBufferV2",
+        ".func (.param .b64 r) __cudaCDP2GetParameterBufferV2(.param .b64 func, .param .align 4 .b8 grid[12], "
+        ".param .align 4 .b8 block[12], .param .b32 smem)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_LAUNCH_DEVICE] = {"__cudaCDP2LaunchDeviceV2",
+        ".func (.param .b32 r) __cudaCDP2LaunchDeviceV2(.param .b64 buffer, .param .b64 stream)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_STREAM_CREATE] = {"__cudaCDP2StreamCreateWithFlags",
+        ".func (.param .b32 r) __cudaCDP2StreamCreateWithFlags(.param .b64 stream, .param .b32 flags)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_STREAM_DESTROY] = {"__cudaCDP2StreamDestroy",
+        ".func (.param .b32 r) __cudaCDP2StreamDestroy(.param .b64 stream)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_MALLOC] = {"__cudaCDP2Malloc",
+        ".func (.param .b32 r) __cudaCDP2Malloc(.param .b64 ptr, .param .b64 size)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_FREE] = {"__cudaCDP2Free",
+        ".func (.param .b32 r) __cudaCDP2Free(.param .b64 ptr)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_GET_LAST_ERROR] = {"__cudaCDP2GetLastError",
+        ".func (.param .b32 r) __cudaCDP2GetLastError()\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR] = {"__cudaCDP2PeekAtLastError",
+        ".func (.param .b32 r) __cudaCDP2PeekAtLastError()\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_MEMCPY_ASYNC] = {"__cudaCDP2MemcpyAsync",
+        ".func (.param .b32 r) __cudaCDP2MemcpyAsync(.param .b64 dst, .param .b64 src, .param .b64 count, "
+        ".param .b32 kind, .param .b64 stream)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_CDP_GET_ERROR_STRING] = {"__cudaCDP2GetErrorString",
+        ".func (.param .b64 r) __cudaCDP2GetErrorString(.param .b32 error)\n{\n\tret;\n}\n"},
+};
+
+/* Device functions whose whole body is PTX, run as the module's own: cudaGraphSetConditional
+ * stores the value at the runtime's conditional handle, which is its address
+ * (runtime_graph_body.c). */
+static const struct {
+    const char *name, *body;
+} bodies[] = {
     {"cudaGraphSetConditional", ".func cudaGraphSetConditional(.param .b64 handle, .param .b32 value)\n{\n"
                                 "\t.reg .b64 %h;\n\t.reg .b32 %v;\n\tld.param.b64 %h, [handle];\n"
                                 "\tld.param.b32 %v, [value];\n\tst.u32 [%h], %v;\n\tret;\n}\n"},
@@ -69,8 +104,9 @@ static bool word_char(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-/* The text declares name in an `.extern .func` statement. */
-static bool declares_extern(const char *text, const char *name)
+/* The text has a `.func` statement naming name: an `.extern` declaration of it (extern), or a
+ * definition (a body follows its parameter list). */
+static bool names_func(const char *text, const char *name, bool extern_decl)
 {
     size_t n = strlen(name);
     for (const char *p = strstr(text, name); p; p = strstr(p + n, name)) {
@@ -81,44 +117,66 @@ static bool declares_extern(const char *text, const char *name)
             start--;
         char stmt[256];
         snprintf(stmt, sizeof stmt, "%.*s", (int)MIN((size_t)(p - start), sizeof stmt - 1), start);
-        if (strstr(stmt, ".extern") && strstr(stmt, ".func"))
+        if (!strstr(stmt, ".func") || (strstr(stmt, ".extern") != NULL) != extern_decl)
+            continue;
+        if (extern_decl)
+            return true;
+        const char *q = p + n;
+        int depth = 0;
+        for (; *q && *q != ';' && *q != '{'; q++) /* past the parameter list */
+            depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+        if (*q == '{' && depth == 0)
             return true;
     }
+    return false;
+}
+
+bool ptx_defines_builtins(const char *text)
+{
+    for (size_t i = 1; i < ARRAY_LEN(builtins); i++)
+        if (names_func(text, builtins[i].name, false))
+            return true;
     return false;
 }
 
 char *ptx_builtins_define(const char *text)
 {
     size_t len = strlen(text), extra = 0;
-    bool want[ARRAY_LEN(builtins)];
-    for (size_t i = 0; i < ARRAY_LEN(builtins); i++) {
-        want[i] = declares_extern(text, builtins[i].name);
+    bool want[ARRAY_LEN(builtins)] = {false}, want_body[ARRAY_LEN(bodies)] = {false};
+    for (size_t i = 1; i < ARRAY_LEN(builtins); i++) {
+        want[i] = names_func(text, builtins[i].name, true);
         extra += want[i] ? strlen(builtins[i].stub) : 0;
+    }
+    for (size_t i = 0; i < ARRAY_LEN(bodies); i++) {
+        want_body[i] = names_func(text, bodies[i].name, true);
+        extra += want_body[i] ? strlen(bodies[i].body) : 0;
     }
     if (!extra)
         return NULL;
     char *out = xmalloc(len + 1 + extra + 1);
     memcpy(out, text, len);
     out[len++] = '\n';
-    for (size_t i = 0; i < ARRAY_LEN(builtins); i++)
+    for (size_t i = 1; i < ARRAY_LEN(builtins); i++)
         if (want[i]) {
             memcpy(out + len, builtins[i].stub, strlen(builtins[i].stub));
             len += strlen(builtins[i].stub);
+        }
+    for (size_t i = 0; i < ARRAY_LEN(bodies); i++)
+        if (want_body[i]) {
+            memcpy(out + len, bodies[i].body, strlen(bodies[i].body));
+            len += strlen(bodies[i].body);
         }
     out[len] = 0;
     return out;
 }
 
-void ptx_builtins_find(const PtxModule *m, uint32_t *vprintf_fn, uint32_t *assert_fn)
+void ptx_builtins_find(const PtxModule *m, uint8_t *builtin_of)
 {
-    *vprintf_fn = *assert_fn = UINT32_MAX;
     for (uint32_t f = 0; f < m->n_funcs; f++) {
-        if (!m->funcs[f].defined)
-            continue;
-        if (!strcmp(m->funcs[f].name, builtins[0].name))
-            *vprintf_fn = f;
-        else if (!strcmp(m->funcs[f].name, builtins[1].name))
-            *assert_fn = f;
+        builtin_of[f] = PTX_BUILTIN_NONE;
+        for (uint8_t b = 1; b < PTX_BUILTIN_COUNT && m->funcs[f].defined; b++)
+            if (!strcmp(m->funcs[f].name, builtins[b].name))
+                builtin_of[f] = b;
     }
 }
 
@@ -225,26 +283,33 @@ void ptx_output_free(PtxLaunch *l)
 
 /* ---- the calls ---- */
 
-/* Argument k of a call for one lane (at most 8 bytes), from the caller's .param variables. */
-static uint64_t call_arg(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k)
+size_t ptx_call_arg_bytes(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k,
+                          void *dst, size_t n)
 {
     const PtxModule *m = l->m;
-    uint64_t v = 0;
+    memset(dst, 0, n);
     if (k >= call->o[2].reg)
         return 0;
     const PtxSymbol *a = &m->syms[m->call_syms[call->o[2].imm + k]];
-    memcpy(&v, w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + a->offset, MIN(a->size, 8));
+    size_t got = (size_t)MIN(a->size, (uint64_t)n);
+    memcpy(dst, w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + a->offset, got);
+    return got;
+}
+
+uint64_t ptx_call_arg(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k)
+{
+    uint64_t v;
+    ptx_call_arg_bytes(l, w, lane, call, k, &v, sizeof v);
     return v;
 }
 
-/* The call's 32-bit return value, for one lane. */
-static void call_return(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, int32_t v)
+void ptx_call_return(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint64_t v)
 {
     const PtxModule *m = l->m;
     if (call->o[1].reg == 0)
         return;
     const PtxSymbol *r = &m->syms[m->call_syms[call->o[1].imm]];
-    memcpy(w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + r->offset, &v, MIN(r->size, 4));
+    memcpy(w->cta->pframe + (size_t)(w->first_tid + lane) * m->pframe_bytes + r->offset, &v, MIN(r->size, 8));
 }
 
 /* The NUL-terminated string at a generic address (at most PTX_STRING_MAX bytes); false if a read
@@ -341,7 +406,7 @@ static bool convert(PtxLaunch *l, PtxWarp *w, uint32_t lane, PtxOutput *o, char 
 static int do_vprintf(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t pc)
 {
     char fmt[PTX_STRING_MAX + 1];
-    uint64_t f = call_arg(l, w, lane, call, 0), at = call_arg(l, w, lane, call, 1);
+    uint64_t f = ptx_call_arg(l, w, lane, call, 0), at = ptx_call_arg(l, w, lane, call, 1);
     if (!f)
         return -1;
     if (!read_string(l, w, lane, f, pc, fmt))
@@ -405,9 +470,9 @@ static bool do_assert(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *ca
                       size_t first_len)
 {
     char msg[PTX_STRING_MAX + 1], file[PTX_STRING_MAX + 1], func[PTX_STRING_MAX + 1];
-    uint64_t pm = call_arg(l, w, lane, call, 0), pf = call_arg(l, w, lane, call, 1);
-    uint32_t line = (uint32_t)call_arg(l, w, lane, call, 2);
-    uint64_t pfn = call_arg(l, w, lane, call, 3);
+    uint64_t pm = ptx_call_arg(l, w, lane, call, 0), pf = ptx_call_arg(l, w, lane, call, 1);
+    uint32_t line = (uint32_t)ptx_call_arg(l, w, lane, call, 2);
+    uint64_t pfn = ptx_call_arg(l, w, lane, call, 3);
     strcpy(msg, "?");
     strcpy(file, "?");
     strcpy(func, "?");
@@ -432,7 +497,12 @@ static bool do_assert(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *ca
 
 void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active)
 {
-    bool is_assert = call->o[0].imm == l->fn_assertfail;
+    uint8_t which = l->builtin_of[call->o[0].imm];
+    if (which != PTX_BUILTIN_VPRINTF && which != PTX_BUILTIN_ASSERTFAIL) {
+        ptx_cdp_call(l, w, call, pc, active, which);
+        return;
+    }
+    bool is_assert = which == PTX_BUILTIN_ASSERTFAIL;
     char first[PTX_STRING_MAX + 256] = "";
     FOR_LANES(active, i) {
         if (is_assert) {
@@ -443,7 +513,7 @@ void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc
         int n = do_vprintf(l, w, i, call, pc);
         if (l->failed)
             return;
-        call_return(l, w, i, call, n);
+        ptx_call_return(l, w, i, call, (uint64_t)(int64_t)n);
     }
     if (is_assert)
         ptx_launch_fault(l, pc, PTX_FAULT_ASSERT, first);

@@ -18,8 +18,9 @@
  * local or parameter memory. A violation stops the launch with a fault of its kind (illegal or
  * misaligned address) naming the PTX file:line, the kernel, the thread, the address and the
  * nearest allocation; so do trap (an exit whose mode is EXIT_TRAP) and a failed assert. Calls of
- * vprintf and __assertfail run in ptx_builtin.c. To the timing model an exit that leaves some of
- * the warp's lanes running (the others diverged, or trap) is a no-op, not the warp's end. */
+ * vprintf, __assertfail and the device runtime run in ptx_builtin.c. To the timing model an exit
+ * that leaves some of the warp's lanes running (the others diverged, or trap) is a no-op, not the
+ * warp's end. */
 #include "front/ptx/ptx_exec.h"
 
 #include "front/ptx/ptx_alu.h"
@@ -615,7 +616,7 @@ static void __attribute__((noinline)) exec_call(PtxLaunch *l, PtxWarp *w, const 
 {
     const PtxModule *m = l->m;
     uint32_t g = (uint32_t)in->o[0].imm;
-    if (g == l->fn_vprintf || g == l->fn_assertfail) {
+    if (l->builtin_of[g] != PTX_BUILTIN_NONE) {
         ptx_builtin_call(l, w, in, pc, active);
         return;
     }

@@ -47,11 +47,22 @@ void ptx_async_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, ui
 /* ptx_wmma.c: run a wmma.load, wmma.store or wmma.mma for the active lanes. */
 void ptx_wmma_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
 
-/* ptx_builtin.c: vprintf and __assertfail. The functions of m that ptx_builtin_call runs
- * (UINT32_MAX for none); run a call of one of them for the active lanes; write the launch's
- * printf and assert text (at its end), and free it. */
-void ptx_builtins_find(const PtxModule *m, uint32_t *vprintf_fn, uint32_t *assert_fn);
+/* ptx_builtin.c: vprintf, __assertfail and the device runtime's entry points. Which builtin
+ * each function of m is (builtin_of[f], PTX_BUILTIN_NONE for the module's own); run a call of
+ * one for the active lanes; write the launch's printf and assert text (at its end), and free
+ * it. A call's argument k for one lane: its first n bytes into dst (zero past the argument's
+ * size; the bytes copied), or its first 8 bytes as a value; the call's return value (its
+ * size's low bytes). */
+void ptx_builtins_find(const PtxModule *m, uint8_t *builtin_of);
 void ptx_builtin_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active);
+size_t ptx_call_arg_bytes(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k,
+                          void *dst, size_t n);
+uint64_t ptx_call_arg(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t k);
+void ptx_call_return(const PtxLaunch *l, const PtxWarp *w, uint32_t lane, const PtxInst *call, uint64_t v);
+/* ptx_cdp.c: a call of one of the device runtime's entry points (which: a PtxBuiltin) for the
+ * active lanes, in lane order; free a launch's device-runtime state. */
+void ptx_cdp_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active, uint8_t which);
+void ptx_cdp_launch_free(PtxLaunch *l);
 void ptx_output_flush(PtxLaunch *l);
 void ptx_output_free(PtxLaunch *l);
 

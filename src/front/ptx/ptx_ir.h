@@ -89,6 +89,9 @@ typedef enum PtxSpace {
 #define PTX_WIN_LOCAL 0x0000B00000000000ull
 #define PTX_WIN_PARAM 0x0000C00000000000ull
 #define PTX_WIN_SIZE 0x0000000100000000ull
+/* A function's address as a value (mov.u64 %rd, kernel: what a device-side launch names its
+ * kernel by): PTX_WIN_CODE plus the function's index, in a window no data access can reach. */
+#define PTX_WIN_CODE 0x0000D00000000000ull
 
 enum {
     PF_FTZ = 1 << 0, PF_SAT = 1 << 1, PF_APPROX = 1 << 2, PF_CC = 1 << 3, PF_UNI = 1 << 4,
@@ -164,6 +167,9 @@ typedef struct PtxSymbol {
     uint64_t offset; /* in its space's layout (global/const bank, local/param frame, kernel params) */
     uint8_t *init;   /* initial bytes (size of them) for .global/.const, or NULL */
 } PtxSymbol;
+
+/* Functions in one module (an instruction names its function in 8 bits). */
+#define PTX_MAX_FUNCS 250
 
 typedef struct PtxFunc {
     char *name;

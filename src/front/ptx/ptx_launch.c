@@ -129,7 +129,7 @@ PtxLaunch *ptx_launch_create(const PtxModule *m, const char *kernel, const uint3
     }
     for (uint32_t j = 0; m->kernel_shared[k][j] != PTX_NO_SYM; j++)
         l->sym_addr[m->kernel_shared[k][j]] = m->kernel_shared_off[k][j];
-    ptx_builtins_find(m, &l->fn_vprintf, &l->fn_assertfail);
+    ptx_builtins_find(m, l->builtin_of);
     return l;
 }
 
@@ -153,6 +153,7 @@ void ptx_launch_destroy(PtxLaunch *l)
     ptx_footprint_free(l->footprint);
     ptx_slices_free(l->slices);
     ptx_output_free(l);
+    ptx_cdp_launch_free(l);
     free(l);
 }
 

@@ -140,7 +140,7 @@ static void parse_function(Parser *P, bool entry)
 {
     const Tok *kw = ptx_next(P);
     PtxModule *m = P->m;
-    if (m->n_funcs >= 250)
+    if (m->n_funcs >= PTX_MAX_FUNCS)
         ptx_parse_fail(P, kw, "too many functions in one module");
     uint16_t *rets = NULL;
     uint32_t n_rets = 0;

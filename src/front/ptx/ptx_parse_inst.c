@@ -142,6 +142,14 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
         o->sym = s;
         return;
     }
+    int fn = ptx_find_func(P->m, t->s, t->len);
+    if (fn >= 0) { /* a function's address, for a device-side launch */
+        if (in->op != OP_MOV || idx != 1 || ptx_type_bytes(in->type) != 8)
+            ptx_parse_fail(P, t, "function '%.*s': its address may only be read by a 64-bit mov", (int)t->len, t->s);
+        o->kind = OK_IMM;
+        o->imm = PTX_WIN_CODE + (uint64_t)fn;
+        return;
+    }
     if (ptx_is_word(t, "WARP_SZ")) { /* PTX's predefined warp size, what nvcc makes of warpSize */
         o->kind = OK_IMM;
         o->imm = ptx_lit_bits((Lit){LIT_INT, WARP_SIZE, 0}, ptx_decode_operand_type(in, idx));

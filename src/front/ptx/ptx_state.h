@@ -69,6 +69,25 @@ typedef struct PtxWarp {
 } PtxWarp;
 
 typedef struct PtxOutput PtxOutput; /* printf and assert text of a launch (ptx_builtin.c) */
+typedef struct PtxCdpGrid PtxCdpGrid; /* its device runtime calls' state (ptx_cdp.c) */
+
+/* The functions ptx_builtin.c and ptx_cdp.c run instead of the module's stubs. */
+typedef enum PtxBuiltin {
+    PTX_BUILTIN_NONE,
+    PTX_BUILTIN_VPRINTF,
+    PTX_BUILTIN_ASSERTFAIL,
+    PTX_BUILTIN_CDP_GET_PARAMETER_BUFFER,
+    PTX_BUILTIN_CDP_LAUNCH_DEVICE,
+    PTX_BUILTIN_CDP_STREAM_CREATE,
+    PTX_BUILTIN_CDP_STREAM_DESTROY,
+    PTX_BUILTIN_CDP_MALLOC,
+    PTX_BUILTIN_CDP_FREE,
+    PTX_BUILTIN_CDP_GET_LAST_ERROR,
+    PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR,
+    PTX_BUILTIN_CDP_MEMCPY_ASYNC,
+    PTX_BUILTIN_CDP_GET_ERROR_STRING,
+    PTX_BUILTIN_COUNT
+} PtxBuiltin;
 typedef struct PtxSlices PtxSlices; /* its global accesses' address slices (ptx_slice.c) */
 typedef struct PtxFootprint PtxFootprint; /* its FrontFootprint (ptx_footprint.c) */
 void ptx_footprint_free(PtxFootprint *f);
@@ -97,7 +116,10 @@ struct PtxLaunch {
     bool failed;
     PtxFault fault; /* why, once failed */
     uint64_t *fault_counter;
-    uint32_t fn_vprintf, fn_assertfail; /* the functions ptx_builtin_call runs, or UINT32_MAX */
+    uint8_t builtin_of[PTX_MAX_FUNCS]; /* per function: the PtxBuiltin ptx_builtin_call runs */
+    PtxDeviceRuntime *cdp_rt; /* the device runtime (dynamic parallelism), NULL: none */
+    uint32_t cdp_depth;       /* nesting depth of this grid: 0 when the host launched it */
+    PtxCdpGrid *cdp;          /* what this grid's threads did with it (ptx_cdp.c) */
     PtxOutput *output;
     PtxSlices *slices; /* built by the first ptx_launch_slices */
     PtxFootprint *footprint; /* built by the first ptx_launch_footprint */
