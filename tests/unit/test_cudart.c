@@ -43,6 +43,7 @@ static const struct {
     {"graphedges", "graphedges: 0 mismatches", "_Z6affinePfffi", NULL},
     {"graphmem", "graphmem: 0 mismatches", "_Z6negatePKfPfi", NULL},
     {"graphcond", "graphcond: 0 mismatches", "_Z4stepPiS_y", NULL},
+    {"virtual", "virtual: 0 mismatches", "_Z3usePKP5ShapePii", NULL},
     {"streamattr", "streamattr: 0 mismatches", "_Z4bumpPii", NULL},
     /* gtx480's Fermi (2.0) has no cooperative launch: claim Pascal's 6.0 for the same SMs */
     {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi", "-o gpu.compute_capability=6.0"},

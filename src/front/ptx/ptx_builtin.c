@@ -86,6 +86,8 @@ static const struct {
         ".param .b32 kind, .param .b64 stream)\n{\n\tret;\n}\n"},
     [PTX_BUILTIN_CDP_GET_ERROR_STRING] = {"__cudaCDP2GetErrorString",
         ".func (.param .b64 r) __cudaCDP2GetErrorString(.param .b32 error)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_MALLOC] = {"malloc", ".func (.param .b64 r) malloc(.param .b64 size)\n{\n\tret;\n}\n"},
+    [PTX_BUILTIN_FREE] = {"free", ".func free(.param .b64 ptr)\n{\n\tret;\n}\n"},
 };
 
 /* Device functions whose whole body is PTX, run as the module's own: cudaGraphSetConditional

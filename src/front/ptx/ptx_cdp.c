@@ -349,6 +349,17 @@ static int stream_destroy(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst
     return CDP_SUCCESS;
 }
 
+/* Device malloc: the heap's memory, or NULL when it has no room (as CUDA's). */
+static uint64_t device_malloc(PtxDeviceRuntime *rt, uint64_t size)
+{
+    if (!size || size > rt->heap_limit - rt->heap_used)
+        return 0;
+    uint64_t p = ptx_memory_alloc(rt->mem, size);
+    ptx_ranges_insert(&rt->heap, &(PtxRange){.addr = p, .size = size});
+    rt->heap_used += size;
+    return p;
+}
+
 static int heap_malloc(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *call, uint32_t pc)
 {
     PtxDeviceRuntime *rt = l->cdp_rt;
@@ -359,10 +370,8 @@ static int heap_malloc(PtxLaunch *l, PtxWarp *w, uint32_t lane, const PtxInst *c
     int code = CDP_SUCCESS;
     if (size > rt->heap_limit - rt->heap_used) {
         code = CDP_MEMORY_ALLOCATION;
-    } else if (size) {
-        p = ptx_memory_alloc(rt->mem, size);
-        ptx_ranges_insert(&rt->heap, &(PtxRange){.addr = p, .size = size});
-        rt->heap_used += size;
+    } else {
+        p = device_malloc(rt, size);
     }
     if (!store_u64(l, w, lane, at, p, pc))
         return -1;
@@ -418,6 +427,8 @@ static const char *call_name(uint8_t which)
     case PTX_BUILTIN_CDP_GET_LAST_ERROR: return "__cudaCDP2GetLastError";
     case PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR: return "__cudaCDP2PeekAtLastError";
     case PTX_BUILTIN_CDP_MEMCPY_ASYNC: return "__cudaCDP2MemcpyAsync";
+    case PTX_BUILTIN_MALLOC: return "malloc";
+    case PTX_BUILTIN_FREE: return "free";
     default: return "__cudaCDP2GetErrorString";
     }
 }
@@ -441,6 +452,19 @@ void ptx_cdp_call(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, ui
         }
         case PTX_BUILTIN_CDP_GET_ERROR_STRING:
             ptx_call_return(l, w, i, call, error_string(l->cdp_rt, (int)(int32_t)ptx_call_arg(l, w, i, call, 0)));
+            continue;
+        case PTX_BUILTIN_MALLOC:
+            ptx_call_return(l, w, i, call, device_malloc(l->cdp_rt, ptx_call_arg(l, w, i, call, 0)));
+            continue;
+        case PTX_BUILTIN_FREE:
+            if (heap_free(l, w, i, call) != CDP_SUCCESS) { /* undefined in CUDA: a fault here */
+                char who[96], msg[200];
+                ptx_thread_coords(l, w, i, who, sizeof who);
+                snprintf(msg, sizeof msg, "free(%#llx) by %s: not an address device malloc gave",
+                         (unsigned long long)ptx_call_arg(l, w, i, call, 0), who);
+                ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
+                return;
+            }
             continue;
         case PTX_BUILTIN_CDP_GET_LAST_ERROR:
         case PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR:

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------- symbols and registers */
 
@@ -144,10 +145,23 @@ static void init_element(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, con
 {
     bool neg = ptx_accept(P, '-');
     const Tok *t = ptx_next(P);
+    int fn = t->kind == TK_WORD && !neg ? ptx_find_func(P->m, t->s, t->len) : -1;
+    if (fn >= 0) { /* a function's address (a vtable's entries), as mov reads it */
+        if (ptx_type_bytes(et) != 8)
+            ptx_parse_fail(P, t, "function '%.*s' in the initialiser of '%s': its address takes 64 bits",
+                           (int)t->len, t->s, s->name);
+        if (*off + 8 > s->size)
+            ptx_parse_fail(P, at, "too many initialisers for '%s'", s->name);
+        uint64_t v = PTX_WIN_CODE + (uint64_t)fn;
+        memcpy(s->init + *off, &v, 8); /* little-endian, as the numbers below */
+        *off += 8;
+        P->m->funcs[fn].address_taken = true;
+        return;
+    }
     if (t->kind != TK_NUM) {
         if (t->kind == TK_WORD)
             ptx_parse_fail(P, t,
-                           "unsupported initialiser '%.*s' (only numeric initialisers are supported)",
+                           "unsupported initialiser '%.*s' (numbers and function names are supported)",
                            (int)t->len, t->s);
         char b[64];
         ptx_parse_fail(P, t, "expected a number in the initialiser, found %s",

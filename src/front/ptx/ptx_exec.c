@@ -615,7 +615,11 @@ static void remove_lanes(PtxWarp *w, uint32_t from_entry, uint32_t lanes)
 static void __attribute__((noinline)) exec_call(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active)
 {
     const PtxModule *m = l->m;
-    uint32_t g = (uint32_t)in->o[0].imm;
+    uint32_t g = (uint32_t)in->o[0].imm, rest = 0;
+    if (in->o[0].kind == OK_REG && !ptx_call_target(l, w, in, pc, active, &g, &rest))
+        return;
+    if (rest) /* other targets: those lanes call again once these return, and all go on after */
+        push(w, pc, pc + 1, rest), active &= ~rest;
     if (l->builtin_of[g] != PTX_BUILTIN_NONE) {
         ptx_builtin_call(l, w, in, pc, active);
         return;
@@ -632,6 +636,7 @@ static void __attribute__((noinline)) exec_call(PtxLaunch *l, PtxWarp *w, const 
         w->calls = xrealloc(w->calls, w->cap_calls * sizeof *w->calls);
     }
     w->calls[w->n_calls].call_pc = pc;
+    w->calls[w->n_calls].callee = g;
     w->calls[w->n_calls].save = save;
     w->calls[w->n_calls++].base = w->depth - 1;
 }

@@ -39,6 +39,12 @@ bool ptx_lane_access(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint8_t space, uin
  * a call f that saved: write the return values and give those lanes their saved state back. */
 bool ptx_frame_save(PtxLaunch *l, PtxWarp *w, uint32_t g, uint32_t lanes, uint32_t pc, size_t *save);
 void ptx_frame_return(PtxLaunch *l, PtxWarp *w, const PtxCallFrame *f, uint32_t lanes);
+/* A call through a register by the active lanes: *g, the function the first active lane's
+ * address names, which the lanes with the same address call now; *rest, the lanes that call
+ * another (after these return). False, with the launch faulted, when the address is no device
+ * function's or the function's parameters are not the call's. */
+bool ptx_call_target(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active, uint32_t *g,
+                     uint32_t *rest);
 
 /* ptx_async.c: run a cp.async (the copy, at issue) for the active lanes; its group operations
  * do nothing here. */

@@ -1,4 +1,4 @@
-/* ptx_frames.c: recursive device functions.
+/* ptx_frames.c: the call graph, recursive device functions and calls through a register.
  *
  * The interpreter gives each function fixed storage: a range of register slots (ptx_regalloc.c)
  * and fixed offsets in the per-thread local and parameter frames (its __local_depot, its
@@ -10,7 +10,13 @@
  * values are written to the caller's parameters. Nesting is bounded by PTX_MAX_CALL_DEPTH, as a
  * GPU's by its stack size. What this does not give is a separate depot per activation: a
  * pointer to a caller's local variable, passed down a recursion, reaches the callee's copy.
- * Functions off every cycle pay nothing but one test at call and ret. */
+ * Functions off every cycle pay nothing but one test at call and ret.
+ *
+ * A call through a register (a virtual function's, through a vtable) may enter any function
+ * whose address the module reads: the call graph has an edge to each (ptx_call_callees). When
+ * it runs, the lanes are split by the address they hold, as a divergent branch splits them: the
+ * first active lane's target is called by the lanes that share it, and the others call the
+ * same instruction again once those return, each group in turn, reconverging after the call. */
 #include "front/ptx/ptx_exec.h"
 
 #include "base/base.h"
@@ -57,16 +63,31 @@ static uint32_t sym_ranges(const PtxModule *m, uint32_t f, uint8_t space, uint32
     return k;
 }
 
+uint32_t ptx_call_callees(const PtxModule *m, const PtxInst *in, uint32_t *out)
+{
+    if (in->o[0].kind == OK_FUNC) {
+        out[0] = (uint32_t)in->o[0].imm;
+        return 1;
+    }
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < m->n_funcs; f++)
+        if (m->funcs[f].address_taken && m->funcs[f].defined && !m->funcs[f].is_entry)
+            out[n++] = f;
+    return n;
+}
+
 void ptx_frames_layout(PtxModule *m)
 {
     uint32_t nf = m->n_funcs;
     /* the call graph as adjacency lists (first[f] .. first[f+1]) */
     uint32_t *first = xcalloc(nf + 1, sizeof *first), n_edges = 0;
+    uint32_t *targets = xmalloc((nf + 1) * sizeof *targets);
     for (uint32_t f = 0; f < nf; f++) {
         const PtxFunc *fn = &m->funcs[f];
         first[f] = n_edges;
         for (uint32_t i = fn->first_inst; fn->defined && i < fn->first_inst + fn->n_insts; i++)
-            n_edges += m->insts[i].op == OP_CALL;
+            if (m->insts[i].op == OP_CALL)
+                n_edges += ptx_call_callees(m, &m->insts[i], targets);
     }
     first[nf] = n_edges;
     uint32_t *callee = xmalloc((n_edges + 1) * sizeof *callee), e = 0;
@@ -74,8 +95,9 @@ void ptx_frames_layout(PtxModule *m)
         const PtxFunc *fn = &m->funcs[f];
         for (uint32_t i = fn->first_inst; fn->defined && i < fn->first_inst + fn->n_insts; i++)
             if (m->insts[i].op == OP_CALL)
-                callee[e++] = (uint32_t)m->insts[i].o[0].imm;
+                e += ptx_call_callees(m, &m->insts[i], callee + e);
     }
+    free(targets);
     /* f is recursive if a search from its callees comes back to it */
     uint32_t *seen = xcalloc(nf + 1, sizeof *seen), *pending = xmalloc((nf + 1) * sizeof *pending);
     for (uint32_t f = 0; f < nf; f++) {
@@ -195,7 +217,7 @@ void ptx_frame_return(PtxLaunch *l, PtxWarp *w, const PtxCallFrame *f, uint32_t 
 {
     const PtxModule *m = l->m;
     const PtxInst *call = &m->insts[f->call_pc];
-    const PtxFunc *fn = &m->funcs[call->o[0].imm];
+    const PtxFunc *fn = &m->funcs[f->callee];
     const uint16_t *to = m->call_syms + call->o[1].imm;
     uint32_t n_ret = MIN((uint32_t)call->o[1].reg, fn->n_rets);
     /* The return values first go above the save stack: the restore rewrites the callee's
@@ -227,4 +249,40 @@ void ptx_frame_return(PtxLaunch *l, PtxWarp *w, const PtxCallFrame *f, uint32_t 
             q += b;
         }
     }
+}
+
+bool ptx_call_target(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc, uint32_t active, uint32_t *g,
+                     uint32_t *rest)
+{
+    const PtxModule *m = l->m;
+    const uint64_t *v = w->regs + (size_t)call->o[0].reg * WARP_SIZE;
+    uint32_t lane = (uint32_t)__builtin_ctz(active), same = 0;
+    uint64_t a = v[lane];
+    FOR_LANES(active, i) same |= (uint32_t)(v[i] == a) << i;
+    *rest = active & ~same;
+    uint64_t f = a - PTX_WIN_CODE;
+    char who[96], msg[400];
+    ptx_thread_coords(l, w, lane, who, sizeof who);
+    if (a < PTX_WIN_CODE || f >= m->n_funcs || !m->funcs[f].defined || m->funcs[f].is_entry ||
+        l->builtin_of[f] != PTX_BUILTIN_NONE) {
+        snprintf(msg, sizeof msg, "call through %#llx by %s: not the address of a device function%s",
+                 (unsigned long long)a, who,
+                 f < m->n_funcs && l->builtin_of[f] != PTX_BUILTIN_NONE ? " of the module's own" : "");
+        ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
+        return false;
+    }
+    const PtxFunc *fn = &m->funcs[f];
+    bool fits = fn->n_params == call->o[2].reg && fn->n_rets == call->o[1].reg;
+    for (uint32_t k = 0; fits && k < fn->n_params; k++)
+        fits = m->syms[fn->params[k]].size == m->syms[m->call_syms[call->o[2].imm + k]].size;
+    for (uint32_t k = 0; fits && k < fn->n_rets; k++)
+        fits = m->syms[fn->rets[k]].size == m->syms[m->call_syms[call->o[1].imm + k]].size;
+    if (!fits) {
+        snprintf(msg, sizeof msg, "call through the address of '%s' by %s: its parameters are not those of the "
+                 "call's prototype", fn->name, who);
+        ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
+        return false;
+    }
+    *g = (uint32_t)f;
+    return true;
 }

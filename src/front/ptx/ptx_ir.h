@@ -187,6 +187,9 @@ typedef struct PtxFunc {
      * saves its state at such calls). Its register slots (ptx_regalloc.c): the pinned ones
      * [pin_slot, +n_pin_slots) and the others [free_slot, +n_free_slots). */
     bool recursive;
+    /* Its address is read (a mov, or an initialiser such as a vtable's): a call through a
+     * register may enter it (ptx_call_callees). */
+    bool address_taken;
     uint32_t pin_slot, n_pin_slots, free_slot, n_free_slots;
     /* Recursive functions only (ptx_frames_layout): the byte ranges of its .local and .param
      * symbols in the per-thread frames, n_local_iv local ones first, then the parameter ones
@@ -269,6 +272,10 @@ const char *ptx_special_reg_name(unsigned sr);
  * touches, nothing capped (at most PTX_MAX_INST_REGS each). */
 #define PTX_MAX_INST_REGS (PTX_MAX_OPS * PTX_MAX_VEC + 2)
 void ptx_inst_regs(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *uses, unsigned *nu);
+/* The functions call instruction in may enter (ptx_frames.c): its callee, or for a call through
+ * a register every defined function whose address the module takes; out has room for
+ * m->n_funcs. */
+uint32_t ptx_call_callees(const PtxModule *m, const PtxInst *in, uint32_t *out);
 /* Fill the timing model's static view of instruction pc (its registers: ptx_inst_regs'). */
 void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *out);
 

@@ -106,6 +106,11 @@ static void parse_body(Parser *P, PtxFunc *f)
             skip_directive(P);
             continue;
         }
+        if (t->kind == TK_WORD && ptx_is_punct(&P->toks[P->pos + 1], ':') &&
+            ptx_is_word(&P->toks[P->pos + 2], ".callprototype")) {
+            ptx_parse_callprototype(P);
+            continue;
+        }
         if (t->kind == TK_WORD && ptx_is_punct(&P->toks[P->pos + 1], ':')) {
             GROW(P->labels, P->n_labels, P->cap_labels);
             P->labels[P->n_labels].name = t->s;
@@ -202,6 +207,7 @@ static void parse_function(Parser *P, bool entry)
     f->reg_base = P->next_reg;
     P->n_regdecl = 0;
     P->n_labels = 0;
+    P->n_protos = 0;
     P->n_fixups = 0;
     parse_body(P, f);
     f = &m->funcs[fi];
@@ -278,14 +284,17 @@ static void reach(Parser *P, uint32_t f, uint8_t *state, uint8_t *mark)
     state[f] = 1;
     mark[f] = 1;
     const PtxFunc *fn = &m->funcs[f];
+    uint32_t *callees = xmalloc((m->n_funcs + 1) * sizeof *callees);
     for (uint32_t i = fn->first_inst; i < fn->first_inst + fn->n_insts; i++) {
         const PtxInst *in = &m->insts[i];
         if (in->op != OP_CALL)
             continue;
-        uint32_t g = (uint32_t)in->o[0].imm;
-        if (state[g] == 0)
-            reach(P, g, state, mark);
+        uint32_t n = ptx_call_callees(m, in, callees);
+        for (uint32_t k = 0; k < n; k++)
+            if (state[callees[k]] == 0)
+                reach(P, callees[k], state, mark);
     }
+    free(callees);
     state[f] = 2;
 }
 
@@ -296,7 +305,7 @@ static void finalize(Parser *P)
     m->n_regs = P->next_reg;
     for (uint32_t i = 0; i < m->n_insts; i++) {
         PtxInst *in = &m->insts[i];
-        if (in->op == OP_CALL) {
+        if (in->op == OP_CALL && in->o[0].kind == OK_FUNC) {
             const PtxFunc *g = &m->funcs[in->o[0].imm];
             if (!g->defined) {
                 if (!strcmp(g->name, "vprintf")) {
@@ -443,6 +452,7 @@ PtxModule *ptx_module_parse(const char *text, const char *filename, char *err, s
     free(P->regs);
     free(P->scope_syms);
     free(P->labels);
+    free(P->protos);
     free(P->fixups);
     free(P->toks);
     free(P);

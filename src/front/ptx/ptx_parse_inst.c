@@ -148,6 +148,7 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
             ptx_parse_fail(P, t, "function '%.*s': its address may only be read by a 64-bit mov", (int)t->len, t->s);
         o->kind = OK_IMM;
         o->imm = PTX_WIN_CODE + (uint64_t)fn;
+        P->m->funcs[fn].address_taken = true;
         return;
     }
     if (ptx_is_word(t, "WARP_SZ")) { /* PTX's predefined warp size, what nvcc makes of warpSize */
@@ -186,7 +187,44 @@ static unsigned tex_coords(uint8_t geom)
     return geom < sizeof n ? n[geom] : 0;
 }
 
-/* call[.uni] [(ret, ...),] func [, (arg, ...)] ; */
+/* The entries of a prototype's parameter list, ( [.param ... name {, .param ... name}] ). */
+static uint32_t proto_list(Parser *P)
+{
+    ptx_expect(P, '(');
+    uint32_t n = 0;
+    if (ptx_accept(P, ')'))
+        return 0;
+    for (;;) {
+        const Tok *t = ptx_next(P);
+        if (t->kind == TK_EOF)
+            ptx_parse_fail(P, t, "unterminated .callprototype parameter list");
+        if (ptx_is_punct(t, ',') || ptx_is_punct(t, ')')) {
+            n++;
+            if (ptx_is_punct(t, ')'))
+                return n;
+        }
+    }
+}
+
+void ptx_parse_callprototype(Parser *P)
+{
+    const Tok *name = ptx_next(P);
+    ptx_next(P); /* ':' */
+    ptx_next(P); /* .callprototype */
+    uint32_t n_ret = ptx_is_punct(ptx_peek(P), '(') ? proto_list(P) : 0;
+    const Tok *u = ptx_expect_word(P, "'_' (the prototype's name placeholder)");
+    if (u->len != 1 || u->s[0] != '_')
+        ptx_parse_fail(P, u, "expected '_' in .callprototype, found '%.*s'", (int)u->len, u->s);
+    uint32_t n_arg = proto_list(P);
+    if (ptx_is_word(ptx_peek(P), ".noreturn"))
+        ptx_next(P);
+    ptx_expect(P, ';');
+    GROW(P->protos, P->n_protos, P->cap_protos);
+    P->protos[P->n_protos++] = (Proto){name->s, name->len, n_ret, n_arg};
+}
+
+/* call[.uni] [(ret, ...),] func [, (arg, ...)] ; or, through a register holding a function's
+ * address, call [(ret, ...),] %r, (arg, ...), prototype ; */
 static void parse_call(Parser *P, PtxInst *in)
 {
     PtxModule *m = P->m;
@@ -206,13 +244,12 @@ static void parse_call(Parser *P, PtxInst *in)
     }
     const Tok *ft = ptx_expect_word(P, "a function name");
     int f = ptx_find_func(m, ft->s, ft->len);
-    if (f < 0) {
-        if (ptx_find_reg(P, ft) != PTX_NO_REG)
-            ptx_parse_fail(P, ft, "indirect calls are not supported");
+    uint16_t target = f < 0 ? ptx_find_reg(P, ft) : PTX_NO_REG;
+    if (f < 0 && target == PTX_NO_REG)
         ptx_parse_fail(P, ft, "call to undeclared function '%.*s'", (int)ft->len, ft->s);
-    }
     uint32_t arg_first = m->n_call_syms;
-    if (ptx_accept(P, ',')) {
+    bool comma = ptx_accept(P, ',');
+    if (comma && (target == PTX_NO_REG || ptx_is_punct(ptx_peek(P), '('))) {
         ptx_expect(P, '(');
         if (!ptx_is_punct(ptx_peek(P), ')')) {
             do {
@@ -227,8 +264,24 @@ static void parse_call(Parser *P, PtxInst *in)
             } while (ptx_accept(P, ','));
         }
         ptx_expect(P, ')');
-        if (ptx_accept(P, ','))
-            ptx_parse_fail(P, ptx_peek(P), "call prototypes (indirect calls) are not supported");
+        comma = ptx_accept(P, ',');
+    }
+    if (target != PTX_NO_REG) { /* the prototype the callee must have */
+        if (!comma)
+            ptx_parse_fail(P, ptx_peek(P), "a call through a register: expected ', prototype' after its arguments");
+        const Tok *pt = ptx_expect_word(P, "a call prototype");
+        const Proto *proto = NULL;
+        for (uint32_t k = 0; k < P->n_protos && !proto; k++)
+            if (P->protos[k].len == pt->len && !memcmp(P->protos[k].name, pt->s, pt->len))
+                proto = &P->protos[k];
+        if (!proto)
+            ptx_parse_fail(P, pt, "'%.*s' is not a .callprototype of this function (call target lists are not "
+                           "supported)", (int)pt->len, pt->s);
+        if (proto->n_ret != n_ret || proto->n_arg != n_arg)
+            ptx_parse_fail(P, pt, "the call passes %u return and %u argument parameters; prototype '%.*s' has %u "
+                           "and %u", n_ret, n_arg, (int)pt->len, pt->s, proto->n_ret, proto->n_arg);
+    } else if (comma) {
+        ptx_parse_fail(P, ptx_peek(P), "a prototype after a direct call: expected ';'");
     }
     ptx_expect(P, ';');
     if (n_ret > 4 || n_arg > 0xFFFF)
@@ -236,9 +289,9 @@ static void parse_call(Parser *P, PtxInst *in)
     in->n_ops = 1;
     /* o[0]: the callee; o[1]/o[2]: return-value and argument .param lists as (first index in
      * call_syms, count in reg). Only o[0] counts as an operand. */
-    in->o[0].kind = OK_FUNC;
-    in->o[0].imm = (uint64_t)f;
-    in->o[0].reg = PTX_NO_REG;
+    in->o[0].kind = target != PTX_NO_REG ? OK_REG : OK_FUNC;
+    in->o[0].imm = target != PTX_NO_REG ? 0 : (uint64_t)f;
+    in->o[0].reg = target;
     in->o[0].sym = PTX_NO_SYM;
     in->o[1].kind = OK_NONE;
     in->o[1].imm = ret_first;

@@ -43,6 +43,13 @@ typedef struct Label {
     uint32_t inst;
 } Label;
 
+/* A call prototype of the function being parsed (name: .callprototype (rets) _ (args);): what
+ * a call through a register names instead of its callee. */
+typedef struct Proto {
+    const char *name;
+    uint32_t len, n_ret, n_arg;
+} Proto;
+
 typedef struct Fixup {
     uint32_t inst;
     const Tok *tok;
@@ -65,6 +72,8 @@ typedef struct Parser {
     uint32_t n_scope, cap_scope;
     Label *labels;
     uint32_t n_labels, cap_labels;
+    Proto *protos;
+    uint32_t n_protos, cap_protos;
     Fixup *fixups;
     uint32_t n_fixups, cap_fixups;
     uint32_t next_reg;
@@ -147,5 +156,7 @@ uint16_t *ptx_parse_param_list(Parser *P, uint32_t *n_out, bool kernel, int slot
 PtxInst *ptx_new_inst(Parser *P);
 /* [@guard] mnemonic operands ; */
 void ptx_parse_instruction(Parser *P);
+/* name : .callprototype [(ret)] _ (args) ; */
+void ptx_parse_callprototype(Parser *P);
 
 #endif

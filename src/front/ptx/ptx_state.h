@@ -22,6 +22,7 @@ typedef struct PtxSimtEntry {
 
 typedef struct PtxCallFrame {
     uint32_t call_pc; /* the call instruction (for its return-value list) */
+    uint32_t callee;  /* the function called (a call through a register names none) */
     uint32_t base;    /* SIMT stack index of the callee's first entry */
     size_t save;      /* offset in PtxWarp.saves of what the call saved, or PTX_NO_SAVE */
 } PtxCallFrame;
@@ -86,6 +87,8 @@ typedef enum PtxBuiltin {
     PTX_BUILTIN_CDP_PEEK_AT_LAST_ERROR,
     PTX_BUILTIN_CDP_MEMCPY_ASYNC,
     PTX_BUILTIN_CDP_GET_ERROR_STRING,
+    PTX_BUILTIN_MALLOC, /* device malloc and free (new and delete), on the device runtime's heap */
+    PTX_BUILTIN_FREE,
     PTX_BUILTIN_COUNT
 } PtxBuiltin;
 typedef struct PtxSlices PtxSlices; /* its global accesses' address slices (ptx_slice.c) */
