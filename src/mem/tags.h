@@ -52,6 +52,11 @@ typedef struct Tags {
     void *repl_state;
     PolicyCtx repl_ctx;
     TagLine *lines; /* n_sets * assoc, set-major */
+    /* Kept with the lines' states and addresses (only tags.c writes them), so that a probe reads
+     * one dense row and a victim choice no row at: per way its line_addr (stale once invalid),
+     * and per set the ways not invalid and the valid ways (assoc <= 64). */
+    uint64_t *keys;
+    uint64_t *used_ways, *valid_ways;
 } Tags;
 
 typedef enum TagsProbe { TAGS_MISS, TAGS_HIT, TAGS_HIT_RESERVED } TagsProbe;
@@ -110,11 +115,8 @@ void tags_hit(Tags *t, const ReplAccess *a);
 /* Whether every way of `set` is reserved (tags_choose_victim then stalls without the policy). */
 static inline bool tags_set_reserved(const Tags *t, uint32_t set)
 {
-    const TagLine *l = &t->lines[set * t->assoc];
-    for (uint32_t w = 0; w < t->assoc; w++)
-        if (l[w].state != LINE_RESERVED)
-            return false;
-    return true;
+    uint64_t all = t->assoc == 64 ? UINT64_MAX : (1ull << t->assoc) - 1;
+    return t->used_ways[set] == all && !t->valid_ways[set];
 }
 /* A valid line leaves: replaced by warp by_uid's access, or written by its store (by_write);
  * tells the policy (on_evict) and makes the way invalid. */
