@@ -88,7 +88,7 @@ uint32_t tags_segments_of_sectors(const Tags *t, uint32_t sectors)
 }
 
 /* Way `way` of `set` takes state `state`: the line and the set's masks. */
-static void set_state(Tags *t, uint32_t set, uint32_t way, uint8_t state)
+static inline void set_state(Tags *t, uint32_t set, uint32_t way, uint8_t state)
 {
     uint64_t bit = 1ull << way;
     t->lines[set * t->assoc + way].state = state;
@@ -151,10 +151,9 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
 /* A sectored line's state from its sectors: reserved while any is being fetched. */
 static void sectors_state(Tags *t, uint32_t set, uint32_t way, const TagSectors *s)
 {
-    if (s->pending)
-        set_state(t, set, way, LINE_RESERVED);
-    else if (s->valid)
-        set_state(t, set, way, LINE_VALID);
+    uint8_t now = tags_line(t, set, way)->state, state = s->pending ? LINE_RESERVED : s->valid ? LINE_VALID : now;
+    if (state != now) /* most sector changes leave the line's state */
+        set_state(t, set, way, state);
 }
 
 /* The policy hears that data of (set, way) arrived. */
