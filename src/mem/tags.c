@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { TAGS_NARROW = 16 }; /* ways a probe scans one by one; wider sets compare fingerprints */
+
 void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *owner, Stats *st,
                const char *stat_prefix, uint32_t instance)
 {
@@ -31,7 +33,11 @@ void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *ow
     t->repl_state = ro->create ? ro->create(&t->repl_ctx, cc->n_sets, cc->assoc) : NULL;
     t->lines = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->lines);
     CHECK(cc->assoc <= 64); /* the per-set way masks */
-    t->keys = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->keys);
+    t->fp_stride = (cc->assoc + 7) / 8 * 8;
+    if (cc->assoc > TAGS_NARROW)
+        t->fp = xcalloc((size_t)cc->n_sets * t->fp_stride, 1);
+    else
+        t->keys = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->keys);
     t->used_ways = xcalloc(cc->n_sets, sizeof *t->used_ways);
     t->valid_ways = xcalloc(cc->n_sets, sizeof *t->valid_ways);
     t->sector_bytes = cc->sector_bytes;
@@ -55,10 +61,13 @@ void tags_free(Tags *t)
     policy_ctx_free(&t->repl_ctx);
     free(t->lines);
     free(t->sectors);
+    free(t->fp);
     free(t->keys);
     free(t->used_ways);
     free(t->valid_ways);
-    t->keys = t->used_ways = t->valid_ways = NULL;
+    t->fp = NULL;
+    t->keys = NULL;
+    t->used_ways = t->valid_ways = NULL;
     t->lines = NULL;
     t->sectors = NULL;
 }
@@ -96,16 +105,50 @@ static inline void set_state(Tags *t, uint32_t set, uint32_t way, uint8_t state)
     t->valid_ways[set] = state == LINE_VALID ? t->valid_ways[set] | bit : t->valid_ways[set] & ~bit;
 }
 
+/* A line address's byte in the fingerprint row. */
+static inline uint8_t line_fp(uint64_t la) { return (uint8_t)((la * 0x9E3779B97F4A7C15ull) >> 56); }
+
+#define TAGS_BYTES 0x0101010101010101ull
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a fingerprint word holds way base + i in byte i");
+
+
+/* The probe's answer for way w of set, found holding the line. */
+static inline TagsProbe found(const Tags *t, uint32_t set, uint32_t w, uint32_t *way_out)
+{
+    *way_out = w;
+    return t->valid_ways[set] >> w & 1 ? TAGS_HIT : TAGS_HIT_RESERVED;
+}
+
+/* tags_probe for wide sets (more than TAGS_NARROW ways): eight fingerprints a step. Every byte
+ * equal to la's (and a few above one, the zero-byte test's false hits) gets its high bit; each
+ * is checked, lowest way first, so the way found is the one a scan of the ways finds. */
+__attribute__((noinline)) static TagsProbe probe_wide(const Tags *t, uint32_t set, uint64_t la, uint32_t *way_out)
+{
+    uint64_t used = t->used_ways[set], want = line_fp(la) * TAGS_BYTES;
+    const uint8_t *fp = &t->fp[(size_t)set * t->fp_stride];
+    const TagLine *l = &t->lines[set * t->assoc];
+    for (uint32_t base = 0; base < t->assoc && (used >> base); base += 8) {
+        uint64_t x;
+        memcpy(&x, fp + base, 8);
+        x ^= want;
+        for (uint64_t m = (x - TAGS_BYTES) & ~x & (TAGS_BYTES << 7); m; m &= m - 1) {
+            uint32_t w = base + (uint32_t)__builtin_ctzll(m) / 8;
+            if (w < t->assoc && (used >> w & 1) && l[w].line_addr == la)
+                return found(t, set, w, way_out);
+        }
+    }
+    return TAGS_MISS;
+}
+
 TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
 {
     uint64_t la = addr >> t->line_bits, used = t->used_ways[set];
-    const uint64_t *k = &t->keys[set * t->assoc];
-    for (uint32_t w = 0; w < t->assoc; w++) {
-        if (k[w] == la && (used >> w & 1)) { /* the first such way, as a scan of the lines finds */
-            *way_out = w;
-            return t->valid_ways[set] >> w & 1 ? TAGS_HIT : TAGS_HIT_RESERVED;
-        }
-    }
+    if (t->fp)
+        return probe_wide(t, set, la, way_out);
+    const uint64_t *k = &t->keys[set * t->assoc]; /* up to TAGS_NARROW ways a scan is cheapest */
+    for (uint32_t w = 0; w < t->assoc; w++)
+        if (k[w] == la && (used >> w & 1)) /* the first such way, as a scan of the lines finds */
+            return found(t, set, w, way_out);
     return TAGS_MISS;
 }
 
@@ -133,7 +176,11 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
 {
     TagLine *l = tags_line(t, set, way);
     CHECK(l->state == LINE_INVALID);
-    l->line_addr = t->keys[set * t->assoc + way] = addr >> t->line_bits;
+    l->line_addr = addr >> t->line_bits;
+    if (t->fp)
+        t->fp[(size_t)set * t->fp_stride + way] = line_fp(l->line_addr);
+    else
+        t->keys[set * t->assoc + way] = l->line_addr;
     set_state(t, set, way, state);
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;

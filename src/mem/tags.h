@@ -52,10 +52,14 @@ typedef struct Tags {
     void *repl_state;
     PolicyCtx repl_ctx;
     TagLine *lines; /* n_sets * assoc, set-major */
-    /* Kept with the lines' states and addresses (only tags.c writes them), so that a probe reads
-     * one dense row and a victim choice no row at: per way its line_addr (stale once invalid),
-     * and per set the ways not invalid and the valid ways (assoc <= 64). */
+    /* Kept with the lines' states and addresses (only tags.c writes them), so that a probe
+     * reads one dense row and a victim choice no way at all: per set the ways not invalid and
+     * the valid ways (assoc <= 64), and per way, stale once invalid, up to 16 ways its line_addr
+     * (keys), above that a byte hashed from it (fp, fp_stride bytes a set: assoc rounded up to
+     * 8), which the probe compares eight at a time. */
     uint64_t *keys;
+    uint8_t *fp;
+    uint32_t fp_stride;
     uint64_t *used_ways, *valid_ways;
 } Tags;
 
