@@ -52,7 +52,16 @@ static inline unsigned popcount_u32(uint32_t x)
     return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 #endif
 }
-static inline unsigned popcount_u64(uint64_t x) { return popcount_u32((uint32_t)x) + popcount_u32((uint32_t)(x >> 32)); }
+static inline unsigned popcount_u64(uint64_t x)
+{
+#ifdef __POPCNT__
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull); /* the same steps on one 64-bit word */
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (unsigned)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+#endif
+}
 
 /* A set of the numbers 0..n-1 as bits in bits_words(n) 64-bit words: which components have
  * work, so that a loop visits those alone, in ascending order, one word at a time. */

@@ -379,6 +379,10 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         sm->barrier_mask &= ~(1ull << (first + i));
         w->cta_slot = (uint16_t)slot;
         w->age = sm->age[first + i] = sm->next_age++;
+        sm->older[first + i] = ~(1ull << (first + i)); /* the youngest: every other warp is older */
+        for (uint32_t x = 0; x < sm->max_warps; x++)
+            if (x != first + i)
+                sm->older[x] &= ~(1ull << (first + i));
         w->next = NULL;
         sm_ibuf_start(sm, w, first + i, now);
         w->n_sb = 0;

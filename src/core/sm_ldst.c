@@ -577,10 +577,7 @@ uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
     uint64_t live = sm->sched_mask[k];
     if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
         return sm->rank_val[k];
-    uint64_t age = sm->age[slot];
-    uint32_t rank = 0;
-    for (uint64_t m = live; m; m &= m - 1)
-        rank += sm->age[__builtin_ctzll(m)] < age;
+    uint32_t rank = popcount_u64(live & sm->older[slot]); /* the live warps older than it */
     sm->rank_slot[k] = slot;
     sm->rank_mask[k] = live;
     sm->rank_val[k] = rank;

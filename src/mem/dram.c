@@ -3,9 +3,9 @@
  * Follows GPGPU-Sim's DRAM model (dram.cc, its manual's "DRAM timing" section) with the GDDR5
  * timing of the thesis (Tables 3.1 and 5.1: tCL=12 tRP=12 tRC=40 tRAS=28 tRCD=12 tRRD=6
  * tCDLR=5 tWR=12, plus tCCD=2 tCCDL=3 tWL=4 tRTPL=2 from the GTX480 configuration):
- *   - Requests wait in a bounded scheduler queue (dram.queue), kept in arrival order. A bank
- *     serves one request at a time; when it is idle the scheduler policy (dram.sched) picks
- *     the bank's next request from the queue, which frees the queue entry.
+ *   - Requests wait in a bounded scheduler queue (dram.queue), each bank's in arrival order.
+ *     A bank serves one request at a time; when it is idle the scheduler policy (dram.sched)
+ *     picks the bank's next request from the queue, which frees the queue entry.
  *   - Commands: ACT (bank closed; tRRD after any ACT, tRC after this bank's ACT, tRP after its
  *     PRE), RD/WR (the request's row open; tRCD after ACT, tCCD after any column command,
  *     tCCDL within the bank group, a read tCDLR after the last write data, and the shared
@@ -65,9 +65,12 @@ struct Dram {
     DramConfig t; /* timing and geometry */
     uint32_t bytes_per_col, bus_cycles;
 
-    DramSchedEntry *q; /* scheduler queue, arrival order */
-    MemReq **q_req;    /* the request behind q[i] */
-    uint32_t q_n;
+    /* The scheduler queue, kept per bank: bank b's requests in arrival order at q[b * t.queue],
+     * banks[b].n_queued of them, so that a pick and a removal see only the bank's (the policies
+     * look at no other bank's). */
+    DramSchedEntry *q;
+    MemReq **q_req; /* the request behind q[i] */
+    uint32_t q_n;   /* requests queued, all banks */
     uint64_t full_since; /* cycle the queue became full */
 
     DramBank *banks;
@@ -111,8 +114,8 @@ Dram *dram_create(const Config *cfg, uint32_t id, Stats *st)
     d->t = *c;
     d->bytes_per_col = c->bus_bytes * c->chips * c->burst;
     d->bus_cycles = MAX(1u, (c->burst + c->data_ratio - 1) / c->data_ratio);
-    d->q = xcalloc(c->queue, sizeof *d->q);
-    d->q_req = xcalloc(c->queue, sizeof *d->q_req);
+    d->q = xcalloc((size_t)c->n_banks * c->queue, sizeof *d->q);
+    d->q_req = xcalloc((size_t)c->n_banks * c->queue, sizeof *d->q_req);
     d->banks = xcalloc(c->n_banks, sizeof *d->banks);
     d->groups = xcalloc(c->n_bank_groups, sizeof *d->groups);
     d->ret = xcalloc(c->return_queue, sizeof *d->ret);
@@ -161,25 +164,28 @@ void dram_push(Dram *d, MemReq *r, uint64_t now)
 {
     CHECK(d->q_n < d->t.queue);
     CHECK(r->bank < d->t.n_banks && r->row != ROW_CLOSED);
-    d->q[d->q_n] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
-    d->q_req[d->q_n] = r;
+    size_t at = (size_t)r->bank * d->t.queue + d->banks[r->bank].n_queued++;
+    d->q[at] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
+    d->q_req[at] = r;
     d->q_n++;
-    d->banks[r->bank].n_queued++;
     if (!d->banks[r->bank].req)
         d->waiting_banks |= 1ull << r->bank;
     if (d->q_n == d->t.queue)
         d->full_since = now;
 }
 
-/* Move queue entry i into its (idle) bank. */
-static void take_request(Dram *d, uint32_t i, uint64_t now)
+/* Move entry i of bank `bank`'s queue into the (idle) bank. */
+static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
 {
-    MemReq *r = d->q_req[i];
-    DramBank *b = &d->banks[r->bank];
+    DramBank *b = &d->banks[bank];
+    DramSchedEntry *q = &d->q[(size_t)bank * d->t.queue];
+    MemReq **q_req = &d->q_req[(size_t)bank * d->t.queue], *r = q_req[i];
     if (d->q_n == d->t.queue)
         d->st.queue_full += now - d->full_since;
-    memmove(&d->q[i], &d->q[i + 1], (d->q_n - i - 1) * sizeof *d->q);
-    memmove(&d->q_req[i], &d->q_req[i + 1], (d->q_n - i - 1) * sizeof *d->q_req);
+    for (uint32_t k = i + 1; k < b->n_queued; k++) { /* a bank holds few: no library call */
+        q[k - 1] = q[k];
+        q_req[k - 1] = q_req[k];
+    }
     d->q_n--;
     b->n_queued--;
     b->req = r;
@@ -291,9 +297,10 @@ bool dram_tick(Dram *d, uint64_t now)
     for (uint64_t m = d->waiting_banks; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         DramBank *b = &d->banks[i];
-        int pick = d->sched->pick(d->q, d->q_n, i, b->open_row);
-        CHECK(pick >= 0 && (uint32_t)pick < d->q_n && d->q[pick].bank == i);
-        take_request(d, (uint32_t)pick, now);
+        const DramSchedEntry *q = &d->q[(size_t)i * d->t.queue];
+        int pick = d->sched->pick(q, b->n_queued, i, b->open_row);
+        CHECK(pick >= 0 && (uint32_t)pick < b->n_queued && q[pick].bank == i);
+        take_request(d, i, (uint32_t)pick, now);
         changed = true;
     }
     if (d->cmd_ready > now)
@@ -357,11 +364,13 @@ void dram_dump(const Dram *d, FILE *f)
 {
     fprintf(f, "dram[%u]: sched %s, queue %u/%u, return %u/%u, bus free at %" PRIu64 ", next bank %u\n", d->id,
             d->sched->meta.name, d->q_n, d->t.queue, d->ret_n, d->t.return_queue, d->bus_free, d->rr);
-    for (uint32_t i = 0; i < d->q_n; i++) {
-        const MemReq *r = d->q_req[i];
-        fprintf(f, "  queue[%u] %s addr=0x%" PRIx64 " bank=%u row=%u arrived=%" PRIu64 "\n", i,
-                d->q[i].is_write ? "write" : "read", r->addr, d->q[i].bank, d->q[i].row, d->q[i].arrival);
-    }
+    for (uint32_t b = 0, i = 0; b < d->t.n_banks; b++) /* bank by bank, each in arrival order */
+        for (uint32_t k = 0; k < d->banks[b].n_queued; k++, i++) {
+            size_t at = (size_t)b * d->t.queue + k;
+            const MemReq *r = d->q_req[at];
+            fprintf(f, "  queue[%u] %s addr=0x%" PRIx64 " bank=%u row=%u arrived=%" PRIu64 "\n", i,
+                    d->q[at].is_write ? "write" : "read", r->addr, d->q[at].bank, d->q[at].row, d->q[at].arrival);
+        }
     for (uint32_t i = 0; i < d->t.n_banks; i++) {
         const DramBank *b = &d->banks[i];
         if (!b->req && b->open_row == ROW_CLOSED && !b->n_queued)

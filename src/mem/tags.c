@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { TAGS_NARROW = 16 }; /* ways a probe scans one by one; wider sets compare fingerprints */
+
 void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *owner, Stats *st,
                const char *stat_prefix, uint32_t instance)
 {
@@ -30,6 +32,14 @@ void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *ow
     policy_ctx_init(&t->repl_ctx, &ro->meta, key, cfg, st, prefix, instance, 0);
     t->repl_state = ro->create ? ro->create(&t->repl_ctx, cc->n_sets, cc->assoc) : NULL;
     t->lines = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->lines);
+    CHECK(cc->assoc <= 64); /* the per-set way masks */
+    t->fp_stride = (cc->assoc + 7) / 8 * 8;
+    if (cc->assoc > TAGS_NARROW)
+        t->fp = xcalloc((size_t)cc->n_sets * t->fp_stride, 1);
+    else
+        t->keys = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->keys);
+    t->used_ways = xcalloc(cc->n_sets, sizeof *t->used_ways);
+    t->valid_ways = xcalloc(cc->n_sets, sizeof *t->valid_ways);
     t->sector_bytes = cc->sector_bytes;
     t->sector_bits = t->line_bits;
     t->n_sectors = 1;
@@ -51,6 +61,13 @@ void tags_free(Tags *t)
     policy_ctx_free(&t->repl_ctx);
     free(t->lines);
     free(t->sectors);
+    free(t->fp);
+    free(t->keys);
+    free(t->used_ways);
+    free(t->valid_ways);
+    t->fp = NULL;
+    t->keys = NULL;
+    t->used_ways = t->valid_ways = NULL;
     t->lines = NULL;
     t->sectors = NULL;
 }
@@ -79,16 +96,59 @@ uint32_t tags_segments_of_sectors(const Tags *t, uint32_t sectors)
     return segments;
 }
 
-TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
+/* Way `way` of `set` takes state `state`: the line and the set's masks. */
+static inline void set_state(Tags *t, uint32_t set, uint32_t way, uint8_t state)
 {
-    uint64_t la = addr >> t->line_bits;
+    uint64_t bit = 1ull << way;
+    t->lines[set * t->assoc + way].state = state;
+    t->used_ways[set] = state != LINE_INVALID ? t->used_ways[set] | bit : t->used_ways[set] & ~bit;
+    t->valid_ways[set] = state == LINE_VALID ? t->valid_ways[set] | bit : t->valid_ways[set] & ~bit;
+}
+
+/* A line address's byte in the fingerprint row. */
+static inline uint8_t line_fp(uint64_t la) { return (uint8_t)((la * 0x9E3779B97F4A7C15ull) >> 56); }
+
+#define TAGS_BYTES 0x0101010101010101ull
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a fingerprint word holds way base + i in byte i");
+
+
+/* The probe's answer for way w of set, found holding the line. */
+static inline TagsProbe found(const Tags *t, uint32_t set, uint32_t w, uint32_t *way_out)
+{
+    *way_out = w;
+    return t->valid_ways[set] >> w & 1 ? TAGS_HIT : TAGS_HIT_RESERVED;
+}
+
+/* tags_probe for wide sets (more than TAGS_NARROW ways): eight fingerprints a step. Every byte
+ * equal to la's (and a few above one, the zero-byte test's false hits) gets its high bit; each
+ * is checked, lowest way first, so the way found is the one a scan of the ways finds. */
+__attribute__((noinline)) static TagsProbe probe_wide(const Tags *t, uint32_t set, uint64_t la, uint32_t *way_out)
+{
+    uint64_t used = t->used_ways[set], want = line_fp(la) * TAGS_BYTES;
+    const uint8_t *fp = &t->fp[(size_t)set * t->fp_stride];
     const TagLine *l = &t->lines[set * t->assoc];
-    for (uint32_t w = 0; w < t->assoc; w++) {
-        if (l[w].state != LINE_INVALID && l[w].line_addr == la) {
-            *way_out = w;
-            return l[w].state == LINE_VALID ? TAGS_HIT : TAGS_HIT_RESERVED;
+    for (uint32_t base = 0; base < t->assoc && (used >> base); base += 8) {
+        uint64_t x;
+        memcpy(&x, fp + base, 8);
+        x ^= want;
+        for (uint64_t m = (x - TAGS_BYTES) & ~x & (TAGS_BYTES << 7); m; m &= m - 1) {
+            uint32_t w = base + (uint32_t)__builtin_ctzll(m) / 8;
+            if (w < t->assoc && (used >> w & 1) && l[w].line_addr == la)
+                return found(t, set, w, way_out);
         }
     }
+    return TAGS_MISS;
+}
+
+TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
+{
+    uint64_t la = addr >> t->line_bits, used = t->used_ways[set];
+    if (t->fp)
+        return probe_wide(t, set, la, way_out);
+    const uint64_t *k = &t->keys[set * t->assoc]; /* up to TAGS_NARROW ways a scan is cheapest */
+    for (uint32_t w = 0; w < t->assoc; w++)
+        if (k[w] == la && (used >> w & 1)) /* the first such way, as a scan of the lines finds */
+            return found(t, set, w, way_out);
     return TAGS_MISS;
 }
 
@@ -96,13 +156,10 @@ int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evic
 {
     TagLine *l = &t->lines[set * t->assoc];
     evicted->state = LINE_INVALID;
-    uint64_t candidates = 0;
-    for (uint32_t w = 0; w < t->assoc; w++) {
-        if (l[w].state == LINE_INVALID)
-            return (int)w;
-        if (l[w].state == LINE_VALID)
-            candidates |= 1ull << w;
-    }
+    uint64_t all = t->assoc == 64 ? UINT64_MAX : (1ull << t->assoc) - 1, free_ways = ~t->used_ways[set] & all;
+    if (free_ways) /* the first invalid way */
+        return (int)__builtin_ctzll(free_ways);
+    uint64_t candidates = t->valid_ways[set];
     if (!candidates)
         return REPL_STALL;
     ReplAccess va = *a;
@@ -120,7 +177,11 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     TagLine *l = tags_line(t, set, way);
     CHECK(l->state == LINE_INVALID);
     l->line_addr = addr >> t->line_bits;
-    l->state = state;
+    if (t->fp)
+        t->fp[(size_t)set * t->fp_stride + way] = line_fp(l->line_addr);
+    else
+        t->keys[set * t->assoc + way] = l->line_addr;
+    set_state(t, set, way, state);
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;
     l->inserted_by = a->warp_uid; /* an invalid way's sectors are all clear (tags_evict) */
@@ -135,12 +196,11 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
 }
 
 /* A sectored line's state from its sectors: reserved while any is being fetched. */
-static void sectors_state(TagLine *l, const TagSectors *s)
+static void sectors_state(Tags *t, uint32_t set, uint32_t way, const TagSectors *s)
 {
-    if (s->pending)
-        l->state = LINE_RESERVED;
-    else if (s->valid)
-        l->state = LINE_VALID;
+    uint8_t now = tags_line(t, set, way)->state, state = s->pending ? LINE_RESERVED : s->valid ? LINE_VALID : now;
+    if (state != now) /* most sector changes leave the line's state */
+        set_state(t, set, way, state);
 }
 
 /* The policy hears that data of (set, way) arrived. */
@@ -158,7 +218,7 @@ void tags_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
 {
     TagLine *l = tags_line(t, set, way);
     CHECK(l->state != LINE_INVALID);
-    l->state = LINE_VALID;
+    set_state(t, set, way, LINE_VALID);
     tell_fill(t, set, way, a);
 }
 
@@ -169,7 +229,7 @@ void tags_reserve_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
     CHECK(l->state != LINE_INVALID && !(s->pending & sectors));
     s->pending |= sectors;
     s->valid &= ~sectors;
-    sectors_state(l, s);
+    sectors_state(t, set, way, s);
 }
 
 void tags_fill_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors, const ReplAccess *a)
@@ -179,8 +239,8 @@ void tags_fill_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors, co
     CHECK(l->state != LINE_INVALID);
     s->valid |= sectors;
     s->pending &= ~sectors;
-    l->state = LINE_VALID; /* it holds data now */
-    sectors_state(l, s);
+    set_state(t, set, way, LINE_VALID); /* it holds data now */
+    sectors_state(t, set, way, s);
     tell_fill(t, set, way, a);
 }
 
@@ -192,7 +252,7 @@ void tags_write_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
     s->valid |= sectors & ~s->pending;
     s->dirty |= sectors;
     l->dirty = 1;
-    sectors_state(l, s);
+    sectors_state(t, set, way, s);
 }
 
 void tags_drop_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
@@ -201,7 +261,7 @@ void tags_drop_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors)
     s->valid &= ~sectors;
     s->dirty &= ~sectors;
     CHECK(s->valid || s->pending);
-    sectors_state(tags_line(t, set, way), s);
+    sectors_state(t, set, way, s);
 }
 
 void tags_hit(Tags *t, const ReplAccess *a)
@@ -220,7 +280,7 @@ void tags_evict(Tags *t, uint32_t set, uint32_t way, uint32_t by_uid, uint64_t n
                        .evicted_by = by_uid, .cycle = now, .by_write = by_write};
         t->repl->on_evict(t->repl_state, &e);
     }
-    l->state = LINE_INVALID;
+    set_state(t, set, way, LINE_INVALID);
     l->dirty = 0;
     if (t->sectors)
         *tags_sectors(t, set, way) = (TagSectors){0};

@@ -376,7 +376,8 @@ typedef struct DramSchedEntry {
 typedef struct DramSchedOps {
     PolicyMeta meta;
     /* Index into q[0..n) of the request to serve next for `bank`, whose open row is open_row
-     * (UINT32_MAX when closed); -1 if no request targets that bank. q is in arrival order. */
+     * (UINT32_MAX when closed); -1 if no request targets that bank. q is in arrival order; the
+     * controller passes the bank's own queue, so every entry targets it. */
     int (*pick)(const DramSchedEntry *q, uint32_t n, uint32_t bank, uint32_t open_row);
 } DramSchedOps;
 

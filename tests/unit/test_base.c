@@ -1,6 +1,7 @@
 /* test_base.c: the shared file reader every user-named input goes through (configs, GPGPU-Sim
  * configs, specs, suites, the manifest, PTX, synthetic streams): a size cap on regular files,
- * a bounded read from devices and pipes, and the right error for a directory. */
+ * a bounded read from devices and pipes, and the right error for a directory. The inline bit
+ * counts against a count bit by bit. */
 #include "../test.h"
 
 #include "base/base.h"
@@ -73,4 +74,20 @@ TEST(base_read_file_endless_device)
     EXPECT(read_file("/dev/zero", NULL) == NULL);
     EXPECT_EQ_I(errno, EFBIG);
     EXPECT(wall_seconds() - t0 < 30);
+}
+
+TEST(base_popcount_matches_bit_loop)
+{
+    uint64_t x = 0x243F6A8885A308D3ull;
+    for (int i = 0; i < 10000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t v = i % 3 == 0 ? x : i % 3 == 1 ? x & (x >> 17) : ~0ull >> (i % 64);
+        unsigned n = 0;
+        for (int b = 0; b < 64; b++)
+            n += (unsigned)(v >> b & 1);
+        EXPECT_EQ_U(popcount_u64(v), n);
+        EXPECT_EQ_U(popcount_u32((uint32_t)v), n - (unsigned)popcount_u64(v >> 32));
+    }
+    EXPECT_EQ_U(popcount_u64(0), 0);
+    EXPECT_EQ_U(popcount_u64(UINT64_MAX), 64);
 }

@@ -66,6 +66,61 @@ TEST(cache_lru_victim_order)
     tags_free(&t);
 }
 
+/* The tag array's probe, victim choice and reserved-set test (per-set masks, a row of keys up
+ * to 16 ways, fingerprints above) against a scan of the lines, on random installs, fills and
+ * evictions of a few addresses that collide in their fingerprints as well. Duplicate lines in
+ * one set (which the caches never install) still find the lowest way, as the scan does. */
+TEST(cache_tags_match_line_scan)
+{
+    static const uint32_t assocs[] = {1, 4, 8, 16, 17, 24, 64};
+    uint64_t seed = 99;
+    for (size_t ai = 0; ai < sizeof assocs / sizeof *assocs; ai++) {
+        Config c;
+        small_l1d(&c, 2, assocs[ai], 8, 8, 8);
+        Tags t;
+        tags_init(&t, &c.l1d, &c, "l1d", NULL, "l1d", 0);
+        ReplAccess a = {0};
+        for (int step = 0; step < 20000; step++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t set = (uint32_t)(seed >> 60) & 1, way = (uint32_t)(seed >> 33) % t.assoc;
+            uint64_t addr = ((seed >> 40) % (3 * t.assoc)) * 128; /* 3 addresses a way: many repeats */
+            TagLine *l = tags_line(&t, set, way);
+            uint32_t op = (uint32_t)(seed >> 20) % 4;
+            if (l->state == LINE_INVALID && op < 2)
+                tags_install(&t, set, way, addr, op ? LINE_VALID : LINE_RESERVED, &a);
+            else if (l->state == LINE_RESERVED && op == 2)
+                tags_fill(&t, set, way, &a);
+            else if (l->state == LINE_VALID && op == 3)
+                tags_evict(&t, set, way, 0, 0, false);
+            uint32_t got = UINT32_MAX, want = UINT32_MAX, valid = 0, any_free = 0, all_reserved = 1;
+            for (uint32_t w = 0; w < t.assoc; w++) {
+                const TagLine *x = tags_line(&t, set, w);
+                if (want == UINT32_MAX && x->state != LINE_INVALID && x->line_addr == addr / 128)
+                    want = w;
+                valid += x->state == LINE_VALID;
+                any_free |= x->state == LINE_INVALID;
+                all_reserved &= x->state == LINE_RESERVED;
+            }
+            TagsProbe p = tags_probe(&t, addr, set, &got);
+            EXPECT_EQ_U(p == TAGS_MISS ? UINT32_MAX : got, want);
+            if (want != UINT32_MAX)
+                EXPECT_EQ_U(p, tags_line(&t, set, want)->state == LINE_VALID ? TAGS_HIT : TAGS_HIT_RESERVED);
+            EXPECT_EQ_U(tags_set_reserved(&t, set), all_reserved);
+            TagLine ev;
+            int v = tags_choose_victim(&t, set, &a, &ev);
+            if (any_free)
+                EXPECT(v >= 0 && tags_line(&t, set, (uint32_t)v)->state == LINE_INVALID);
+            else if (!valid)
+                EXPECT_EQ_I(v, REPL_STALL);
+            else
+                EXPECT(v >= 0 && tags_line(&t, set, (uint32_t)v)->state == LINE_VALID);
+            if (test_failures_in_current())
+                break;
+        }
+        tags_free(&t);
+    }
+}
+
 TEST(cache_fifo_ignores_hits)
 {
     Config c;

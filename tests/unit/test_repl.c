@@ -7,13 +7,15 @@
  * candidates only), SRRIP and BRRIP insertion in the leader sets, the RRPV width. The policies'
  * state is private: the tests read it through victim() and the policies' own counters (the
  * RRIP `aging` counter counts the rounds a victim search aged the set, so a lone candidate with
- * RRPV v costs max - v rounds). */
+ * RRPV v costs max - v rounds). The recency stack's word-wide move and victim search (stack.h)
+ * against a plain per-way reference on random moves, candidates and floors. */
 #include "../test.h"
 
 #include "base/base.h"
 #include "conf/config.h"
 #include "policy/policy.h"
 #include "policy/repl/duel.h"
+#include "policy/repl/stack.h"
 
 #include <stdlib.h>
 
@@ -349,4 +351,48 @@ TEST(repl_rrip_leader_insertion)
     hit(&p, 4, 0);
     EXPECT_EQ_I(victim(&p, 4, 0x1), 0);
     inst_free(&p);
+}
+
+/* The recency stack (stack.h) against the per-way definitions: a move shifts the ways between
+ * the old and new positions by one; the victim is the deepest candidate at `lowest` or below. */
+TEST(repl_stack_matches_reference)
+{
+    static const uint32_t assocs[] = {1, 4, 7, 8, 16, 24, 64};
+    uint64_t seed = 12345;
+    for (size_t a = 0; a < sizeof assocs / sizeof *assocs; a++) {
+        uint32_t assoc = assocs[a];
+        ReplStack s;
+        repl_stack_init(&s, 2, assoc);
+        uint8_t ref[64];
+        for (uint32_t w = 0; w < assoc; w++)
+            ref[w] = (uint8_t)w;
+        for (int step = 0; step < 20000; step++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t way = (uint32_t)(seed >> 33) % assoc, to = (seed >> 20 & 3) ? 0 : (uint32_t)(seed >> 40) % (assoc + 2);
+            repl_stack_move(&s, 1, way, to);
+            uint32_t from = ref[way], t = to < assoc ? to : assoc - 1;
+            for (uint32_t w = 0; w < assoc; w++) {
+                if (from > t && ref[w] >= t && ref[w] < from)
+                    ref[w]++;
+                else if (from < t && ref[w] > from && ref[w] <= t)
+                    ref[w]--;
+            }
+            ref[way] = (uint8_t)t;
+            for (uint32_t w = 0; w < assoc; w++)
+                EXPECT_EQ_U(repl_stack_pos(&s, 1, w), ref[w]);
+            uint64_t all = assoc == 64 ? UINT64_MAX : (1ull << assoc) - 1;
+            uint64_t cand = (seed >> 10 & 1) ? all : (seed * 0x9E3779B97F4A7C15ull) & all;
+            uint32_t lowest = (seed >> 12 & 1) ? 0 : (uint32_t)(seed >> 50) % assoc;
+            int best = -1;
+            for (uint32_t w = 0; w < assoc; w++)
+                if ((cand >> w & 1) && ref[w] >= lowest && (best < 0 || ref[w] > ref[best]))
+                    best = (int)w;
+            EXPECT_EQ_I(repl_stack_victim(&s, 1, cand, lowest), best);
+        }
+        for (uint32_t w = 0; w < assoc; w++) /* the other set untouched */
+            EXPECT_EQ_U(repl_stack_pos(&s, 0, w), w);
+        repl_stack_free(&s);
+        if (test_failures_in_current())
+            return;
+    }
 }

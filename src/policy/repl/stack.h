@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/base.h"
 
@@ -30,6 +31,12 @@ static inline void repl_stack_init(ReplStack *s, uint32_t n_sets, uint32_t assoc
 
 static inline void repl_stack_free(ReplStack *s) { free(s->pos); }
 
+/* Eight positions at once (byte i of the word: way i, little-endian; positions are < 64, so
+ * no byte's arithmetic reaches the next). */
+#define REPL_STACK_BYTES 0x0101010101010101ull
+#define REPL_STACK_HIGH 0x8080808080808080ull
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "repl_stack's words hold way i in byte i");
+
 static inline uint32_t repl_stack_pos(const ReplStack *s, uint32_t set, uint32_t way)
 {
     return s->pos[set * s->assoc + way];
@@ -41,6 +48,19 @@ static inline void repl_stack_move(ReplStack *s, uint32_t set, uint32_t way, uin
     uint8_t *p = &s->pos[set * s->assoc];
     uint32_t from = p[way];
     to = to < s->assoc ? to : s->assoc - 1;
+    if (to == 0 && from > 0) { /* to MRU (LRU's every move): the ways above it go down one */
+        uint32_t w = 0;
+        for (; w + 8 <= s->assoc; w += 8) { /* a byte's high bit: 128 + (from - 1) - p >= 128, p < from */
+            uint64_t x;
+            memcpy(&x, p + w, 8);
+            x += ((((from - 1) * REPL_STACK_BYTES | REPL_STACK_HIGH) - x) & REPL_STACK_HIGH) >> 7;
+            memcpy(p + w, &x, 8);
+        }
+        for (; w < s->assoc; w++)
+            p[w] = (uint8_t)(p[w] + (p[w] < from));
+        p[way] = 0;
+        return;
+    }
     for (uint32_t w = 0; w < s->assoc; w++) {
         if (from > to && p[w] >= to && p[w] < from)
             p[w]++; /* moving up: the ways it passes go down one */
@@ -50,11 +70,31 @@ static inline void repl_stack_move(ReplStack *s, uint32_t set, uint32_t way, uin
     p[way] = (uint8_t)to;
 }
 
+/* The way at position pos of a set's positions p (assoc a multiple of 8): the only byte equal
+ * to pos, a zero byte of x (the test's false hits lie only above a true one). */
+static inline int repl_stack_way_at(const uint8_t *p, uint32_t pos)
+{
+    for (uint32_t w = 0;; w += 8) {
+        uint64_t x;
+        memcpy(&x, p + w, 8);
+        x ^= pos * REPL_STACK_BYTES;
+        uint64_t zero = (x - REPL_STACK_BYTES) & ~x & REPL_STACK_HIGH;
+        if (zero)
+            return (int)(w + (uint32_t)__builtin_ctzll(zero) / 8);
+    }
+}
+
 /* The candidate closest to the LRU end at position `lowest` or below it in the chain (lowest = 0:
  * any candidate), or -1 when none is there. */
 static inline int repl_stack_victim(const ReplStack *s, uint32_t set, uint64_t candidates, uint32_t lowest)
 {
     const uint8_t *p = &s->pos[set * s->assoc];
+    if (s->assoc % 8 == 0) /* the ways at the LRU end first: usually the deepest is a candidate */
+        for (uint32_t pos = s->assoc - 1, tries = 0; pos >= lowest && pos < s->assoc && tries < 2; pos--, tries++) {
+            int w = repl_stack_way_at(p, pos);
+            if (candidates >> w & 1)
+                return w;
+        }
     int best = -1;
     for (uint32_t w = 0; w < s->assoc; w++)
         if ((candidates >> w & 1) && p[w] >= lowest && (best < 0 || p[w] > p[best]))
