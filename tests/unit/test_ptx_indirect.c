@@ -2,34 +2,11 @@
  * here in hand-written PTX): function addresses in an initialiser (a vtable) and from mov, a
  * warp whose lanes call three different functions through one instruction (each group in
  * turn, reconverging after it), a function reached only through a pointer that recurses, and
- * the faults and parse errors of bad calls. */
+ * the faults and parse errors of bad calls. The PTX is tests/ptx/indirect.ptx. */
 #include "../test.h"
 
 #include "../ptx/ptx_test.h"
 #include "base/base.h"
-
-static const char *const table_ptx =
-    ".version 8.0\n.target sm_75\n.address_size 64\n"
-    ".func (.param .b32 r) add1(.param .b32 x)\n{\n .reg .b32 %a;\n ld.param.b32 %a, [x];\n"
-    " add.s32 %a, %a, 1;\n st.param.b32 [r], %a;\n ret;\n}\n"
-    ".func (.param .b32 r) dbl(.param .b32 x)\n{\n .reg .b32 %a;\n ld.param.b32 %a, [x];\n"
-    " shl.b32 %a, %a, 1;\n st.param.b32 [r], %a;\n ret;\n}\n"
-    /* tri(x) = x + tri(x - 1), through its own address: recursion only a pointer shows */
-    ".func (.param .b32 r) tri(.param .b32 x)\n{\n .reg .b32 %a, %b;\n .reg .b64 %f;\n .reg .pred %p;\n"
-    " ld.param.b32 %a, [x];\n setp.le.s32 %p, %a, 0;\n @%p bra DONE;\n mov.u64 %f, tri;\n"
-    " sub.s32 %b, %a, 1;\n {\n .param .b32 q;\n .param .b32 s;\n st.param.b32 [q], %b;\n"
-    " P: .callprototype (.param .b32 _) _ (.param .b32 _);\n call (s), %f, (q), P;\n"
-    " ld.param.b32 %b, [s];\n }\n add.s32 %a, %a, %b;\nDONE:\n st.param.b32 [r], %a;\n ret;\n}\n"
-    ".global .align 8 .u64 table[3] = {add1, dbl, tri};\n"
-    ".visible .entry k(.param .u64 out, .param .u32 bad)\n{\n"
-    " .reg .b32 %t, %i, %v, %w;\n .reg .b64 %o, %e, %f;\n .reg .pred %p;\n"
-    " ld.param.u64 %o, [out];\n ld.param.u32 %w, [bad];\n mov.u32 %t, %tid.x;\n"
-    " rem.u32 %i, %t, 3;\n mul.wide.u32 %e, %i, 8;\n mov.u64 %f, table;\n add.s64 %e, %f, %e;\n"
-    " ld.global.u64 %f, [%e];\n setp.ne.u32 %p, %w, 0;\n @%p mov.u64 %f, 0;\n"
-    " {\n .param .b32 a;\n .param .b32 b;\n st.param.b32 [a], %t;\n"
-    " PR: .callprototype (.param .b32 _) _ (.param .b32 _);\n call (b), %f, (a), PR;\n"
-    " ld.param.b32 %v, [b];\n }\n"
-    " mul.wide.u32 %e, %t, 4;\n add.s64 %e, %o, %e;\n st.global.u32 [%e], %v;\n ret;\n}\n";
 
 static int ref(int t)
 {
@@ -42,10 +19,7 @@ static int ref(int t)
 
 TEST(ptx_indirect_calls_divergent_targets)
 {
-    char err[512];
-    PtxModule *m = ptx_module_parse(table_ptx, "table.ptx", err, sizeof err);
-    if (!m)
-        printf("  %s\n", err);
+    PtxModule *m = pt_load("indirect.ptx");
     ASSERT(m);
     PtxMemory *mem = ptx_memory_create();
     enum { N = 70 }; /* two full warps and a partial one */
