@@ -83,6 +83,10 @@ cudaError_t rt_graph_check_edges(const char *call, const cudaGraphEdgeData *data
 void rt_graph_link(cudaGraph_t graph, cudaGraphNode_t n, const cudaGraphNode_t *deps, size_t n_deps);
 /* Check a dependency list of nodes of graph, each once (call names the API function). */
 cudaError_t rt_graph_check_deps(const char *call, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps);
+/* The checks of a node getter: a node, somewhere to write, and a node of kind (what: its name,
+ * "a host node", for the message). */
+cudaError_t rt_graph_node_is(const char *call, cudaGraphNode_t node, const void *out, RtOpKind kind,
+                             const char *what);
 /* Free a node and what it owns (not its place in its graph). */
 void rt_graph_node_free(cudaGraphNode_t n);
 /* order[0 .. graph->n): the nodes' indices in a dependency order, the order they were added

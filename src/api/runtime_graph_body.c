@@ -235,10 +235,10 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
 {
     API_LOCKED;
-    if (!node || !pGraph)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphChildGraphNodeGetGraph", "null %s", node ? "pointer" : "node");
-    if (node->op.kind != RT_OP_GRAPH)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphChildGraphNodeGetGraph", "not a child graph node");
+    cudaError_t e = rt_graph_node_is("cudaGraphChildGraphNodeGetGraph",
+                                     node, pGraph, RT_OP_GRAPH, "a child graph node");
+    if (e != cudaSuccess)
+        return e;
     *pGraph = node->op.graphs[0];
     return cudaSuccess;
 }

@@ -43,6 +43,16 @@ cudaError_t rt_graph_check_deps(const char *call, cudaGraph_t graph, const cudaG
     return cudaSuccess;
 }
 
+cudaError_t rt_graph_node_is(const char *call, cudaGraphNode_t node, const void *out, RtOpKind kind,
+                             const char *what)
+{
+    if (!node || !out)
+        return rt_fail(cudaErrorInvalidValue, call, "null %s", node ? "pointer" : "node");
+    if (node->op.kind != kind)
+        return rt_fail(cudaErrorInvalidValue, call, "not %s", what);
+    return cudaSuccess;
+}
+
 void rt_graph_node_free(cudaGraphNode_t n)
 {
     rt_graph_op_free(&n->op);

@@ -231,10 +231,9 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *p)
 {
     API_LOCKED;
-    if (!node || !p)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphMemAllocNodeGetParams", "null %s", node ? "pointer" : "node");
-    if (node->op.kind != RT_OP_MEMALLOC)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphMemAllocNodeGetParams", "not an allocation node");
+    cudaError_t e = rt_graph_node_is("cudaGraphMemAllocNodeGetParams", node, p, RT_OP_MEMALLOC, "an allocation node");
+    if (e != cudaSuccess)
+        return e;
     memset(p, 0, sizeof *p);
     p->poolProps.allocType = cudaMemAllocationTypePinned;
     p->poolProps.location.type = cudaMemLocationTypeDevice;
@@ -246,10 +245,9 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemA
 cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
 {
     API_LOCKED;
-    if (!node || !dptr_out)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphMemFreeNodeGetParams", "null %s", node ? "pointer" : "node");
-    if (node->op.kind != RT_OP_MEMFREE)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphMemFreeNodeGetParams", "not a free node");
+    cudaError_t e = rt_graph_node_is("cudaGraphMemFreeNodeGetParams", node, dptr_out, RT_OP_MEMFREE, "a free node");
+    if (e != cudaSuccess)
+        return e;
     *(void **)dptr_out = node->op.dst;
     return cudaSuccess;
 }

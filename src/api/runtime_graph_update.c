@@ -137,10 +137,9 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x, cudaGraphNode_
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p)
 {
     API_LOCKED;
-    if (!node || !p)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphHostNodeGetParams", "null %s", node ? "pointer" : "node");
-    if (node->op.kind != RT_OP_HOST)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphHostNodeGetParams", "not a host node");
+    cudaError_t e = rt_graph_node_is("cudaGraphHostNodeGetParams", node, p, RT_OP_HOST, "a host node");
+    if (e != cudaSuccess)
+        return e;
     p->fn = node->op.fn;
     p->userData = node->op.data;
     return cudaSuccess;
@@ -149,10 +148,9 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p)
 {
     API_LOCKED;
-    if (!node || !p)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphMemsetNodeGetParams", "null %s", node ? "pointer" : "node");
-    if (node->op.kind != RT_OP_MEMSET)
-        return rt_fail(cudaErrorInvalidValue, "cudaGraphMemsetNodeGetParams", "not a memset node");
+    cudaError_t e = rt_graph_node_is("cudaGraphMemsetNodeGetParams", node, p, RT_OP_MEMSET, "a memset node");
+    if (e != cudaSuccess)
+        return e;
     *p = (struct cudaMemsetParams){.dst = node->op.dst, .pitch = node->op.dpitch, .value = node->op.value,
                                    .elementSize = node->op.elem, .width = node->op.width, .height = node->op.height};
     return cudaSuccess;
