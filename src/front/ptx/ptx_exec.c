@@ -383,7 +383,7 @@ static inline void lanes_get(uint64_t *dst, const uint8_t *p, uint64_t hb, const
 static inline void lanes_put(uint8_t *p, uint64_t hb, const uint64_t *addr, const uint64_t *v, uint32_t active,
                              unsigned eb)
 {
-#define PUT(T) LANES(active, i, T x = (T)v[i]; memcpy(p + (addr[i] - hb), &x, sizeof x))
+#define PUT(T) LANES_IN_ORDER(active, i, T x = (T)v[i]; memcpy(p + (addr[i] - hb), &x, sizeof x))
     switch (eb) {
     case 1: PUT(uint8_t); break;
     case 2: PUT(uint16_t); break;
