@@ -54,6 +54,10 @@ static inline const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWa
 static inline const uint64_t *ptx_lane_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
                                               uint64_t tmp[WARP_SIZE])
 {
+    if (o->kind == OK_REG && o->reg != PTX_NO_REG && !o->n) /* the common case first */
+        return w->regs + (size_t)o->reg * WARP_SIZE;
+    if (o->lanes) /* an immediate, its lanes made with the module */
+        return l->m->imm_lanes[o->lanes - 1];
     if (o->kind != OK_IMM && o->kind != OK_SYM && (o->kind != OK_REG || o->reg == PTX_NO_REG))
         return ptx_zero_lanes; /* no operand: read as 0, as ptx_operand_values gives it */
     unsigned stride;
