@@ -41,9 +41,9 @@ static inline void lanes_put(uint8_t *p, uint64_t hb, const uint64_t *addr, cons
 #undef PUT
 }
 
-/* ld and st of the global, const or shared space and ld of the kernel's parameters, whole warp
- * at once, when every active lane's access is aligned and lies inside the block's shared memory
- * or the parameters, or inside the allocation or variable of the first active lane's address
+/* ld and st of the global, const, shared or local space and ld of the kernel's parameters, whole
+ * warp at once, when every active lane's access is aligned and lies inside the block's shared
+ * memory, the thread's local memory or the parameters, or inside the allocation or variable of the first active lane's address
  * (all in one page: one lookup for the warp). It checks before it touches anything and returns false
  * when it does not apply; the lane-by-lane path then does the same work, and reports each
  * fault as it meets it. A vector's elements go element by element over the lanes: two lanes'
@@ -53,7 +53,8 @@ bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
 {
     const uint8_t space = in->space;
     const bool load = in->op == OP_LD;
-    if (space != SP_SHARED && space != SP_GLOBAL && !(load && (space == SP_CONST || space == SP_PARAM_K)))
+    if (space != SP_SHARED && space != SP_GLOBAL && space != SP_LOCAL &&
+        !(load && (space == SP_CONST || space == SP_PARAM_K)))
         return false;
     const unsigned eb = ptx_type_bytes(in->type), n = in->vec, bytes = eb * n;
     if (!eb || (bytes & (bytes - 1))) /* a power of two: an aligned access never crosses a page */
@@ -65,10 +66,10 @@ bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
     const uint32_t first = (uint32_t)__builtin_ctz(active);
     const uint64_t a0 = ((base ? base[first] : 0) + disp) & amask;
     const uint64_t odd_mask = space == SP_PARAM_K ? 0 : bytes - 1; /* parameters need no alignment (resolve) */
-    uint8_t *host = NULL; /* shared memory or the parameters, or the single page the warp reads */
+    uint8_t *host = NULL; /* shared or local memory or the parameters, or the single page the warp reads */
     uint64_t hb = 0;
-    if (space == SP_PARAM_K || space == SP_SHARED) {
-        uint64_t size = space == SP_SHARED ? l->smem_bytes : l->param_bytes;
+    if (space == SP_PARAM_K || space == SP_SHARED || space == SP_LOCAL) {
+        const uint64_t size = space == SP_SHARED ? l->smem_bytes : space == SP_LOCAL ? l->m->local_bytes : l->param_bytes;
         if (size < bytes)
             return false;
         uint64_t last = size - bytes; /* the last address an access may start at */
@@ -80,7 +81,16 @@ bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
         }
         if ((odd & odd_mask) || outside)
             return false;
-        host = space == SP_SHARED ? w->cta->smem : l->params;
+        host = space == SP_SHARED ? w->cta->smem : space == SP_LOCAL ? w->cta->local : l->params;
+        if (space == SP_LOCAL) {
+            /* Lane i's bytes lie in its thread's frame; the timing model sees the threads' words
+             * interleaved, as resolve reports them. */
+            const uint64_t tid0 = w->first_tid, gtid0 = w->cta->cta_id * l->threads_per_cta + tid0;
+            const uint64_t total = l->n_ctas * l->threads_per_cta;
+            if (out)
+                LANES(active, i, out->addr[i] = PTX_WIN_LOCAL + (((addr[i] >> 2) * total + gtid0 + i) << 2) + (addr[i] & 3));
+            LANES(active, i, addr[i] += (tid0 + i) * size);
+        }
     } else {
         if (base) {
             LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; odd |= a);
@@ -110,7 +120,7 @@ bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
             return false; /* a refused page would stop it after other stores than lane by lane */
         }
     }
-    if (out)
+    if (out && space != SP_LOCAL) /* (local: above) */
         FOR_LANES(active, i) out->addr[i] = addr[i];
     const bool sg = ptx_type_signed(in->type);
     uint64_t tmp[WARP_SIZE];
