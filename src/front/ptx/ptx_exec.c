@@ -633,6 +633,9 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
             if (why)
                 ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, why);
         }
+        /* The ALU leaves the stack as it was: the check below, less what it cannot change. */
+        if (next != top->rpc && next < m->n_insts && cls != WOP_EXIT)
+            return cls;
         break;
     }
     /* The stack's top was in order before (a mask, not at its reconvergence point); an
