@@ -218,3 +218,57 @@ TEST(ptx_lanes_whole_warp_memory_matches_lane_path)
             EXPECT_EQ_U(sfull[i], spart[i]);
     ptx_module_free(m);
 }
+
+/* The whole-warp path of the local space (each thread's own frame) against the lane path: the
+ * same kernel as a full and a partial warp, with one value read back through a generic address
+ * (always lane by lane). */
+static const char local_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry loc(.param .u64 p_out)\n{\n"
+    "  .reg .b32 %r<12>;\n  .reg .b64 %rd<8>;\n  .local .align 8 .b8 frame[32];\n"
+    "  ld.param.u64 %rd1, [p_out];\n  mov.u32 %r1, %tid.x;\n  mul.lo.s32 %r2, %r1, -3;\n"
+    "  st.local.v2.u32 [frame+8], {%r1, %r2};\n  st.local.u8 [frame+1], %r2;\n"
+    "  st.local.u32 [frame+20], %r2;\n  mov.u32 %r8, frame;\n  add.s32 %r9, %r8, 4;\n"
+    "  st.local.u32 [%r9], %r1;\n  ld.local.u32 %r10, [%r9];\n"
+    "  ld.local.v2.u32 {%r3, %r4}, [frame+8];\n  ld.local.s8 %r5, [frame+1];\n"
+    "  cvta.local.u64 %rd3, frame;\n  ld.u32 %r6, [%rd3+20];\n  ld.local.u32 %r7, [frame+24];\n"
+    "  mul.wide.u32 %rd4, %r1, 32;\n  add.s64 %rd5, %rd1, %rd4;\n"
+    "  st.global.v4.u32 [%rd5], {%r3, %r4, %r5, %r6};\n  st.global.v2.u32 [%rd5+16], {%r7, %r10};\n"
+    "  ret;\n}\n";
+
+static bool run_local(const PtxModule *m, uint32_t threads, uint32_t *out)
+{
+    PtxMemory *mem = ptx_memory_create();
+    uint64_t o = pt_upload(mem, NULL, 32 * 32);
+    uint64_t args[1] = {o};
+    PtxRunStats rs;
+    bool ok = pt_run(m, mem, "loc", 1, 1, 1, threads, 1, 1, 0, args, 1, &rs);
+    ptx_memory_read(mem, o, out, 32 * 32);
+    ptx_memory_destroy(mem);
+    return ok;
+}
+
+TEST(ptx_lanes_whole_warp_local_matches_lane_path)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(local_ptx, "local.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    static uint32_t full[32 * 8], part[32 * 8];
+    EXPECT(run_local(m, 32, full));
+    EXPECT(run_local(m, 31, part));
+    for (uint32_t t = 0; t < 32; t++) {
+        const uint32_t *v = &full[t * 8];
+        uint32_t r2 = t * (uint32_t)-3;
+        EXPECT_EQ_U(v[0], t);
+        EXPECT_EQ_U(v[1], r2);
+        EXPECT_EQ_U(v[2], (uint32_t)(int32_t)(int8_t)(uint8_t)r2);
+        EXPECT_EQ_U(v[3], r2);
+        EXPECT_EQ_U(v[4], 0);
+        EXPECT_EQ_U(v[5], t);
+    }
+    for (uint32_t i = 0; i < 31 * 8; i++)
+        EXPECT_EQ_U(full[i], part[i]);
+    ptx_module_free(m);
+}

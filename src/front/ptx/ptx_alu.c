@@ -367,26 +367,40 @@ static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
     uint64_t *q = in->o[1].kind == OK_REG && in->o[1].reg != PTX_NO_REG
                       ? w->regs + (size_t)in->o[1].reg * WARP_SIZE : NULL;
     bool ftz = in->flags & PF_FTZ;
-    if (!ptx_type_float(in->type) && !in->boolop) { /* integers: the comparison out of the loop */
-        unsigned nb = ptx_type_bytes(in->type);
-        bool sg = ptx_type_signed(in->type);
-#define SETP_LANES(op, cast)                                                                     \
-    LANES(active, i, bool t = (cast)ptx_ext(A(2, i), nb, sg) op (cast)ptx_ext(A(3, i), nb, sg); \
-          p[i] = t; if (q) q[i] = !t)
+    const unsigned nb = ptx_type_bytes(in->type);
+    if (!ptx_type_float(in->type) && !in->boolop && nb) { /* integers: the comparison out of the loop */
+        const bool sg = ptx_type_signed(in->type);
+        /* ptx_ext as two shifts by a shift chosen once: no branch on the width in the loop */
+        const unsigned sh = 64 - 8 * nb;
+#define SEXT(v) ((uint64_t)((int64_t)((v) << sh) >> sh))
+#define ZEXT(v) (((v) << sh) >> sh)
+#define SETP_LANES(op, cast, ext)                                                                      \
+    do {                                                                                               \
+        if (q)                                                                                         \
+            LANES(active, i, bool t = (cast)ext(A(2, i)) op (cast)ext(A(3, i)); p[i] = t; q[i] = !t); \
+        else                                                                                           \
+            LANES(active, i, p[i] = (cast)ext(A(2, i)) op (cast)ext(A(3, i)));                       \
+    } while (0)
+#define SETP_UNSIGNED(op) do { if (sg) SETP_LANES(op, uint64_t, SEXT); else SETP_LANES(op, uint64_t, ZEXT); } while (0)
+#define SETP_ORDERED(op) do { if (sg) SETP_LANES(op, int64_t, SEXT); else SETP_LANES(op, uint64_t, ZEXT); } while (0)
         switch (in->mode) {
-        case CMP_EQ: SETP_LANES(==, uint64_t); return;
-        case CMP_NE: SETP_LANES(!=, uint64_t); return;
-        case CMP_LO: SETP_LANES(<, uint64_t); return;
-        case CMP_LS: SETP_LANES(<=, uint64_t); return;
-        case CMP_HI: SETP_LANES(>, uint64_t); return;
-        case CMP_HS: SETP_LANES(>=, uint64_t); return;
-        case CMP_LT: if (sg) SETP_LANES(<, int64_t); else SETP_LANES(<, uint64_t); return;
-        case CMP_LE: if (sg) SETP_LANES(<=, int64_t); else SETP_LANES(<=, uint64_t); return;
-        case CMP_GT: if (sg) SETP_LANES(>, int64_t); else SETP_LANES(>, uint64_t); return;
-        case CMP_GE: if (sg) SETP_LANES(>=, int64_t); else SETP_LANES(>=, uint64_t); return;
+        case CMP_EQ: SETP_UNSIGNED(==); return;
+        case CMP_NE: SETP_UNSIGNED(!=); return;
+        case CMP_LO: SETP_UNSIGNED(<); return;
+        case CMP_LS: SETP_UNSIGNED(<=); return;
+        case CMP_HI: SETP_UNSIGNED(>); return;
+        case CMP_HS: SETP_UNSIGNED(>=); return;
+        case CMP_LT: SETP_ORDERED(<); return;
+        case CMP_LE: SETP_ORDERED(<=); return;
+        case CMP_GT: SETP_ORDERED(>); return;
+        case CMP_GE: SETP_ORDERED(>=); return;
         default: break;
         }
+#undef SETP_ORDERED
+#undef SETP_UNSIGNED
 #undef SETP_LANES
+#undef ZEXT
+#undef SEXT
     }
     FOR_LANES(active, i) {
         bool t = cmp_typed(in->mode, in->type, A(2, i), A(3, i), ftz), u = !t;

@@ -54,6 +54,10 @@ static inline const uint64_t *ptx_operand_values(const PtxLaunch *l, const PtxWa
 static inline const uint64_t *ptx_lane_values(const PtxLaunch *l, const PtxWarp *w, const PtxOperand *o,
                                               uint64_t tmp[WARP_SIZE])
 {
+    if (o->kind == OK_REG && o->reg != PTX_NO_REG && !o->n) /* the common case first */
+        return w->regs + (size_t)o->reg * WARP_SIZE;
+    if (o->lanes) /* an immediate, its lanes made with the module */
+        return l->m->imm_lanes[o->lanes - 1];
     if (o->kind != OK_IMM && o->kind != OK_SYM && (o->kind != OK_REG || o->reg == PTX_NO_REG))
         return ptx_zero_lanes; /* no operand: read as 0, as ptx_operand_values gives it */
     unsigned stride;
@@ -78,17 +82,32 @@ void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
 #define SRC(i) const uint64_t *p##i = ptx_lane_values(l, w, &in->o[i], t##i)
 #define A(i, lane) (p##i[lane])
 
+/* The full-warp loops below let the compiler vectorise without checking at run time whether
+ * the destination overlaps an operand: lane i's statement reads lane i of its operands and
+ * writes lane i of its destination, which may be one of them (an operand and a destination
+ * coincide or do not overlap: each is a register's 32 lanes), so no lane depends on another. */
+#if defined(__GNUC__) && !defined(__clang__) /* clang checks for overlap (its hint warns where a loop
+                                                 does not vectorise) */
+#define PTX_LANES_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define PTX_LANES_INDEPENDENT
+#endif
+
 /* stmt for each active lane: a plain loop over the warp when every lane is active (one the
- * compiler can vectorise), else over the mask's set bits. */
-#define LANES(active, i, ...)                                \
+ * compiler can vectorise), else over the mask's set bits. LANES' statement touches only lane
+ * i's values (or ORs into one accumulator); LANES_IN_ORDER's may touch what another lane
+ * touches (stores to memory), so its lanes run in ascending order. */
+#define LANES_WITH(hint, active, i, ...)                     \
     do {                                                     \
         if ((active) == 0xFFFFFFFFu) {                       \
-            for (uint32_t i = 0; i < WARP_SIZE; i++) {       \
+            hint for (uint32_t i = 0; i < WARP_SIZE; i++) {  \
                 __VA_ARGS__;                                 \
             }                                                \
         } else {                                             \
             FOR_LANES(active, i) { __VA_ARGS__; }            \
         }                                                    \
     } while (0)
+#define LANES(active, i, ...) LANES_WITH(PTX_LANES_INDEPENDENT, active, i, __VA_ARGS__)
+#define LANES_IN_ORDER(active, i, ...) LANES_WITH(, active, i, __VA_ARGS__)
 
 #endif

@@ -20,6 +20,11 @@ void ptx_access_fault(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, PtxF
                       unsigned bytes, uint8_t space, uint64_t a, const char *why);
 /* Fail the launch for a store the host-memory limit refused; false. */
 bool ptx_store_refused(PtxLaunch *l, uint64_t addr, uint32_t pc);
+/* ptx_mem_warp.c: an ld or st of the active lanes at base[i] + disp (base NULL: disp), masked
+ * with amask, done for the whole warp; false (nothing done) when it does not apply or an access
+ * would fault, for the lane-by-lane path to do. */
+bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active,
+                  const uint64_t *base, uint64_t disp, uint64_t amask, Winst *out);
 /* ptx_tex.c: tex, and suld / sust, for the active lanes. */
 void ptx_exec_tex(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);
 void ptx_exec_surface(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active, Winst *out);

@@ -118,6 +118,7 @@ typedef struct PtxOperand {
     uint16_t reg;
     uint16_t sym;
     uint16_t vreg[PTX_MAX_VEC];
+    uint16_t lanes; /* in xinsts, an IMM: 1 + its row of PtxModule.imm_lanes; 0: none */
     uint64_t imm;
 } PtxOperand;
 
@@ -227,6 +228,10 @@ struct PtxModule {
      * always written first. sr_used: bit k set if an instruction names special register k
      * (a warp's start writes only those). */
     PtxInst *xinsts;
+    /* The immediates of xinsts, each distinct value once as 32 equal lanes (PtxOperand.lanes),
+     * so that a lane loop reads one without copying it to every lane at each execution. */
+    uint64_t (*imm_lanes)[WARP_SIZE];
+    uint32_t n_imm_lanes;
     uint32_t n_slots, init_slots, sr_used;
     uint16_t xenvreg[PTX_N_ENVREGS];
     PtxKernelInfo *kernels;

@@ -501,6 +501,7 @@ void ptx_module_free(PtxModule *m)
     free(m->syms);
     free(m->insts);
     free(m->xinsts);
+    free(m->imm_lanes);
     free(m->statics);
     free(m->call_syms);
     free(m->filename);

@@ -31,6 +31,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* At most this many distinct immediates get rows (256 bytes each); the others are copied to
+ * the lanes where they are read, as before. */
+#define IMM_POOL_MAX_ROWS 4096u
+
+/* PtxModule.imm_lanes: each distinct immediate of xinsts once, found through a hash table of
+ * the rows (open addressing, twice the rows' capacity). */
+static void imm_pool(PtxModule *m)
+{
+    enum { SLOTS = 2 * IMM_POOL_MAX_ROWS };
+    uint32_t *slot = xcalloc(SLOTS, sizeof *slot); /* 1 + row; 0: empty */
+    uint64_t *vals = xmalloc(IMM_POOL_MAX_ROWS * sizeof *vals);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->n_insts; i++) {
+        PtxInst *in = &m->xinsts[i];
+        for (unsigned j = 0; j < in->n_ops; j++) {
+            PtxOperand *o = &in->o[j];
+            if (o->kind != OK_IMM)
+                continue;
+            uint32_t h = (uint32_t)((o->imm * 0x9E3779B97F4A7C15ull) >> 40) & (SLOTS - 1);
+            while (slot[h] && vals[slot[h] - 1] != o->imm)
+                h = (h + 1) & (SLOTS - 1);
+            if (!slot[h]) {
+                if (n == IMM_POOL_MAX_ROWS)
+                    continue;
+                vals[n++] = o->imm;
+                slot[h] = n;
+            }
+            o->lanes = (uint16_t)slot[h];
+        }
+    }
+    m->n_imm_lanes = n;
+    m->imm_lanes = xmalloc((n ? n : 1) * sizeof *m->imm_lanes);
+    for (uint32_t r = 0; r < n; r++)
+        for (unsigned k = 0; k < WARP_SIZE; k++)
+            m->imm_lanes[r][k] = vals[r];
+    free(vals);
+    free(slot);
+}
+
 #define REGALLOC_MAX_REGS 16384u
 #define REGALLOC_MAX_WORDS (1u << 22) /* 32 MiB per liveness table */
 #define REGALLOC_MAX_OPREGS PTX_MAX_INST_REGS
@@ -361,6 +400,7 @@ void ptx_regalloc(PtxModule *m)
     }
     for (unsigned k = 0; k < PTX_N_ENVREGS; k++)
         m->xenvreg[k] = m->envreg[k] == PTX_NO_REG ? PTX_NO_REG : (uint16_t)map[m->envreg[k]];
+    imm_pool(m);
     free(map);
     free(owner);
     free(shared);
