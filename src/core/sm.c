@@ -79,6 +79,9 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->sp_busy = xcalloc(cfg->sm.n_sp_units, sizeof *sm->sp_busy);
     sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
     sm->tensor_busy = xcalloc(MAX(cfg->sm.n_tensor_units, 1u), sizeof *sm->tensor_busy);
+    sm->pool_free_at[SM_UNIT_SP] = cfg->sm.n_sp_units ? 0 : UINT64_MAX; /* never free without units */
+    sm->pool_free_at[SM_UNIT_SFU] = cfg->sm.n_sfu_units ? 0 : UINT64_MAX;
+    sm->next_unit = xcalloc(sm->max_warps, sizeof *sm->next_unit);
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     l1d_smem_unused(&sm->l1d, cfg->sm.smem_bytes);
@@ -225,6 +228,7 @@ void sm_free(Sm *sm)
     free(sm->sp_busy);
     free(sm->sfu_busy);
     free(sm->tensor_busy);
+    free(sm->next_unit);
 }
 
 void sm_set_front(Sm *sm, const FrontOps *ops, void *self)

@@ -204,6 +204,8 @@ typedef struct Sm {
     SmView view;
     uint64_t *age;
     uint64_t *sp_busy, *sfu_busy, *tensor_busy; /* per unit: the cycle it takes its next instruction */
+    uint64_t pool_free_at[2]; /* SP, SFU: the earliest of the pool's busy cycles (one free by then) */
+    uint8_t *next_unit;       /* per slot, the unit its next instruction needs (SmUnit) */
     uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
     Ldst ldst;
     L1d l1d;

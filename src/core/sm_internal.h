@@ -10,6 +10,20 @@
 
 static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
 
+/* The unit an instruction issues to. SP and SFU are indexes of Sm.pool_free_at. */
+typedef enum SmUnit { SM_UNIT_SP, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_TENSOR } SmUnit;
+
+/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). */
+static inline bool sm_on_sfu(uint8_t op)
+{
+    return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
+}
+
+static inline SmUnit sm_unit_of(const WinstStatic *s)
+{
+    return winst_is_mem(s) ? SM_UNIT_LDST : s->op == WOP_TENSOR ? SM_UNIT_TENSOR : sm_on_sfu(s->op) ? SM_UNIT_SFU : SM_UNIT_SP;
+}
+
 /* sm_scoreboard.c: recompute a warp's earliest issue cycle after something about it changed,
  * and keep the SM's masks and the schedulers' slot info in step. */
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now);

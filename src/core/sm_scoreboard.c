@@ -113,6 +113,8 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
     uint64_t bit = 1ull << slot;
     sm->waiting_mask = w->ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
     bool mem_next = w->live && w->next && winst_is_mem(w->next);
+    if (w->next)
+        sm->next_unit[slot] = (uint8_t)sm_unit_of(w->next);
     sm->mem_next_mask = mem_next ? sm->mem_next_mask | bit : sm->mem_next_mask & ~bit;
     sm->ready_at[slot] = w->ready_at;
     sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
