@@ -106,6 +106,17 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
     w->ready_at = t;
 }
 
+/* The active lanes of the warp's next instruction, as the front end gives them. */
+static uint8_t peek_lanes(const Sm *sm, Warp *w)
+{
+    uint32_t mask = sm->front->peek_mask(sm->front_self, w->id);
+    if (mask != w->peek_mask) {
+        w->peek_mask = mask;
+        w->peek_lanes = (uint8_t)popcount_u32(mask);
+    }
+    return w->peek_lanes;
+}
+
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
 {
     warp_compute_ready(sm, w, now);
@@ -129,7 +140,6 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
         si->next_op = s->op;
         si->next_space = s->space;
         si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
-        si->next_lanes = sm->front->peek_mask ? (uint8_t)popcount_u32(sm->front->peek_mask(sm->front_self, w->id))
-                                              : w->lanes;
+        si->next_lanes = sm->front->peek_mask ? peek_lanes(sm, w) : w->lanes;
     }
 }
