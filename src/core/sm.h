@@ -184,6 +184,7 @@ typedef struct Sm {
     uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
     uint64_t next_age;
     uint64_t older[64]; /* per slot: the slots whose warp is older (lower age), kept at each launch */
+    uint8_t older_live[64]; /* per live slot: its scheduler's live warps older than it (launch, retire) */
     uint64_t sched_mask[8]; /* live warps of each scheduler */
     /* each scheduler's last GTO rank asked for: the slot, the live warps it was counted among */
     uint32_t rank_slot[8], rank_val[8];

@@ -86,6 +86,17 @@ bool sm_reexec_defer(Sm *sm, const LqEntry *e, L1dResult res);
 bool sm_reexec_step(Sm *sm, uint64_t now);
 /* The warp's priority in GTO order among its scheduler's live warps: how many are older
  * (remembered per scheduler until the warp or the live set changes). */
-uint32_t sm_gto_rank(Sm *sm, uint32_t slot);
+static inline uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
+{
+    uint32_t k = slot % sm->n_sched;
+    uint64_t live = sm->sched_mask[k];
+    if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
+        return sm->rank_val[k];
+    uint32_t rank = sm->older_live[slot];
+    sm->rank_slot[k] = slot;
+    sm->rank_mask[k] = live;
+    sm->rank_val[k] = rank;
+    return rank;
+}
 
 #endif
