@@ -54,8 +54,8 @@ typedef struct Warp {
     uint32_t n_sb;
     ScoreboardEntry *sb;
     uint8_t lanes;    /* active lanes of its last instruction (its threads at launch) */
-    uint8_t peek_lanes;  /* the bit count of peek_mask: the mask rarely changes between issues */
-    uint32_t peek_mask;  /* the last active mask the front end gave for its next instruction */
+    uint8_t counted_lanes;  /* the bit count of counted_mask (sm_lanes_of) */
+    uint32_t counted_mask;  /* the last active mask counted: it rarely changes between issues */
     uint32_t loads_pending;
     uint32_t stores_pending; /* store accesses taken by the LD/ST unit and not yet acknowledged by the L2 */
     /* cp.async (WINST_F_ASYNC): groups committed so far (the open group's id), copies in flight,

@@ -5,10 +5,22 @@
 
 #include "core/sm.h"
 
+#include "base/base.h"
+
 #define SM_NO_REC 0xFFFFu
 #define SM_NO_ASYNC 0xFFu
 
 static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
+
+/* The bit count of an active mask of warp w, counted again only when the mask changes. */
+static inline uint8_t sm_lanes_of(Warp *w, uint32_t mask)
+{
+    if (mask != w->counted_mask) {
+        w->counted_mask = mask;
+        w->counted_lanes = (uint8_t)popcount_u32(mask);
+    }
+    return w->counted_lanes;
+}
 
 /* The unit an instruction issues to. SP and SFU are indexes of Sm.pool_free_at. */
 typedef enum SmUnit { SM_UNIT_SP, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_TENSOR } SmUnit;

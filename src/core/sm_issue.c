@@ -106,7 +106,7 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     w->next = NULL;
     ibuf_step(sm, w, slot, wi->s.pc, now);
     sm->warp_insts++;
-    w->lanes = (uint8_t)popcount_u32(wi->active_mask);
+    w->lanes = sm_lanes_of(w, wi->active_mask);
     sm->thread_insts += w->lanes;
     uint8_t op = wi->s.op;
     if (wi->s.flags & WINST_F_ASYNC_COMMIT)
