@@ -208,11 +208,12 @@ static uint64_t unit_free_at(const Sm *sm, uint32_t slot, SmUnit u, uint64_t now
  * *busy tells whether a candidate could issue but for its busy unit. */
 static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_ready, bool *busy)
 {
-    uint64_t ready = 0;
+    uint64_t ready = 0, next = *next_ready; /* in a local: the stores through next_ready may alias ready_at */
+    const uint64_t *ready_at = sm->ready_at;
     for (uint64_t m = cand; m; m &= m - 1) {
         uint32_t slot = (uint32_t)__builtin_ctzll(m);
-        if (sm->ready_at[slot] > now) {
-            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+        if (ready_at[slot] > now) {
+            next = MIN(next, ready_at[slot]);
             continue;
         }
         SmUnit u = (SmUnit)sm->next_unit[slot];
@@ -220,9 +221,10 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
             ready |= 1ull << slot;
         } else {
             *busy = true;
-            *next_ready = MIN(*next_ready, unit_free_at(sm, slot, u, now));
+            next = MIN(next, unit_free_at(sm, slot, u, now));
         }
     }
+    *next_ready = next;
     return ready;
 }
 
