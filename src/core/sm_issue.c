@@ -230,6 +230,7 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
 
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
+    uint64_t next = *next_ready; /* in a local, as in ready_warps */
     bool any = false, viewed = false;
     sm->stall_wait = false;
     const WarpSchedOps *ops = sm->sched_ops;
@@ -251,14 +252,14 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             continue;
         }
         bool busy = false;
-        uint64_t ready = ready_warps(sm, cand, now, next_ready, &busy);
+        uint64_t ready = ready_warps(sm, cand, now, &next, &busy);
         for (uint64_t m = blocked_mem; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
             if (sm->ready_at[slot] <= now) {
                 wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
                 break;
             }
-            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+            next = MIN(next, sm->ready_at[slot]);
         }
         if (!ready) {
             if (wanted_ldst) {
@@ -288,14 +289,14 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             }
             if (!v.ready) { /* the policy may change its mind without an event: look again */
                 sm->held++;
-                *next_ready = MIN(*next_ready, now + 1);
+                next = MIN(next, now + 1);
                 continue;
             }
         }
         int slot = ops->pick(sm->sched[k], &v);
         if (slot < 0) {
             sm_count_no_ready(sm, k, 1);
-            *next_ready = MIN(*next_ready, now + 1);
+            next = MIN(next, now + 1);
             continue;
         }
         CHECK(v.ready >> slot & 1);
@@ -308,7 +309,8 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         if (sm->cfg->sm.issue_per_warp > 1)
             issue_second(sm, k, (uint32_t)slot, first_unit, &v, now);
         any = true;
-        *next_ready = MIN(*next_ready, now + 1);
+        next = MIN(next, now + 1);
     }
+    *next_ready = next;
     return any;
 }

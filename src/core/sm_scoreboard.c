@@ -57,8 +57,10 @@ void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t relea
     if (w->n_sb + n > sm->cfg->sm.max_pending_regs)
         sb_compact(w, now);
     CHECK(w->n_sb + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
+    uint32_t k = w->n_sb; /* in a local: the entries' stores may alias the count */
     for (uint32_t d = 0; d < n; d++)
-        w->sb[w->n_sb++] = (ScoreboardEntry){regs[d], release};
+        w->sb[k++] = (ScoreboardEntry){regs[d], release};
+    w->n_sb = k;
 }
 
 /* cp.async.wait_group (s): every group older than the async_keep most recent committed ones
