@@ -79,6 +79,9 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->sp_busy = xcalloc(cfg->sm.n_sp_units, sizeof *sm->sp_busy);
     sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
     sm->tensor_busy = xcalloc(MAX(cfg->sm.n_tensor_units, 1u), sizeof *sm->tensor_busy);
+    sm->pool_free_at[SM_UNIT_SP] = cfg->sm.n_sp_units ? 0 : UINT64_MAX; /* never free without units */
+    sm->pool_free_at[SM_UNIT_SFU] = cfg->sm.n_sfu_units ? 0 : UINT64_MAX;
+    sm->next_unit = xcalloc(sm->max_warps, sizeof *sm->next_unit);
     unit_timing(sm, &cfg->alu);
     l1d_init(&sm->l1d, (uint16_t)id, cfg, pool, st);
     l1d_smem_unused(&sm->l1d, cfg->sm.smem_bytes);
@@ -225,6 +228,7 @@ void sm_free(Sm *sm)
     free(sm->sp_busy);
     free(sm->sfu_busy);
     free(sm->tensor_busy);
+    free(sm->next_unit);
 }
 
 void sm_set_front(Sm *sm, const FrontOps *ops, void *self)
@@ -337,6 +341,17 @@ static void account_sleep(Sm *sm, uint64_t now)
     sm->stall_sleep = false;
 }
 
+/* Scheduler k's live warps changed: count again, for each, the older ones among them (the GTO
+ * rank's value, read on each issue). */
+static void older_live_refresh(Sm *sm, uint32_t k)
+{
+    uint64_t live = sm->sched_mask[k];
+    for (uint64_t m = live; m; m &= m - 1) {
+        uint32_t slot = (uint32_t)__builtin_ctzll(m);
+        sm->older_live[slot] = (uint8_t)popcount_u64(live & sm->older[slot]);
+    }
+}
+
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
 {
     account_sleep(sm, now);
@@ -395,6 +410,8 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         sm_warp_update(sm, w, now);
         sm->sched_mask[(first + i) % sm->n_sched] |= 1ull << (first + i);
     }
+    for (uint32_t i = 0; i < sm->n_sched; i++)
+        older_live_refresh(sm, i);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_launch; i++)
         sm->sched_ops->on_cta_launch(sm->sched[i], cta_id, first, nw);
     sm->next_wake = MIN(sm->next_wake, now);
@@ -458,6 +475,7 @@ void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now)
     sm->fetch_mask &= ~(1ull << slot);
     sm_warp_update(sm, w, now);
     sm->sched_mask[slot % sm->n_sched] &= ~(1ull << slot);
+    older_live_refresh(sm, slot % sm->n_sched);
     if (sm->sched_ops->on_warp_exit)
         sm->sched_ops->on_warp_exit(sm->sched[slot % sm->n_sched], slot);
     if (--c->n_live_warps == 0)

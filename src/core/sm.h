@@ -54,6 +54,8 @@ typedef struct Warp {
     uint32_t n_sb;
     ScoreboardEntry *sb;
     uint8_t lanes;    /* active lanes of its last instruction (its threads at launch) */
+    uint8_t counted_lanes;  /* the bit count of counted_mask (sm_lanes_of) */
+    uint32_t counted_mask;  /* the last active mask counted: it rarely changes between issues */
     uint32_t loads_pending;
     uint32_t stores_pending; /* store accesses taken by the LD/ST unit and not yet acknowledged by the L2 */
     /* cp.async (WINST_F_ASYNC): groups committed so far (the open group's id), copies in flight,
@@ -182,6 +184,7 @@ typedef struct Sm {
     uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
     uint64_t next_age;
     uint64_t older[64]; /* per slot: the slots whose warp is older (lower age), kept at each launch */
+    uint8_t older_live[64]; /* per live slot: its scheduler's live warps older than it (launch, retire) */
     uint64_t sched_mask[8]; /* live warps of each scheduler */
     /* each scheduler's last GTO rank asked for: the slot, the live warps it was counted among */
     uint32_t rank_slot[8], rank_val[8];
@@ -204,6 +207,8 @@ typedef struct Sm {
     SmView view;
     uint64_t *age;
     uint64_t *sp_busy, *sfu_busy, *tensor_busy; /* per unit: the cycle it takes its next instruction */
+    uint64_t pool_free_at[2]; /* SP, SFU: the earliest of the pool's busy cycles (one free by then) */
+    uint8_t *next_unit;       /* per slot, the unit its next instruction needs (SmUnit) */
     uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
     Ldst ldst;
     L1d l1d;

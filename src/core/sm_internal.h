@@ -5,10 +5,36 @@
 
 #include "core/sm.h"
 
+#include "base/base.h"
+
 #define SM_NO_REC 0xFFFFu
 #define SM_NO_ASYNC 0xFFu
 
 static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
+
+/* The bit count of an active mask of warp w, counted again only when the mask changes. */
+static inline uint8_t sm_lanes_of(Warp *w, uint32_t mask)
+{
+    if (mask != w->counted_mask) {
+        w->counted_mask = mask;
+        w->counted_lanes = (uint8_t)popcount_u32(mask);
+    }
+    return w->counted_lanes;
+}
+
+/* The unit an instruction issues to. SP and SFU are indexes of Sm.pool_free_at. */
+typedef enum SmUnit { SM_UNIT_SP, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_TENSOR } SmUnit;
+
+/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). */
+static inline bool sm_on_sfu(uint8_t op)
+{
+    return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
+}
+
+static inline SmUnit sm_unit_of(const WinstStatic *s)
+{
+    return winst_is_mem(s) ? SM_UNIT_LDST : s->op == WOP_TENSOR ? SM_UNIT_TENSOR : sm_on_sfu(s->op) ? SM_UNIT_SFU : SM_UNIT_SP;
+}
 
 /* sm_scoreboard.c: recompute a warp's earliest issue cycle after something about it changed,
  * and keep the SM's masks and the schedulers' slot info in step. */
@@ -72,6 +98,17 @@ bool sm_reexec_defer(Sm *sm, const LqEntry *e, L1dResult res);
 bool sm_reexec_step(Sm *sm, uint64_t now);
 /* The warp's priority in GTO order among its scheduler's live warps: how many are older
  * (remembered per scheduler until the warp or the live set changes). */
-uint32_t sm_gto_rank(Sm *sm, uint32_t slot);
+static inline uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
+{
+    uint32_t k = slot % sm->n_sched;
+    uint64_t live = sm->sched_mask[k];
+    if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
+        return sm->rank_val[k];
+    uint32_t rank = sm->older_live[slot];
+    sm->rank_slot[k] = slot;
+    sm->rank_mask[k] = live;
+    sm->rank_val[k] = rank;
+    return rank;
+}
 
 #endif

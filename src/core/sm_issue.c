@@ -10,12 +10,6 @@
 
 #include "base/base.h"
 
-/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). */
-static bool on_sfu(uint8_t op)
-{
-    return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
-}
-
 /* The tensor-core unit of warp slot `slot`: one per sub-core (scheduler), shared round-robin
  * when there are fewer units than schedulers. */
 static uint64_t *tensor_unit(const Sm *sm, uint32_t slot)
@@ -23,20 +17,15 @@ static uint64_t *tensor_unit(const Sm *sm, uint32_t slot)
     return &sm->tensor_busy[(slot % sm->n_sched) % sm->cfg->sm.n_tensor_units];
 }
 
-/* Whether the functional unit the instruction of warp slot `slot` needs can accept it this
- * cycle. */
-static bool unit_free(const Sm *sm, uint32_t slot, const WinstStatic *s, uint64_t now)
+/* Whether unit u, which the next instruction of warp slot `slot` needs, can accept it this
+ * cycle (one of a pool's units is free when the earliest of its busy cycles has come). */
+static bool unit_free(const Sm *sm, uint32_t slot, SmUnit u, uint64_t now)
 {
-    if (winst_is_mem(s))
+    if (u == SM_UNIT_LDST)
         return sm_ldst_can_take(sm);
-    if (s->op == WOP_TENSOR)
+    if (u == SM_UNIT_TENSOR)
         return *tensor_unit(sm, slot) <= now;
-    const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
-    uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
-    for (uint32_t i = 0; i < n; i++)
-        if (busy[i] <= now)
-            return true;
-    return false;
+    return sm->pool_free_at[u] <= now;
 }
 
 void sm_ibuf_start(Sm *sm, Warp *w, uint32_t slot, uint64_t now)
@@ -117,7 +106,7 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
     w->next = NULL;
     ibuf_step(sm, w, slot, wi->s.pc, now);
     sm->warp_insts++;
-    w->lanes = (uint8_t)popcount_u32(wi->active_mask);
+    w->lanes = sm_lanes_of(w, wi->active_mask);
     sm->thread_insts += w->lanes;
     uint8_t op = wi->s.op;
     if (wi->s.flags & WINST_F_ASYNC_COMMIT)
@@ -134,36 +123,35 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
         *tensor_unit(sm, slot) = now + sm->ii[op];
         sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     } else {
-        uint64_t *busy = on_sfu(op) ? sm->sfu_busy : sm->sp_busy;
-        uint32_t n = on_sfu(op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
+        SmUnit u = sm_on_sfu(op) ? SM_UNIT_SFU : SM_UNIT_SP;
+        uint64_t *busy = u == SM_UNIT_SFU ? sm->sfu_busy : sm->sp_busy;
+        uint32_t n = u == SM_UNIT_SFU ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
         for (uint32_t i = 0; i < n; i++)
             if (busy[i] <= now) {
                 busy[i] = now + sm->ii[op];
                 break;
             }
+        uint64_t t = UINT64_MAX; /* the pool changes only here: its earliest busy cycle too */
+        for (uint32_t i = 0; i < n; i++)
+            t = MIN(t, busy[i]);
+        sm->pool_free_at[u] = t;
         sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     }
     sm_warp_update(sm, w, now);
-}
-
-/* The unit an instruction issues to: 0 SP, 1 SFU, 2 LD/ST, 3 tensor. */
-static int unit_of(const WinstStatic *s)
-{
-    return winst_is_mem(s) ? 2 : s->op == WOP_TENSOR ? 3 : on_sfu(s->op) ? 1 : 0;
 }
 
 /* sm.issue_per_warp = 2 (GPGPU-Sim's dual issue, with its default of two different units): the
  * warp that just issued an instruction to unit `first` issues its next buffered one in the same
  * cycle if it follows in sequence, needs another unit that is free, the scoreboard allows it
  * and the policy does not hold it back. */
-static bool issue_second(Sm *sm, uint32_t k, uint32_t slot, int first, const WarpSchedView *v, uint64_t now)
+static bool issue_second(Sm *sm, uint32_t k, uint32_t slot, SmUnit first, const WarpSchedView *v, uint64_t now)
 {
     Warp *w = &sm->warps[slot];
-    if (!w->live || w->exited || w->ibuf_ready != now + 1 || !w->next || unit_of(w->next) == first)
+    if (!w->live || w->exited || w->ibuf_ready != now + 1 || !w->next || sm_unit_of(w->next) == first)
         return false; /* the buffer is empty, or the next instruction waits for the same unit */
     w->ibuf_ready = now;
     sm_warp_update(sm, w, now);
-    bool ok = sm->ready_at[slot] <= now && unit_free(sm, slot, w->next, now);
+    bool ok = sm->ready_at[slot] <= now && unit_free(sm, slot, sm->next_unit[slot], now);
     const WarpSchedOps *ops = sm->sched_ops;
     if (ok && ops->may_issue)
         ok = ops->may_issue(sm->sched[k], slot, &sm->slot_info[slot], v);
@@ -205,45 +193,44 @@ static void refresh_view(Sm *sm)
     v->smem_unused = sm->cfg->sm.smem_bytes - sm->smem_used;
 }
 
-/* The earliest cycle the unit of s that is busy now frees up: units change otherwise only when
- * an instruction issues. The LD/ST unit's queue is not timed (its events wake the SM). */
-static uint64_t unit_free_at(const Sm *sm, uint32_t slot, const WinstStatic *s, uint64_t now)
+/* The earliest cycle unit u, busy now, frees up: units change otherwise only when an
+ * instruction issues. The LD/ST unit's queue is not timed (its events wake the SM). */
+static uint64_t unit_free_at(const Sm *sm, uint32_t slot, SmUnit u, uint64_t now)
 {
-    if (winst_is_mem(s))
+    if (u == SM_UNIT_LDST)
         return now + 1;
-    if (s->op == WOP_TENSOR)
+    if (u == SM_UNIT_TENSOR)
         return *tensor_unit(sm, slot);
-    const uint64_t *busy = on_sfu(s->op) ? sm->sfu_busy : sm->sp_busy;
-    uint32_t n = on_sfu(s->op) ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
-    uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < n; i++)
-        t = MIN(t, busy[i]);
-    return t;
+    return sm->pool_free_at[u];
 }
 
 /* Ready warps of scheduler k's candidates; the earliest future event goes to *next_ready, and
  * *busy tells whether a candidate could issue but for its busy unit. */
 static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_ready, bool *busy)
 {
-    uint64_t ready = 0;
+    uint64_t ready = 0, next = *next_ready; /* in a local: the stores through next_ready may alias ready_at */
+    const uint64_t *ready_at = sm->ready_at;
     for (uint64_t m = cand; m; m &= m - 1) {
         uint32_t slot = (uint32_t)__builtin_ctzll(m);
-        if (sm->ready_at[slot] > now) {
-            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+        if (ready_at[slot] > now) {
+            next = MIN(next, ready_at[slot]);
             continue;
         }
-        if (unit_free(sm, slot, sm->warps[slot].next, now)) {
+        SmUnit u = (SmUnit)sm->next_unit[slot];
+        if (unit_free(sm, slot, u, now)) {
             ready |= 1ull << slot;
         } else {
             *busy = true;
-            *next_ready = MIN(*next_ready, unit_free_at(sm, slot, sm->warps[slot].next, now));
+            next = MIN(next, unit_free_at(sm, slot, u, now));
         }
     }
+    *next_ready = next;
     return ready;
 }
 
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
+    uint64_t next = *next_ready; /* in a local, as in ready_warps */
     bool any = false, viewed = false;
     sm->stall_wait = false;
     const WarpSchedOps *ops = sm->sched_ops;
@@ -265,14 +252,14 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             continue;
         }
         bool busy = false;
-        uint64_t ready = ready_warps(sm, cand, now, next_ready, &busy);
+        uint64_t ready = ready_warps(sm, cand, now, &next, &busy);
         for (uint64_t m = blocked_mem; m; m &= m - 1) {
             uint32_t slot = (uint32_t)__builtin_ctzll(m);
             if (sm->ready_at[slot] <= now) {
                 wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
                 break;
             }
-            *next_ready = MIN(*next_ready, sm->ready_at[slot]);
+            next = MIN(next, sm->ready_at[slot]);
         }
         if (!ready) {
             if (wanted_ldst) {
@@ -302,27 +289,28 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             }
             if (!v.ready) { /* the policy may change its mind without an event: look again */
                 sm->held++;
-                *next_ready = MIN(*next_ready, now + 1);
+                next = MIN(next, now + 1);
                 continue;
             }
         }
         int slot = ops->pick(sm->sched[k], &v);
         if (slot < 0) {
             sm_count_no_ready(sm, k, 1);
-            *next_ready = MIN(*next_ready, now + 1);
+            next = MIN(next, now + 1);
             continue;
         }
         CHECK(v.ready >> slot & 1);
         if (ops->on_issue)
             ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
         sm->issue_rank[MIN(sm_gto_rank(sm, (uint32_t)slot), sm->n_ranks - 1)]++;
-        int first_unit = unit_of(sm->warps[slot].next);
+        SmUnit first_unit = (SmUnit)sm->next_unit[slot];
         issue(sm, (uint32_t)slot, now);
         sm->issued++;
         if (sm->cfg->sm.issue_per_warp > 1)
             issue_second(sm, k, (uint32_t)slot, first_unit, &v, now);
         any = true;
-        *next_ready = MIN(*next_ready, now + 1);
+        next = MIN(next, now + 1);
     }
+    *next_ready = next;
     return any;
 }

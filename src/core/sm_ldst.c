@@ -571,19 +571,6 @@ static void note_divergent_load(Sm *sm, const CoalAccess *acc, uint32_t n)
     sm->conc_hist[index_metric_conc_bucket(n, touched)]++;
 }
 
-uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
-{
-    uint32_t k = slot % sm->n_sched;
-    uint64_t live = sm->sched_mask[k];
-    if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
-        return sm->rank_val[k];
-    uint32_t rank = popcount_u64(live & sm->older[slot]); /* the live warps older than it */
-    sm->rank_slot[k] = slot;
-    sm->rank_mask[k] = live;
-    sm->rank_val[k] = rank;
-    return rank;
-}
-
 /* The LD/ST unit takes instruction m (idle, or its previous instruction just finished). */
 static void ldst_start(Sm *sm, const MemInst *m, uint64_t now)
 {

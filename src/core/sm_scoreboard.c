@@ -57,8 +57,10 @@ void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t relea
     if (w->n_sb + n > sm->cfg->sm.max_pending_regs)
         sb_compact(w, now);
     CHECK(w->n_sb + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
+    uint32_t k = w->n_sb; /* in a local: the entries' stores may alias the count */
     for (uint32_t d = 0; d < n; d++)
-        w->sb[w->n_sb++] = (ScoreboardEntry){regs[d], release};
+        w->sb[k++] = (ScoreboardEntry){regs[d], release};
+    w->n_sb = k;
 }
 
 /* cp.async.wait_group (s): every group older than the async_keep most recent committed ones
@@ -86,12 +88,18 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
         w->next = sm->front->peek(sm->front_self, w->id);
         CHECK(w->next); /* every stream ends with an exit, which retires the warp */
     }
-    sb_compact(w, now);
     uint64_t t = w->ibuf_ready;
     const WinstStatic *s = w->next;
-    for (uint32_t i = 0; i < w->n_sb && t != UINT64_MAX; i++)
-        if (sb_mentions(s, w->sb[i].reg) && w->sb[i].release > t)
-            t = w->sb[i].release;
+    uint32_t k = 0; /* one pass: drop the entries written by now (sb_compact), wait for the rest */
+    for (uint32_t i = 0; i < w->n_sb; i++) {
+        ScoreboardEntry e = w->sb[i];
+        if (e.release <= now)
+            continue;
+        w->sb[k++] = e;
+        if (e.release > t && t != UINT64_MAX && sb_mentions(s, e.reg))
+            t = e.release;
+    }
+    w->n_sb = k;
     if (s->op == WOP_EXIT && (w->loads_pending || w->stores_pending))
         t = UINT64_MAX; /* retire only when every load is back and every store acknowledged */
     if ((s->flags & WINST_F_ASYNC_WAIT) && !async_waited(w, s))
@@ -111,23 +119,29 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
     warp_compute_ready(sm, w, now);
     uint32_t slot = sm_slot_of(sm, w);
     uint64_t bit = 1ull << slot;
-    sm->waiting_mask = w->ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
-    bool mem_next = w->live && w->next && winst_is_mem(w->next);
+    /* read once: the byte-wide stores below may alias them as far as the compiler knows */
+    const bool live = w->live;
+    const WinstStatic *next = w->next;
+    const uint64_t ready_at = w->ready_at;
+    const uint32_t loads_pending = w->loads_pending;
+    sm->waiting_mask = ready_at == UINT64_MAX ? sm->waiting_mask | bit : sm->waiting_mask & ~bit;
+    bool mem_next = live && next && winst_is_mem(next);
+    if (next)
+        sm->next_unit[slot] = (uint8_t)sm_unit_of(next);
     sm->mem_next_mask = mem_next ? sm->mem_next_mask | bit : sm->mem_next_mask & ~bit;
-    sm->ready_at[slot] = w->ready_at;
-    sm->mem_wait_mask = w->live && w->loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
-    sm->raw_mask = w->live && w->raw ? sm->raw_mask | bit : sm->raw_mask & ~bit;
+    sm->ready_at[slot] = ready_at;
+    sm->mem_wait_mask = live && loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
+    sm->raw_mask = live && w->raw ? sm->raw_mask | bit : sm->raw_mask & ~bit;
     WarpSlotInfo *si = &sm->slot_info[slot];
-    si->live = w->live;
-    si->has_next = w->live && w->next;
-    si->loads_pending = w->loads_pending;
-    if (si->has_next) {
-        const WinstStatic *s = w->next;
+    si->live = live;
+    si->has_next = live && next;
+    si->loads_pending = loads_pending;
+    if (live && next) {
+        const WinstStatic *s = next;
         si->next_pc = s->pc;
         si->next_op = s->op;
         si->next_space = s->space;
         si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
-        si->next_lanes = sm->front->peek_mask ? (uint8_t)popcount_u32(sm->front->peek_mask(sm->front_self, w->id))
-                                              : w->lanes;
+        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm->front->peek_mask(sm->front_self, w->id)) : w->lanes;
     }
 }
