@@ -261,10 +261,10 @@ bool ptx_call_target(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc,
     FOR_LANES(active, i) same |= (uint32_t)(v[i] == a) << i;
     *rest = active & ~same;
     uint64_t f = a - PTX_WIN_CODE;
-    char who[96], msg[400];
-    ptx_thread_coords(l, w, lane, who, sizeof who);
+    char who[96], msg[400]; /* written only for a fault: this runs at every such call */
     if (a < PTX_WIN_CODE || f >= m->n_funcs || !m->funcs[f].defined || m->funcs[f].is_entry ||
         l->builtin_of[f] != PTX_BUILTIN_NONE) {
+        ptx_thread_coords(l, w, lane, who, sizeof who);
         snprintf(msg, sizeof msg, "call through %#llx by %s: not the address of a device function%s",
                  (unsigned long long)a, who,
                  f < m->n_funcs && l->builtin_of[f] != PTX_BUILTIN_NONE ? " of the module's own" : "");
@@ -278,6 +278,7 @@ bool ptx_call_target(PtxLaunch *l, PtxWarp *w, const PtxInst *call, uint32_t pc,
     for (uint32_t k = 0; fits && k < fn->n_rets; k++)
         fits = m->syms[fn->rets[k]].size == m->syms[m->call_syms[call->o[1].imm + k]].size;
     if (!fits) {
+        ptx_thread_coords(l, w, lane, who, sizeof who);
         snprintf(msg, sizeof msg, "call through the address of '%s' by %s: its parameters are not those of the "
                  "call's prototype", fn->name, who);
         ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, msg);
