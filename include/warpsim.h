@@ -237,6 +237,10 @@ WarpsimStatus warpsim_cooperative_max_blocks(WarpsimSim *s, const WarpsimModule 
  * an error code for a kernel's cudaGetErrorString (NULL: "unrecognized error code"). */
 void warpsim_set_device_runtime_limits(WarpsimSim *s, uint64_t pending_launches, uint64_t heap_bytes);
 void warpsim_set_error_describer(WarpsimSim *s, const char *(*describe)(int code));
+/* The program has been given a kernel fault's error by a call after the faulting launch (a
+ * synchronisation, cudaGetLastError, any call that returns the sticky error): handling it is
+ * now the program's, so `warpsim exec` exits with the program's own status, as on a GPU. */
+void warpsim_fault_returned(WarpsimSim *s);
 
 /* Simulated time so far in nanoseconds (core cycles at the core clock; 0 when functional). */
 double warpsim_time_ns(const WarpsimSim *s);

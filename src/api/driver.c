@@ -63,6 +63,12 @@ CUresult drv_result(WarpsimStatus st)
     return CUDA_ERROR_UNKNOWN;
 }
 
+CUresult drv_sticky_fail(void)
+{
+    warpsim_fault_returned(drv_sim);
+    return drv_sticky;
+}
+
 CUresult drv_fail(CUresult r, const char *call, const char *fmt, ...)
 {
     char msg[1024];

@@ -198,5 +198,5 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx)
     NEED_INIT();
     if (check_ctx(ctx) != CUDA_SUCCESS)
         return CUDA_ERROR_INVALID_CONTEXT;
-    return drv_sticky;
+    return drv_sticky != CUDA_SUCCESS ? drv_sticky_fail() : CUDA_SUCCESS;
 }

@@ -40,6 +40,8 @@ struct CUmod_st {
 
 #define drv_sim api_sim() /* the process's simulator, shared with libcudart (api_lock.c) */
 extern CUresult drv_sticky; /* a kernel fault, until the context is destroyed */
+/* drv_sticky returned again: the program has now been told of it (warpsim_fault_returned). */
+CUresult drv_sticky_fail(void);
 
 /* The driver's error for a simulator status (faults become the sticky error). */
 CUresult drv_result(WarpsimStatus st);
@@ -69,7 +71,7 @@ CUcontext drv_context(void);
         if (!drv_ctx_is_current())                                                                      \
             return CUDA_ERROR_INVALID_CONTEXT;                                                          \
         if (drv_sticky != CUDA_SUCCESS)                                                                 \
-            return drv_sticky;                                                                          \
+            return drv_sticky_fail();                                                                   \
     } while (0)
 
 /* A second name of fn. The per-thread-default-stream forms (_ptds, _ptsz) that programs built

@@ -66,7 +66,8 @@ static CUresult launch(const char *call, CUfunction f, const uint32_t grid[3], c
         r = drv_result(warpsim_launch(drv_sim, f->mod->m, ki->name, grid, block, smem, buf, ki->param_bytes));
     if (buf != stack_buf)
         free(buf);
-    return r;
+    /* A kernel's fault is asynchronous on a GPU: the launch succeeds, the next call fails. */
+    return r != CUDA_SUCCESS && r == drv_sticky ? CUDA_SUCCESS : r;
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,

@@ -74,6 +74,12 @@ cudaError_t rt_quiet_fail(cudaError_t e)
     return e;
 }
 
+cudaError_t rt_sticky_fail(void)
+{
+    warpsim_fault_returned(rt_sim);
+    return rt_quiet_fail(rt_sticky);
+}
+
 /* CUDA's runtime works in the device's primary context, which it makes current in each host
  * thread that calls it unless one is: a program that goes on with driver calls in that thread
  * (cuCtxGetDevice, cuLinkCreate, as cuda-samples' cudaCompressibleMemory and ptxjit do) finds
@@ -148,12 +154,14 @@ cudaError_t rt_status(WarpsimStatus st)
 
 cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = rt_sticky != cudaSuccess ? rt_sticky : rt_last;
+    API_LOCKED;
+    cudaError_t e = rt_sticky != cudaSuccess ? rt_sticky_fail() : rt_last;
     rt_last = cudaSuccess;
     return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-    return rt_sticky != cudaSuccess ? rt_sticky : rt_last;
+    API_LOCKED;
+    return rt_sticky != cudaSuccess ? rt_sticky_fail() : rt_last;
 }

@@ -390,7 +390,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
             return e;
     }
     rt_cond_launch_defaults(graphExec);
-    return rt_graph_exec_run(graphExec, "cudaGraphLaunch");
+    return rt_async_error(rt_graph_exec_run(graphExec, "cudaGraphLaunch"));
 }
 
 cudaError_t rt_graph_exec_run(cudaGraphExec_t x, const char *call)

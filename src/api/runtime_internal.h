@@ -185,6 +185,12 @@ cudaError_t rt_fail(cudaError_t e, const char *call, const char *fmt, ...) __att
 cudaError_t rt_api_fail(ApiErr e, const char *call, const char *msg);
 /* A failure the simulator has already explained on stderr. */
 cudaError_t rt_quiet_fail(cudaError_t e);
+/* The sticky error of a kernel fault, returned again: the program has now been told of it
+ * (warpsim_fault_returned). */
+cudaError_t rt_sticky_fail(void);
+/* What a launch returns for e: a kernel's fault is asynchronous on a GPU, so the launch that
+ * ran the faulting kernel returns success and the next call the sticky error. */
+cudaError_t rt_async_error(cudaError_t e);
 /* The simulator, created on first use. */
 cudaError_t rt_init(const char *call);
 /* The runtime's error for a simulator status (faults stay as the sticky error). */
@@ -200,7 +206,7 @@ cudaError_t rt_status(WarpsimStatus st);
         if (e_ != cudaSuccess)                                                                          \
             return e_;                                                                                  \
         if (rt_sticky != cudaSuccess)                                                                   \
-            return rt_quiet_fail(rt_sticky);                                                            \
+            return rt_sticky_fail();                                                                    \
     } while (0)
 
 /* ---- device memory (runtime_memory.c) ---- */

@@ -157,7 +157,12 @@ static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem,
     if (e == cudaSuccess)
         e = rt_capturing(stream) ? rt_capture_op(stream, &op, call) : kernel_run(&op);
     free(op.params);
-    return e;
+    return rt_async_error(e);
+}
+
+cudaError_t rt_async_error(cudaError_t e)
+{
+    return e != cudaSuccess && e == rt_sticky ? cudaSuccess : e;
 }
 
 /* Stream-ordered work, run now (a graph's nodes; the device is synchronous). */

@@ -228,15 +228,16 @@ WarpsimSim *warpsim_create_from_env(char *err, size_t err_len)
     return s;
 }
 
-/* "ok STATUS" or "error STATUS" to $WARPSIM_STATUS_FD, for `warpsim exec` (cmd_exec.c). */
-static void report_status(const char *status, bool written)
+/* "ok STATUS" or "error STATUS" to $WARPSIM_STATUS_FD, for `warpsim exec` (cmd_exec.c), and a
+ * line "returned" when the program was given a fault's error (warpsim_fault_returned). */
+static void report_status(const char *status, bool written, bool returned)
 {
     const char *env = getenv("WARPSIM_STATUS_FD");
     uint64_t fd;
     if (!env || !parse_u64(env, &fd) || fd > 1024)
         return;
     char line[1200];
-    int n = snprintf(line, sizeof line, "%s %s\n", written ? "ok" : "error", status);
+    int n = snprintf(line, sizeof line, "%s %s\n%s", written ? "ok" : "error", status, returned ? "returned\n" : "");
     if (write((int)fd, line, (size_t)MIN(n, (int)sizeof line - 1)) < 0)
         fprintf(stderr, "warpsim: WARPSIM_STATUS_FD=%s: %s\n", env, strerror(errno));
 }
@@ -256,7 +257,7 @@ void warpsim_destroy(WarpsimSim *s)
         written = false;
     }
     stats_result_free(s->result);
-    report_status(info.status ? info.status : STATS_STATUS_COMPLETE, written);
+    report_status(info.status ? info.status : STATS_STATUS_COMPLETE, written, s->fault_returned);
     while (s->modules) {
         WarpsimModule *m = s->modules;
         s->modules = m->next;
@@ -507,6 +508,12 @@ static WarpsimStatus kernel_fault(WarpsimSim *s, Stats *st, PtxFault kind, const
     if (kind == PTX_FAULT_HOST_MEMORY)
         return sim_fail(s, WARPSIM_E_MEMORY, "%s (gpu.max_host_mb)", msg);
     return sim_fail(s, kinds[kind].status, "%s", msg);
+}
+
+void warpsim_fault_returned(WarpsimSim *s)
+{
+    if (s)
+        s->fault_returned = true;
 }
 
 /* A run limit (gpu.KEY) stopped the kernel: the run's status, unless an earlier kernel gave it

@@ -38,6 +38,7 @@ struct WarpsimSim {
     double t0;
     char err[1024];
     char status[1100]; /* of the first kernel that did not complete; "" while all did */
+    bool fault_returned; /* a later call gave the program the fault's error (warpsim_fault_returned) */
     WarpsimStatus gpu_stopped; /* how a kernel was stopped on the timing model, its CTAs left resident */
     StatsResult *result;
     /* dynamic parallelism (sim_cdp.c): the device runtime, and the grid being launched: its

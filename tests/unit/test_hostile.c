@@ -5,7 +5,8 @@
  * exec`, functionally and on the timing model, and must give the same exact messages and exit
  * status in both: a wild store, a null read, a misaligned load, shared memory out of range (the
  * memory-fault model: cudaErrorIllegalAddress / cudaErrorMisalignedAddress, sticky), trap
- * (cudaErrorLaunchFailure), a failed assert (its message, cudaErrorAssert), device printf (the
+ * (cudaErrorLaunchFailure), a failed assert (its message, cudaErrorAssert), the exit status of
+ * a program that handles its fault (its own) and of one never told of it (5), device printf (the
  * whole output, in its deterministic order) and four host threads sharing the device. In
  * process, what the programs do not reach: the host-memory limit, host copies outside every
  * allocation, the fault in the stats and result files, a fault while other warps wait at a
@@ -63,6 +64,10 @@ static const struct {
       "(1,0,0) thread (13,0,0): assert.cu:12: Assertion `x[i] >= 0` failed",
       "synchronize: cudaErrorAssert", "a later cudaMalloc: cudaErrorAssert",
       "CUDA error: device-side assert triggered (cudaErrorAssert) at hostile.h:17: e"}},
+    {"recovered", 0, {"recovered: synchronize: cudaErrorAssert"}},
+    {"unheard", 5,
+     {"unheard: exits without synchronizing",
+      "warpsim: fatbin1.compute_75.ptx:21: kernel _Z11always_trapv: trap executed by block (0,0,0) thread (0,0,0)"}},
     {"threads", 0,
      {"threads: 4 threads x 10 launches, 0 mismatches, refused launch seen by its thread: yes",
       "warpsim: kernel launch: _Z3addPiii: a block of 4096x1x1 threads exceeds the device's 1024 threads per block "
