@@ -22,9 +22,12 @@
 # OUT with nvcc -fatbin, -ptx or -cubin by OUT's extension, for programs that load their device
 # code at run time, and @link=PATH links PATH (@cuda: the CUDA toolkit's folder, CUDA_HOME or
 # nvcc's) into the program's folder, for headers an NVRTC program compiles with; such a program
-# runs in a folder of its own holding them and links to its source folder's files. OUT (default coverage.md): the table, one row a program:
-# built or not, the exit status under warpsim, the run's wall-clock seconds, and the first line
-# warpsim or the program said about a failure. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
+# runs in a folder of its own holding them and links to its source folder's files;
+# @expect-fault marks a program whose test is a kernel fault it handles (simpleAssert). OUT
+# (default coverage.md): the table, one row a program: built or not, the exit status under
+# warpsim, the run's wall-clock seconds, and the first line warpsim or the program said about a
+# failure. A program runs to completion when it exits 0 and no kernel faulted (the status of its
+# results, --json): a program may ignore its kernel's fault and exit 0, as it would on a GPU. Variables: NVCC (nvcc), NVCC_FLAGS (extra flags, e.g. -I"$SUITE_DIR/Common"
 # is added when that folder exists), WARPSIM_EXEC_ARGS (default "--functional --quiet --preset
 # qv100": the suites are written for GPUs of today, which the Volta preset is, and check the
 # compute capability; "--preset qv100 --quiet" for the timing model), TIMEOUT (seconds a run may
@@ -81,7 +84,7 @@ while read -r name src rest; do
         rest=$(printf '%s\n' "$rest" | sed "s|@inputs|$inputs|g") ;;
     esac
     # leading directives: @cd=DIR, @nvcc=FLAGS, @kernel=SRC:OUT (any order, each once or more)
-    line_flags="" kernels="" links=""
+    line_flags="" kernels="" links="" expect_fault=0
     while :; do
         word=${rest%% *}
         case $word in
@@ -89,6 +92,7 @@ while read -r name src rest; do
         @nvcc=*) line_flags="$line_flags $(printf '%s' "${word#@nvcc=}" | tr ',' ' ' | sed "s|@suite|$SUITE_DIR|g")" ;;
         @kernel=*) kernels="$kernels ${word#@kernel=}" ;;
         @link=*) links="$links $(printf '%s' "${word#@link=}" | sed "s|@cuda|$cuda_home|g")" ;;
+        @expect-fault) expect_fault=1 ;;
         *) break ;;
         esac
         case $rest in *' '*) rest=${rest#* } ;; *) rest="" ;; esac
@@ -146,12 +150,20 @@ while read -r name src rest; do
     # @cd's); stdout line-buffered where stdbuf exists, so that a run that times out keeps what
     # it printed
     start=$(date +%s)
-    (cd "$srcdir" && { [ -z "$rundir" ] || cd "$rundir"; } && $linebuf timeout "$timeout" "$warpsim" exec $args "$bin" $rest) > "$log" 2>&1
+    json=$WORK/$name.json
+    rm -f "$json"
+    (cd "$srcdir" && { [ -z "$rundir" ] || cd "$rundir"; } &&
+        $linebuf timeout "$timeout" "$warpsim" exec $args --json "$json" "$bin" $rest) > "$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
-    if [ $rc -eq 0 ]; then
+    # the run's status: a kernel that faulted, even in a program that went on to exit 0
+    fault=$(grep -m1 -o '"status": *"fault: [^"]*' "$json" 2>/dev/null | sed 's/^"status": *"//')
+    if [ $rc -eq 0 ] && [ -n "$fault" ] && [ $expect_fault -eq 0 ]; then
+        why="a kernel faulted, and the program exited 0: $fault"
+    elif [ $rc -eq 0 ]; then
         passed=$((passed + 1))
         why=""
+        [ -z "$fault" ] || why="(its kernel's fault, expected: $fault)"
     elif [ $rc -eq 124 ]; then
         why="timed out after ${timeout} s"
     else
@@ -164,11 +176,11 @@ done < "$list"
 {
     echo "# warpsim coverage: $(basename "$list")"
     echo
-    echo "warpsim exec $args; $passed of $total programs exit 0 ($built built)."
+    echo "warpsim exec $args; $passed of $total programs run to completion: exit 0, no kernel fault ($built built)."
     echo
     echo "| program | built | exit | seconds | first failure message |"
     echo "| --- | --- | --- | ---: | --- |"
     cat "$rows"
 } > "$out"
-echo "coverage.sh: $passed of $total programs exit 0 ($built built): $out"
+echo "coverage.sh: $passed of $total programs run to completion ($built built): $out"
 [ $keep_work -eq 1 ] || rm -rf "$WORK"
