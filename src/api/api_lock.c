@@ -27,6 +27,8 @@ typedef struct ApiShared {
     WarpsimSim *sim;
     bool init_failed;  /* WARPSIM_ARGS was bad */
     bool closed;       /* the results are written: the process is exiting */
+    void (*flush)(void); /* runs the work the runtime holds back (runtime_queue.c), or NULL */
+    bool flushing;
     char init_err[1024];
 } ApiShared;
 
@@ -88,10 +90,26 @@ bool api_sim_closed(void)
     return api_shared()->closed;
 }
 
+void api_set_flush(void (*flush)(void))
+{
+    api_shared()->flush = flush;
+}
+
+void api_flush(void)
+{
+    ApiShared *sh = api_shared();
+    if (!sh->flush || sh->flushing)
+        return;
+    sh->flushing = true;
+    sh->flush();
+    sh->flushing = false;
+}
+
 static void api_sim_exit(void)
 {
     API_LOCKED;
     ApiShared *sh = api_shared();
+    api_flush(); /* work launched and never waited for still runs, and counts */
     warpsim_destroy(sh->sim);
     sh->sim = NULL;
     sh->closed = true;

@@ -25,5 +25,10 @@ WarpsimSim *api_sim(void);
 WarpsimSim *api_sim_open(char *err, size_t err_len);
 /* The results have been written: the process is exiting. */
 bool api_sim_closed(void);
+/* The runtime's work held back on streams (runtime_queue.c) runs when api_flush is called: by
+ * every entry point of either library that is not itself work for a stream, and at exit. Call
+ * with the lock held; a flush inside a flush does nothing. */
+void api_set_flush(void (*flush)(void));
+void api_flush(void);
 
 #endif

@@ -56,12 +56,13 @@ bool drv_ctx_is_current(void);
 CUcontext drv_context(void);
 
 /* Every entry point that needs the simulator starts here (two statements: only at the top of a
- * function body): it holds the lock until it returns. */
+ * function body): it holds the lock until it returns, and the runtime's held launches have run. */
 #define NEED_INIT()                                                                                     \
     API_LOCKED;                                                                                         \
     do {                                                                                                \
         if (!drv_sim)                                                                                   \
             return CUDA_ERROR_NOT_INITIALIZED;                                                          \
+        api_flush(); /* the runtime's launches held on streams run first (runtime_queue.c) */          \
     } while (0)
 
 /* NEED_INIT, a context current in the calling thread, and no sticky fault. */

@@ -155,6 +155,7 @@ cudaError_t rt_status(WarpsimStatus st)
 cudaError_t cudaGetLastError(void)
 {
     API_LOCKED;
+    api_flush();
     cudaError_t e = rt_sticky != cudaSuccess ? rt_sticky_fail() : rt_last;
     rt_last = cudaSuccess;
     return e;
@@ -163,5 +164,6 @@ cudaError_t cudaGetLastError(void)
 cudaError_t cudaPeekAtLastError(void)
 {
     API_LOCKED;
+    api_flush();
     return rt_sticky != cudaSuccess ? rt_sticky_fail() : rt_last;
 }

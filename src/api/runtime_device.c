@@ -342,6 +342,7 @@ cudaError_t cudaDeviceReset(void)
     cudaError_t e = rt_init("cudaDeviceReset");
     if (e != cudaSuccess)
         return e;
+    api_flush(); /* the launches held on streams were issued: they run first */
     warpsim_free_all(rt_sim);
     rt_texture_reset();
     rt_array_reset();

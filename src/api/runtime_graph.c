@@ -417,16 +417,14 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 static RtCapture **rt_captures; /* the captures in progress */
 static size_t rt_n_captures;
 
-/* The legacy (0, cudaStreamLegacy 1) and per-thread (cudaStreamPerThread 2) default streams are
- * handles, not streams of the program's. */
-static bool own_stream(cudaStream_t s)
+bool rt_own_stream(cudaStream_t s)
 {
     return (uintptr_t)s > 2;
 }
 
 bool rt_capturing(cudaStream_t stream)
 {
-    return own_stream(stream) && stream->capture;
+    return rt_own_stream(stream) && stream->capture;
 }
 
 bool rt_graph_capturing(cudaGraph_t graph)
@@ -458,7 +456,7 @@ enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cu
 static cudaError_t begin_capture(const char *call, cudaStream_t stream, int mode, cudaGraph_t into,
                                  const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges, size_t n_deps)
 {
-    if (!own_stream(stream))
+    if (!rt_own_stream(stream))
         return rt_fail(cudaErrorStreamCaptureUnsupported, call, "the default stream: capture a stream of the "
                        "program's (cudaStreamCreate)");
     if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
@@ -622,7 +620,7 @@ cudaError_t rt_capture_event_wait(cudaStream_t stream, cudaEvent_t event, const 
             c = rt_captures[i];
     if (!c) /* its capture has ended: nothing to wait for on a synchronous device */
         return cudaSuccess;
-    if (!own_stream(stream))
+    if (!rt_own_stream(stream))
         return rt_fail(cudaErrorStreamCaptureUnsupported, call, "the default stream cannot join a capture");
     if (stream->capture && stream->capture != c)
         return rt_fail(cudaErrorStreamCaptureInvalidated, call, "the stream is part of another capture");

@@ -197,9 +197,19 @@ cudaError_t rt_init(const char *call);
 cudaError_t rt_status(WarpsimStatus st);
 
 /* Every call that touches the device starts here: it holds the library's lock, the simulator
- * exists and no kernel has faulted (a sticky error is returned again, as CUDA does until
- * cudaDeviceReset). Two statements: only at the top of a function body. */
+ * exists, the launches held back on streams have run (runtime_queue.c) and no kernel has
+ * faulted (a sticky error is returned again, as CUDA does until cudaDeviceReset). Three
+ * statements: only at the top of a function body. */
 #define ENTER(call)                                                                                     \
+    ENTER_NO_WAIT(call);                                                                                \
+    api_flush();                                                                                        \
+    do {                                                                                                \
+        if (rt_sticky != cudaSuccess)                                                                   \
+            return rt_sticky_fail();                                                                    \
+    } while (0)
+
+/* ENTER for what does not make the host wait for the held launches: a launch, a hint. */
+#define ENTER_NO_WAIT(call)                                                                             \
     API_LOCKED;                                                                                         \
     do {                                                                                                \
         cudaError_t e_ = rt_init(call);                                                                 \
@@ -284,10 +294,20 @@ typedef struct RtOp {
 /* A kernel launch's checks and its parameters packed into op (runtime_launch.c); the caller
  * frees op->params. */
 cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, const char *call, RtOp *op);
+/* Run a packed kernel launch now. */
+cudaError_t rt_kernel_run(const RtOp *op);
+/* Launches into a stream the program created are held until the host next waits
+ * (runtime_queue.c): rt_queue_holds says whether a launch into stream is, and rt_queue_push
+ * holds op, taking its parameters. */
+bool rt_queue_holds(cudaStream_t stream);
+void rt_queue_push(RtOp *op);
 /* Run op now, under the name of the calling API function. */
 cudaError_t rt_op_run(const RtOp *op, const char *call);
 /* Run a child graph or conditional op of a graph executable (runtime_graph_body.c). */
 cudaError_t rt_graph_body_run(const RtOp *op, const char *call);
+/* A stream the program created: not the legacy (0, cudaStreamLegacy 1) or per-thread
+ * (cudaStreamPerThread 2) default stream, which are handles (runtime_graph.c). */
+bool rt_own_stream(cudaStream_t s);
 /* The stream is being captured (the legacy and per-thread default streams never are). */
 bool rt_capturing(cudaStream_t stream);
 /* Record op as the capturing stream's next node, taking its parameters (op->params is NULL

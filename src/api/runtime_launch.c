@@ -67,7 +67,7 @@ cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, 
 {
     memset(op, 0, sizeof *op);
     op->kind = RT_OP_KERNEL;
-    ENTER(call);
+    ENTER_NO_WAIT(call);
     if (!k)
         return rt_fail(cudaErrorInvalidDeviceFunction, call, "not a registered kernel");
     cudaError_t e = rt_kernel_ready(k, call);
@@ -111,8 +111,7 @@ cudaError_t rt_kernel_op(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem, 
     return cudaSuccess;
 }
 
-/* Run a packed kernel launch. */
-static cudaError_t kernel_run(const RtOp *op)
+cudaError_t rt_kernel_run(const RtOp *op)
 {
     WarpsimStatus st = (op->cooperative ? warpsim_launch_cooperative : warpsim_launch)(
         rt_sim, op->k->mod->m, op->k->name, op->grid, op->block, op->smem, op->params, op->param_bytes);
@@ -154,8 +153,14 @@ static cudaError_t launch(RtKernel *k, dim3 g, dim3 b, void **args, size_t smem,
     op.cooperative = cooperative;
     if (e == cudaSuccess && cooperative)
         e = check_cooperative(&op, call);
-    if (e == cudaSuccess)
-        e = rt_capturing(stream) ? rt_capture_op(stream, &op, call) : kernel_run(&op);
+    if (e == cudaSuccess && rt_capturing(stream)) {
+        e = rt_capture_op(stream, &op, call);
+    } else if (e == cudaSuccess && rt_queue_holds(stream)) {
+        rt_queue_push(&op); /* runs when the host next waits (runtime_queue.c) */
+    } else if (e == cudaSuccess) {
+        api_flush(); /* the held launches first, in issue order */
+        e = rt_sticky != cudaSuccess ? rt_sticky_fail() : rt_kernel_run(&op);
+    }
     free(op.params);
     return rt_async_error(e);
 }
@@ -171,7 +176,7 @@ cudaError_t rt_op_run(const RtOp *op, const char *call)
     ENTER(call);
     switch (op->kind) {
     case RT_OP_KERNEL:
-        return kernel_run(op);
+        return rt_kernel_run(op);
     case RT_OP_MEMCPY:
         for (size_t r = 0; r < op->height; r++) {
             cudaError_t e = rt_copy((char *)op->dst + r * op->dpitch, (const char *)op->src + r * op->spitch,

@@ -6,8 +6,9 @@
  * (ptx_hostmem.c): the pointer cudaMallocManaged returns is both the host's and the device's,
  * and kernels, copies and the host program's own loads and stores touch the same bytes. The
  * device is synchronous, so nothing needs moving or keeping coherent at launches: the host
- * may read a kernel's results as soon as the launch returns, and may touch managed memory at
- * any time (concurrentManagedAccess 1). Nothing migrates: prefetches and advice are checked and
+ * may read a kernel's results once it has synchronised (a launch into a created stream runs
+ * when the host next waits, runtime_queue.c; one into a default stream, at once), and may touch
+ * managed memory at any time (concurrentManagedAccess 1). Nothing migrates: prefetches and advice are checked and
  * accepted, and change nothing; the timing model sees managed memory as device memory (no page
  * faults, no transfers). A managed allocation counts against the device's memory as
  * cudaMalloc's do, and cudaFree frees it. */
@@ -82,7 +83,7 @@ static cudaError_t check_location(const char *call, struct cudaMemLocation loc)
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned flags,
                                  cudaStream_t stream)
 {
-    ENTER("cudaMemPrefetchAsync");
+    ENTER_NO_WAIT("cudaMemPrefetchAsync"); /* a hint: the host does not wait */
     cudaError_t e = check_managed("cudaMemPrefetchAsync", devPtr, count);
     if (e == cudaSuccess)
         e = check_location("cudaMemPrefetchAsync", location);
@@ -95,7 +96,7 @@ enum { cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetAccessedBy = 6 };
 
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, struct cudaMemLocation location)
 {
-    ENTER("cudaMemAdvise");
+    ENTER_NO_WAIT("cudaMemAdvise"); /* a hint: the host does not wait */
     cudaError_t e = check_managed("cudaMemAdvise", devPtr, count);
     if (e == cudaSuccess && (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy))
         e = rt_fail(cudaErrorInvalidValue, "cudaMemAdvise", "advice %d: not a cudaMemoryAdvise value", advice);
@@ -106,7 +107,7 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, struct c
 
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned flags)
 {
-    ENTER("cudaStreamAttachMemAsync");
+    ENTER_NO_WAIT("cudaStreamAttachMemAsync"); /* a hint: the host does not wait */
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
         return rt_fail(cudaErrorInvalidValue, "cudaStreamAttachMemAsync", "flags 0x%x: expected cudaMemAttachGlobal, "
                        "cudaMemAttachHost or cudaMemAttachSingle", flags);

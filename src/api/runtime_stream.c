@@ -138,6 +138,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, void (*callback)(cudaStre
             return rt_fail(cudaErrorInvalidValue, "cudaStreamAddCallback", "null callback");
         if (flags != 0)
             return rt_fail(cudaErrorInvalidValue, "cudaStreamAddCallback", "flags %u: must be 0", flags);
+        api_flush();
         status = rt_sticky != cudaSuccess ? rt_sticky_fail() : cudaSuccess;
     }
     callback(stream, status, userData);

@@ -16,7 +16,7 @@ command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 mkdir -p "$out"
 # -s: no symbol table, to keep the checked-in binaries small
 flags="-cudart shared -O2 -Xlinker -s"
-for prog in vecadd symbols reduce texture devprops badlaunch pools runtime_api managed graphs graphupdate graphedges graphmem graphcond virtual streamattr coop arrays textures surfaces; do
+for prog in vecadd symbols reduce texture devprops badlaunch pools runtime_api managed graphs graphupdate graphedges graphmem graphcond virtual streamattr streams coop arrays textures surfaces; do
     "$NVCC" $flags -o "$out/$prog" "$prog.cu"
 done
 "$NVCC" $flags --compress-mode=speed -o "$out/vecadd_lz4" "vecadd.cu"

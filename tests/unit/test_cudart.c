@@ -45,6 +45,8 @@ static const struct {
     {"graphcond", "graphcond: 0 mismatches", "_Z4stepPiS_y", NULL},
     {"virtual", "virtual: 0 mismatches", "_Z3usePKP5ShapePii", NULL},
     {"streamattr", "streamattr: 0 mismatches", "_Z4bumpPii", NULL},
+    /* launches into created streams held until the host waits: a kernel spins on a host flag */
+    {"streams", "streams: 0 mismatches", "_Z13wait_for_flagPVjPi", NULL},
     /* gtx480's Fermi (2.0) has no cooperative launch: claim Pascal's 6.0 for the same SMs */
     {"coop", "coop: 0 mismatches", "_Z13wait_for_lastPViPi", "-o gpu.compute_capability=6.0"},
     {"arrays", "arrays: 28 checks, 0 mismatches", "_Z7scale3d14cudaPitchedPtriii", NULL},
@@ -113,6 +115,13 @@ TEST(cudart_programs_timing)
         EXPECT_CONTAINS(text, "\"sim.cycles\"");
         if (!strcmp(programs[i].prog, "drvrt"))
             EXPECT_CONTAINS(text, "_Z6negatePfi"); /* the runtime's launch, on the driver's memory */
+        if (!strcmp(programs[i].prog, "streams")) { /* 9 appends, the last held at exit */
+            const char *key = "\"name\": \"_Z6appendPiS_i\"";
+            int n = 0;
+            for (const char *p = strstr(text, key); p; p = strstr(p + 1, key))
+                n++;
+            EXPECT_EQ_I(n, 9);
+        }
         free(text);
         if (!strcmp(programs[i].prog, "reduce")) {
             const char *t = strstr(out, "kernel times ");
