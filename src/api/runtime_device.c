@@ -342,6 +342,8 @@ cudaError_t cudaDeviceReset(void)
     cudaError_t e = rt_init("cudaDeviceReset");
     if (e != cudaSuccess)
         return e;
+    rt_ipc_reset(); /* before the allocations go: exported bytes return to the device's pages */
+    rt_pool_ipc_reset();
     warpsim_free_all(rt_sim);
     rt_texture_reset();
     rt_array_reset();
