@@ -145,6 +145,17 @@ uint64_t warpsim_malloc_managed(WarpsimSim *s, uint64_t bytes);
 WarpsimStatus warpsim_map_host(WarpsimSim *s, const void *p, uint64_t bytes);
 WarpsimStatus warpsim_unmap_host(WarpsimSim *s, const void *p);
 
+/* Interprocess memory: device addresses [addr, addr + bytes) whose bytes are the host memory
+ * at `host` (a file mapped shared with other processes), for kernels, copies and the timing
+ * model alike. All three are multiples of 4 KiB; what the device may address does not change
+ * (the range holds, or will hold, an allocation). adopt: the bytes the device holds there now
+ * are copied in first (exporting an existing allocation), and warpsim_unmap_shared copies the
+ * first and last 4 KiB back, which neighbouring allocations may share. WARPSIM_E_INPUT if the
+ * range is misaligned or overlaps shared or host memory; warpsim_unmap_shared: if none starts
+ * at addr. */
+WarpsimStatus warpsim_map_shared(WarpsimSim *s, uint64_t addr, void *host, uint64_t bytes, int adopt);
+WarpsimStatus warpsim_unmap_shared(WarpsimSim *s, uint64_t addr);
+
 /* An allocation or module variable: its first byte and size (the bytes asked for). */
 typedef struct WarpsimRange {
     uint64_t addr, size;

@@ -185,17 +185,19 @@ ApiAttrStatus api_device_attribute(const WarpsimDeviceInfo *di, int attr, int *v
     /* Compute preemption came with Pascal. */
     case ATTR_COMPUTE_PREEMPTION: v = di->cc_major >= 6; break;
     /* A discrete board of one GPU on PCIe, without NUMA memory, MPS or the features of
-     * interconnects and interop the simulator has no model of (IPC handles, RDMA, sparse and
+     * interconnects and interop the simulator has no model of (RDMA, sparse and
      * deferred-mapping arrays, host memory pools, clusters, which compute capability 9.0 adds),
-     * and one memory synchronisation domain, as GPUs before 9.0. */
-    case ATTR_MEM_SYNC_DOMAIN_COUNT: v = 1; break;
+     * and one memory synchronisation domain, as GPUs before 9.0. Interprocess memory and
+     * events work between processes of one machine (runtime_ipc.c), pools shared by POSIX
+     * file descriptor (cudaMemHandleTypePosixFileDescriptor, runtime_pool.c). */
+    case ATTR_MEM_SYNC_DOMAIN_COUNT: case ATTR_IPC_EVENT: case ATTR_POOL_HANDLE_TYPES: v = 1; break;
     case ATTR_NUMA_ID: case ATTR_HOST_NUMA_ID: v = -1; break;
     case ATTR_TCC_DRIVER: case ATTR_MULTI_GPU_BOARD: case ATTR_MULTI_GPU_BOARD_GROUP:
     case ATTR_HOST_NATIVE_ATOMIC: case ATTR_CAN_FLUSH_REMOTE_WRITES: case ATTR_PAGEABLE_USES_HOST_PAGE_TABLES:
     case ATTR_RESERVED_SHARED_PER_BLOCK: case ATTR_SPARSE_ARRAY: case ATTR_HOST_REGISTER_READ_ONLY:
     case ATTR_TIMELINE_SEMAPHORE_INTEROP: case ATTR_GPU_DIRECT_RDMA: case ATTR_GPU_DIRECT_RDMA_FLUSH:
-    case ATTR_GPU_DIRECT_RDMA_ORDERING: case ATTR_POOL_HANDLE_TYPES: case ATTR_CLUSTER_LAUNCH:
-    case ATTR_DEFERRED_MAPPING_ARRAY: case ATTR_IPC_EVENT: case ATTR_NUMA_CONFIG: case ATTR_MPS_ENABLED:
+    case ATTR_GPU_DIRECT_RDMA_ORDERING: case ATTR_CLUSTER_LAUNCH:
+    case ATTR_DEFERRED_MAPPING_ARRAY: case ATTR_NUMA_CONFIG: case ATTR_MPS_ENABLED:
     case ATTR_D3D12_CIG: case ATTR_VULKAN_CIG: case ATTR_GPU_PCI_DEVICE_ID: case ATTR_GPU_PCI_SUBSYSTEM_ID:
     case ATTR_HOST_NUMA_POOLS: case ATTR_HOST_NUMA_MULTINODE_IPC: case ATTR_HOST_POOLS:
     case ATTR_PARTIAL_HOST_NATIVE_ATOMIC:

@@ -10,16 +10,28 @@
  * across an unmap and a later map while the handle lives. Access is granted when memory is
  * mapped: cuMemSetAccess checks its arguments and records the flags for cuMemGetAccess, but a
  * read-only or no-access mapping is not enforced. The granularity is 2 MiB, as on NVIDIA's
- * GPUs. Pinned device memory only: managed allocations, allocations on the host and shareable
- * (IPC) handles are refused; generic compression is accepted where the machine's generation
- * has it (compute capability 8.0 on, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED) and
- * changes nothing. */
+ * GPUs. Pinned device memory only: managed allocations and allocations on the host are
+ * refused; generic compression is accepted where the machine's generation has it (compute
+ * capability 8.0 on, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED) and changes nothing.
+ *
+ * Shareable allocations (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, for another process): the
+ * allocation is a shared file (api_shm.c) from cuMemCreate on, and a mapping maps the file, so
+ * its bytes stay in the file between mappings and every process that maps it sees the same
+ * ones. cuMemExportToShareableHandle gives a descriptor of the file, which another process
+ * turns into an allocation handle of its own with cuMemImportFromShareableHandle (after
+ * passing it over a unix socket) and maps where it likes. Win32 and fabric handles are
+ * refused (CUDA_ERROR_NOT_SUPPORTED). */
+#define _GNU_SOURCE /* F_DUPFD_CLOEXEC */
+#include "api/api_shm.h"
 #include "api/driver_internal.h"
 
 #include "base/base.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 _Static_assert(sizeof(CUmemAllocationProp) == 32 && offsetof(CUmemAllocationProp, allocFlags) == 24,
                "CUmemAllocationProp layout");
@@ -34,6 +46,8 @@ typedef struct DrvPhys {
     CUdeviceptr mapped;     /* where it is mapped; 0: nowhere */
     unsigned long long access; /* cuMemSetAccess's flags for its mapping */
     uint8_t *kept;          /* its bytes while unmapped, after a mapping (NULL: never mapped) */
+    int fd;                 /* a shareable allocation's file (its bytes); -1: none */
+    ApiShm shm;             /* the file's mapping while mapped */
     unsigned refs;          /* cuMemCreate and cuMemRetainAllocationHandle, less cuMemRelease */
     struct DrvPhys *next;
 } DrvPhys;
@@ -80,9 +94,26 @@ static void phys_free_if_done(DrvPhys *p)
         if (*q == p) {
             *q = p->next;
             free(p->kept);
+            if (p->fd >= 0)
+                close(p->fd);
             free(p);
             return;
         }
+}
+
+/* A physical allocation of one reference; fd: its shared file (-1: none). */
+static CUmemGenericAllocationHandle phys_new(size_t size, const CUmemAllocationProp *prop, int fd)
+{
+    DrvPhys *p = xcalloc(1, sizeof *p);
+    p->size = size;
+    p->prop = *prop;
+    if (!drv_vmm_supports_compression()) /* made without, as CUDA does where there is none */
+        p->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE;
+    p->fd = fd;
+    p->refs = 1;
+    p->next = drv_phys;
+    drv_phys = p;
+    return (uintptr_t)p;
 }
 
 /* The properties of an allocation warpsim makes: pinned memory on device 0. */
@@ -108,7 +139,7 @@ CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocatio
                                        CUmemAllocationGranularity_flags option)
 {
     static const char call[] = "cuMemGetAllocationGranularity";
-    NEED_CTX();
+    NEED_INIT(); /* a device's memory, not a context's: CUDA's needs none current */
     if (!granularity)
         return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "null pointer");
     if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
@@ -123,7 +154,7 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CU
                      unsigned long long flags)
 {
     static const char call[] = "cuMemCreate";
-    NEED_CTX();
+    NEED_INIT(); /* a device's memory, not a context's: CUDA's needs none current */
     if (!handle || flags)
         return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "%s", handle ? "flags must be 0" : "null pointer");
     CUresult r = check_prop(call, prop);
@@ -132,24 +163,70 @@ CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CU
     if (size == 0 || size % DRV_VMM_GRANULARITY)
         return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "%zu bytes: a multiple of the granularity, %u", size,
                         DRV_VMM_GRANULARITY);
-    if (prop->requestedHandleTypes != CU_MEM_HANDLE_TYPE_NONE)
-        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, call, "shareable handle types 0x%x: interprocess memory is not "
-                        "supported", (unsigned)prop->requestedHandleTypes);
+    if (prop->requestedHandleTypes & ~CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, call, "shareable handle types 0x%x: warpsim shares memory by POSIX "
+                        "file descriptor (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) only",
+                        (unsigned)prop->requestedHandleTypes);
     WarpsimDeviceInfo di;
     warpsim_device_info(drv_sim, &di);
     uint64_t used = warpsim_mem_allocated(drv_sim);
     if (size > di.global_bytes - MIN(di.global_bytes, used))
         return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, call, "%zu bytes: the device has %llu bytes free", size,
                         (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)));
-    DrvPhys *p = xcalloc(1, sizeof *p);
-    p->size = size;
-    p->prop = *prop;
-    if (!drv_vmm_supports_compression()) /* made without, as CUDA does where there is none */
-        p->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE;
-    p->refs = 1;
-    p->next = drv_phys;
-    drv_phys = p;
-    *handle = (uintptr_t)p;
+    int fd = -1;
+    char why[256];
+    if (prop->requestedHandleTypes && (fd = api_shm_create(size, why, sizeof why)) < 0)
+        return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, call, "%s", why);
+    *handle = phys_new(size, prop, fd);
+    return CUDA_SUCCESS;
+}
+
+/* A descriptor of the allocation's file, for another process. */
+CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
+                                      CUmemAllocationHandleType handleType, unsigned long long flags)
+{
+    static const char call[] = "cuMemExportToShareableHandle";
+    NEED_INIT();
+    DrvPhys *p = phys_of(handle);
+    if (!p)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "0x%llx is not an allocation handle", handle);
+    if (!shareableHandle || flags)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "%s", flags ? "flags must be 0" : "null pointer");
+    if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || p->fd < 0)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "handle type %d: the allocation was made with requested "
+                        "handle types 0x%x", (int)handleType, (unsigned)p->prop.requestedHandleTypes);
+    int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return drv_fail(CUDA_ERROR_OUT_OF_MEMORY, call, "no file descriptor left");
+    memcpy(shareableHandle, &fd, sizeof fd);
+    return CUDA_SUCCESS;
+}
+
+/* The allocation of a descriptor another process exported: a handle of this process's. */
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle,
+                                        CUmemAllocationHandleType shHandleType)
+{
+    static const char call[] = "cuMemImportFromShareableHandle";
+    NEED_INIT(); /* a device's memory, not a context's: CUDA's needs none current */
+    if (!handle)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "null pointer");
+    if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return drv_fail(CUDA_ERROR_NOT_SUPPORTED, call, "handle type %d: warpsim shares memory by POSIX file "
+                        "descriptor (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) only", (int)shHandleType);
+    char why[320];
+    uint64_t bytes;
+    int fd = api_shm_open(0, (int)(intptr_t)osHandle, false, &bytes, why, sizeof why);
+    if (fd < 0)
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "%s", why);
+    if (bytes == 0 || bytes % DRV_VMM_GRANULARITY) {
+        close(fd);
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "the file holds %llu bytes: not an allocation of cuMemCreate",
+                        (unsigned long long)bytes);
+    }
+    CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                                .location = {.type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0}};
+    *handle = phys_new((size_t)bytes, &prop, fd);
     return CUDA_SUCCESS;
 }
 
@@ -251,6 +328,11 @@ CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAlloc
                         "allocation at two addresses is not modelled", (unsigned long long)p->mapped);
     if (warpsim_malloc_at(drv_sim, ptr, size) != WARPSIM_OK) /* the simulator said why */
         return CUDA_ERROR_INVALID_VALUE;
+    char why[256];
+    if (p->fd >= 0 && !api_shm_map(drv_sim, p->fd, 0, ptr, size, false, &p->shm, why, sizeof why)) {
+        warpsim_free(drv_sim, ptr);
+        return drv_fail(CUDA_ERROR_INVALID_VALUE, call, "%s", why);
+    }
     p->mapped = ptr;
     p->access = CU_MEM_ACCESS_FLAGS_PROT_NONE;
     if (p->kept) { /* its bytes from an earlier mapping */
@@ -283,7 +365,9 @@ CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
         next = p->next;
         if (!p->mapped || p->mapped < ptr || p->mapped >= ptr + size)
             continue;
-        if (p->refs > 0) { /* a handle may map it again: keep its bytes */
+        if (p->fd >= 0) /* its bytes stay in its file */
+            api_shm_unmap(drv_sim, &p->shm);
+        else if (p->refs > 0) { /* a handle may map it again: keep its bytes */
             p->kept = malloc(p->size);
             if (!p->kept || warpsim_memcpy_dtoh(drv_sim, p->kept, p->mapped, p->size) != WARPSIM_OK) {
                 free(p->kept);

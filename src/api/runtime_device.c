@@ -343,6 +343,8 @@ cudaError_t cudaDeviceReset(void)
     if (e != cudaSuccess)
         return e;
     api_flush(); /* the launches held on streams were issued: they run first */
+    rt_ipc_reset(); /* before the allocations go: exported bytes return to the device's pages */
+    rt_pool_ipc_reset();
     warpsim_free_all(rt_sim);
     rt_texture_reset();
     rt_array_reset();

@@ -38,6 +38,8 @@ typedef enum cudaError {
     cudaErrorInvalidDeviceFunction = 98,
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidKernelImage = 200,
+    cudaErrorDeviceUninitialized = 201,
+    cudaErrorMapBufferObjectFailed = 205,
     cudaErrorNoKernelImageForDevice = 209,
     cudaErrorUnsupportedLimit = 215,
     cudaErrorPeerAccessUnsupported = 217,
@@ -169,6 +171,16 @@ cudaError_t rt_dev_alloc(const char *call, void **devPtr, size_t size);
 cudaError_t rt_dev_free(const char *call, void *devPtr);
 /* The device memory in use after an allocation: the pool's high-water marks follow it. */
 void rt_pool_note_use(uint64_t bytes);
+/* The device has size bytes free (else cudaErrorMemoryAllocation, printed). */
+cudaError_t rt_dev_check_room(const char *call, size_t size);
+/* Interprocess memory at cudaFree (runtime_ipc.c, runtime_pool_ipc.c): true when the call is
+ * answered (*e), false when the ordinary free goes on (an exported allocation's bytes are back
+ * in the device's pages by then). */
+bool rt_ipc_free(const char *call, void *devPtr, cudaError_t *e);
+bool rt_pool_ipc_free(const char *call, void *devPtr, cudaError_t *e);
+/* cudaDeviceReset: forget interprocess memory. */
+void rt_ipc_reset(void);
+void rt_pool_ipc_reset(void);
 
 /* ---- state and errors (runtime.c) ---- */
 

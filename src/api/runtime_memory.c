@@ -40,6 +40,18 @@ cudaError_t rt_check_device(const void *p, size_t n, const char *call, const cha
 
 /* ---- allocations ---- */
 
+cudaError_t rt_dev_check_room(const char *call, size_t size)
+{
+    WarpsimDeviceInfo di;
+    warpsim_device_info(rt_sim, &di);
+    uint64_t used = warpsim_mem_allocated(rt_sim);
+    if (size > di.global_bytes - MIN(di.global_bytes, used))
+        return rt_fail(cudaErrorMemoryAllocation, call, "%zu bytes: the device has %llu of its %llu bytes "
+                       "free", size, (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)),
+                       (unsigned long long)di.global_bytes);
+    return cudaSuccess;
+}
+
 cudaError_t rt_dev_alloc(const char *call, void **devPtr, size_t size)
 {
     ENTER(call);
@@ -48,13 +60,9 @@ cudaError_t rt_dev_alloc(const char *call, void **devPtr, size_t size)
     *devPtr = NULL;
     if (size == 0)
         return cudaSuccess;
-    WarpsimDeviceInfo di;
-    warpsim_device_info(rt_sim, &di);
-    uint64_t used = warpsim_mem_allocated(rt_sim);
-    if (size > di.global_bytes - MIN(di.global_bytes, used))
-        return rt_fail(cudaErrorMemoryAllocation, call, "%zu bytes: the device has %llu of its %llu bytes "
-                       "free", size, (unsigned long long)(di.global_bytes - MIN(di.global_bytes, used)),
-                       (unsigned long long)di.global_bytes);
+    cudaError_t e = rt_dev_check_room(call, size);
+    if (e != cudaSuccess)
+        return e;
     *devPtr = (void *)(uintptr_t)warpsim_malloc(rt_sim, size);
     rt_pool_note_use(warpsim_mem_allocated(rt_sim));
     return cudaSuccess;
@@ -67,6 +75,8 @@ cudaError_t rt_dev_free(const char *call, void *devPtr)
         return cudaSuccess;
     cudaError_t ge;
     if (rt_graph_mem_release(call, devPtr, &ge))
+        return ge;
+    if (rt_ipc_free(call, devPtr, &ge) || rt_pool_ipc_free(call, devPtr, &ge))
         return ge;
     WarpsimRange r;
     uint64_t a = (uint64_t)(uintptr_t)devPtr;

@@ -1,5 +1,5 @@
 /* sim_memory.c: the embedding API's device memory (include/warpsim.h): allocations, managed and
- * mapped host memory, the host's copies and memsets (each checked to stay inside one allocation
+ * mapped host memory, memory shared with other processes, the host's copies and memsets (each checked to stay inside one allocation
  * or variable, and bounded by gpu.max_host_mb), and texture and surface objects. */
 #include "sim/sim_internal.h"
 
@@ -63,6 +63,21 @@ WarpsimStatus warpsim_unmap_host(WarpsimSim *s, const void *p)
 {
     if (!ptx_memory_unmap_host(s->mem, (uint64_t)(uintptr_t)p))
         return sim_fail(s, WARPSIM_E_INPUT, "unmapping host memory at %p: not mapped", p);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_map_shared(WarpsimSim *s, uint64_t addr, void *host, uint64_t bytes, int adopt)
+{
+    if (!ptx_memory_back(s->mem, addr, host, bytes, adopt != 0))
+        return sim_fail(s, WARPSIM_E_INPUT, "sharing %llu bytes at 0x%llx: not whole 4 KiB pages, or over memory "
+                    "shared or mapped already", (unsigned long long)bytes, (unsigned long long)addr);
+    return WARPSIM_OK;
+}
+
+WarpsimStatus warpsim_unmap_shared(WarpsimSim *s, uint64_t addr)
+{
+    if (!ptx_memory_unback(s->mem, addr))
+        return sim_fail(s, WARPSIM_E_INPUT, "unsharing 0x%llx: no shared memory starts there", (unsigned long long)addr);
     return WARPSIM_OK;
 }
 

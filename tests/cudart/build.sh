@@ -25,6 +25,8 @@ done
 "$NVCC" $flags -o "$out/drvrt" "drvrt.cu" -lcuda
 # driver calls in the context the runtime makes current (no cuCtx* of the program's), two threads
 "$NVCC" $flags -o "$out/drvctx" "drvctx.cu" -lcuda -lpthread
+# two processes sharing memory and an event (runtime IPC, a shared pool, a shareable driver allocation)
+"$NVCC" $flags -o "$out/ipc" "ipc.cu" -lcuda
 # tensor cores: wmma with nvcc's default sm_75, and wmma_sm80 adding the bf16 fragments of sm_80
 "$NVCC" $flags -o "$out/wmma" "wmma.cu"
 "$NVCC" $flags -arch=sm_80 -DWMMA_BF16 -o "$out/wmma_sm80" "wmma.cu"

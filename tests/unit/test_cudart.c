@@ -58,6 +58,8 @@ static const struct {
     {"drvrt", "drvrt: 0 mismatches", "scale_add", NULL},
     /* driver calls in the primary context the runtime made current, in each thread using it */
     {"drvctx", "drvctx: 0 mismatches", "fill", NULL},
+    /* two processes: memory, a pool and a driver allocation exported, an interprocess event */
+    {"ipc", "ipc: 0 mismatches", "_Z3setPiii", NULL},
 };
 
 static void run_all_functional(const char *dir)
@@ -286,11 +288,11 @@ TEST(cudart_library_exports_versioned_symbols)
     EXPECT_EQ_U(n, 422); /* CUDA 13.0's count: a truncated list must not pass */
     EXPECT(dlvsym(h, "warpsim_create", "libcudart.so.13") != NULL);
     /* one that is not implemented: the error, recorded as the last one */
-    typedef int (*IpcHandle)(void *, void *);
-    IpcHandle ipc_handle = (IpcHandle)dlvsym(h, "cudaIpcGetMemHandle", "libcudart.so.13");
+    typedef int (*SetPool)(int, void *);
+    SetPool set_pool = (SetPool)dlvsym(h, "cudaDeviceSetMemPool", "libcudart.so.13");
     int (*last_error)(void) = (int (*)(void))dlvsym(h, "cudaGetLastError", "libcudart.so.13");
-    ASSERT(ipc_handle && last_error);
-    EXPECT_EQ_I(ipc_handle(NULL, NULL), 801); /* cudaErrorNotSupported */
+    ASSERT(set_pool && last_error);
+    EXPECT_EQ_I(set_pool(0, NULL), 801); /* cudaErrorNotSupported */
     EXPECT_EQ_I(last_error(), 801);
     EXPECT_EQ_I(last_error(), 0);
     EXPECT(dlsym(h, "ptx_module_parse") == NULL); /* the simulator's own symbols stay inside */

@@ -112,6 +112,14 @@ uint64_t ptx_memory_alloc_host(PtxMemory *mem, uint64_t bytes);
 bool ptx_memory_map_host(PtxMemory *mem, const void *p, uint64_t bytes);
 /* Forget a range of ptx_memory_map_host; false if none starts at addr. */
 bool ptx_memory_unmap_host(PtxMemory *mem, uint64_t addr);
+/* Device pages [addr, addr + bytes) whose bytes are the host's at `host` (all three 4 KiB
+ * aligned): a file mapped shared with other processes (interprocess memory). What may be
+ * addressed is unchanged (place an allocation there too). adopt: the bytes the device holds
+ * there now are copied in first, and ptx_memory_unback copies the first and last pages back,
+ * which other allocations may share. False if the range is not aligned or overlaps backing or
+ * host memory. ptx_memory_unback: false if no backing starts at addr. */
+bool ptx_memory_back(PtxMemory *mem, uint64_t addr, void *host, uint64_t bytes, bool adopt);
+bool ptx_memory_unback(PtxMemory *mem, uint64_t addr);
 
 /* What a device address may name: an allocation, a module variable, or mapped host memory. */
 typedef enum PtxRegionKind { PTX_REGION_ALLOC, PTX_REGION_GLOBAL, PTX_REGION_CONST, PTX_REGION_HOST } PtxRegionKind;

@@ -14,7 +14,13 @@
  * from 4 GiB, skips over host memory above its top, and a host range inside the heap is
  * refused. The memory owns (maps and unmaps) managed memory, page-aligned anonymous pages that
  * read as zeros, which do not count against gpu.max_host_mb (the simulated device's pages):
- * they are the program's memory. Mapped memory stays the program's. */
+ * they are the program's memory. Mapped memory stays the program's.
+ *
+ * Backed memory (ptx_memory_back) is the other way round: device pages of the heap (an
+ * allocation, a mapping in a reservation) whose bytes live in host memory at another address,
+ * a file mapped shared with other processes for CUDA's interprocess memory. The translation is
+ * by whole 4 KiB pages, found before the device's own pages as host pages are; the device's
+ * map of what may be addressed is unchanged, so accesses are checked as before. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "front/ptx/ptx_mem.h"
 
@@ -27,20 +33,27 @@
 uint8_t *ptx_memory_host_page(const PtxMemory *mem, uint64_t pn)
 {
     uint64_t base = pn << PTX_PAGE_BITS;
-    const PtxRange *r = ptx_ranges_floor(&mem->host, base + PTX_PAGE_SIZE - 1);
+    const PtxRange *r = mem->backed.count ? ptx_ranges_floor(&mem->backed, base) : NULL;
+    if (r && base - r->addr < r->size)
+        return (uint8_t *)(uintptr_t)(r->reserve + (base - r->addr));
+    r = mem->host.count ? ptx_ranges_floor(&mem->host, base + PTX_PAGE_SIZE - 1) : NULL;
     return r && r->addr + r->size > base ? (uint8_t *)(uintptr_t)base : NULL;
 }
 
 void ptx_memory_host_clear(PtxMemory *mem, uint64_t addr, uint64_t n)
 {
     uint64_t end = n > UINT64_MAX - addr ? UINT64_MAX : addr + n;
-    const PtxRange *r = ptx_ranges_floor(&mem->host, addr);
-    if (!r || r->addr + r->size <= addr)
-        r = ptx_ranges_above(&mem->host, addr);
-    for (; r && r->addr < end; r = ptx_ranges_above(&mem->host, r->addr)) {
-        uint64_t lo = MAX(addr, r->addr), hi = MIN(end, r->addr + r->size);
-        if (lo < hi)
-            memset((void *)(uintptr_t)lo, 0, hi - lo);
+    for (int backed = 0; backed < 2; backed++) { /* host ranges at their own addresses, then backing */
+        const PtxRangeMap *map = backed ? &mem->backed : &mem->host;
+        const PtxRange *r = ptx_ranges_floor(map, addr);
+        if (!r || r->addr + r->size <= addr)
+            r = ptx_ranges_above(map, addr);
+        for (; r && r->addr < end; r = ptx_ranges_above(map, r->addr)) {
+            uint64_t lo = MAX(addr, r->addr), hi = MIN(end, r->addr + r->size);
+            uint64_t at = backed ? r->reserve + (lo - r->addr) : lo;
+            if (lo < hi)
+                memset((void *)(uintptr_t)at, 0, hi - lo);
+        }
     }
 }
 
@@ -161,4 +174,45 @@ void ptx_memory_host_unbind(PtxMemory *mem, const PtxModule *m, PtxBinding *b)
             ptx_memory_host_release(mem, b->managed[s]);
     free(b->managed);
     b->managed = NULL;
+}
+
+/* ---- backing: device pages whose bytes are host memory elsewhere ---- */
+
+static bool page_aligned(uint64_t v) { return (v & (PTX_PAGE_SIZE - 1)) == 0; }
+
+bool ptx_memory_back(PtxMemory *mem, uint64_t addr, void *host, uint64_t bytes, bool adopt)
+{
+    uint64_t h = (uint64_t)(uintptr_t)host;
+    if (!bytes || !page_aligned(addr) || !page_aligned(bytes) || !page_aligned(h) || bytes > UINT64_MAX - addr)
+        return false;
+    const PtxRange *r = ptx_ranges_floor(&mem->backed, addr + bytes - 1);
+    if (r && r->addr + r->size > addr)
+        return false;
+    r = ptx_ranges_floor(&mem->host, addr + bytes - 1);
+    if (r && r->addr + r->size > addr)
+        return false;
+    if (adopt) /* the pages the device holds now; those never written stay the host's zeros */
+        for (uint64_t off = 0; off < bytes; off += PTX_PAGE_SIZE) {
+            const uint8_t *pg = ptx_memory_page(mem, addr + off, false);
+            if (pg)
+                memcpy((uint8_t *)host + off, pg, PTX_PAGE_SIZE);
+        }
+    ptx_ranges_insert(&mem->backed, &(PtxRange){.addr = addr, .size = bytes, .reserve = h, .kind = adopt});
+    ptx_memory_changed(mem);
+    return true;
+}
+
+bool ptx_memory_unback(PtxMemory *mem, uint64_t addr)
+{
+    PtxRange r;
+    if (!ptx_ranges_remove(&mem->backed, addr, &r))
+        return false;
+    ptx_memory_changed(mem);
+    if (r.kind) { /* adopted: the first and last pages may hold other allocations' bytes */
+        const uint8_t *host = (const uint8_t *)(uintptr_t)r.reserve;
+        ptx_memory_write(mem, r.addr, host, PTX_PAGE_SIZE);
+        if (r.size > PTX_PAGE_SIZE)
+            ptx_memory_write(mem, r.addr + r.size - PTX_PAGE_SIZE, host + r.size - PTX_PAGE_SIZE, PTX_PAGE_SIZE);
+    }
+    return true;
 }

@@ -49,6 +49,7 @@ PtxMemory *ptx_memory_create(void)
     ptx_ranges_init(&mem->holes);
     ptx_ranges_init(&mem->host);
     ptx_ranges_init(&mem->reserved);
+    ptx_ranges_init(&mem->backed);
     return mem;
 }
 
@@ -68,6 +69,7 @@ void ptx_memory_destroy(PtxMemory *mem)
     ptx_ranges_free(&mem->live);
     ptx_ranges_free(&mem->holes);
     ptx_ranges_free(&mem->reserved);
+    ptx_ranges_free(&mem->backed); /* the host memory behind it is the caller's */
     free(mem->binds);
     free(mem->texs);
     free(mem);
@@ -114,7 +116,7 @@ uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create)
     PtxTlbEntry *e = &mem->tlb[pn & (PTX_TLB_SIZE - 1)];
     if (e->pn == pn + 1)
         return e->data;
-    uint8_t *host = mem->host.count ? ptx_memory_host_page(mem, pn) : NULL;
+    uint8_t *host = mem->host.count || mem->backed.count ? ptx_memory_host_page(mem, pn) : NULL;
     if (host) {
         e->pn = pn + 1;
         e->data = host;
@@ -208,7 +210,7 @@ bool ptx_memory_set(PtxMemory *mem, uint64_t addr, int value, size_t n)
     if ((uint8_t)value == 0) {
         if (n)
             clear_range(mem, addr, n);
-        if (n && mem->host.count)
+        if (n && (mem->host.count || mem->backed.count))
             ptx_memory_host_clear(mem, addr, n);
         return true;
     }

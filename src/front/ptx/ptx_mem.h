@@ -44,6 +44,8 @@ struct PtxMemory {
     PtxRangeMap host;     /* host memory the device addresses (ptx_hostmem.c); reserve: the
                              bytes mapped for it when the memory owns it, else 0 */
     PtxRangeMap reserved; /* address space reserved without memory (ptx_memory_reserve) */
+    PtxRangeMap backed;   /* device pages whose bytes are host memory elsewhere (ptx_memory_back):
+                             reserve is the host address of the first byte; kind 1 if adopted */
     uint64_t allocated;   /* bytes of live allocations, as requested */
     /* The ranges the last checked accesses fell in, the latest first: [0] for any access, [1]
      * for the const space (__constant__ variables only). Two, so that a loop reading two arrays
@@ -67,9 +69,11 @@ static inline const PtxTexture *ptx_memory_texture(const PtxMemory *mem, uint64_
  * creating it would pass the memory's limit (over_limit is then set). */
 uint8_t *ptx_memory_page(PtxMemory *mem, uint64_t addr, bool create);
 /* The host's own page holding page number pn, when host memory the device addresses lies
- * in it (host memory is addressed at its own addresses); else NULL. */
+ * in it (host memory is addressed at its own addresses), or the host page backing it
+ * (ptx_memory_back); else NULL. */
 uint8_t *ptx_memory_host_page(const PtxMemory *mem, uint64_t pn);
-/* Zero the host memory inside [addr, addr + n) (a set to zero creates no device page). */
+/* Zero the host memory inside [addr, addr + n), backing included (a set to zero creates no
+ * device page). */
 void ptx_memory_host_clear(PtxMemory *mem, uint64_t addr, uint64_t n);
 /* The allocator's next range at the heap's top would be [addr, addr + span): the first start
  * at or above addr where it overlaps no host memory. */
