@@ -235,6 +235,93 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         fesetround(FE_TONEAREST);
 }
 
+/* min and max of PTX: a NaN operand gives the other; -0 is below +0. */
+static inline float f32_min(float a, float b)
+{
+    return isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b;
+}
+static inline float f32_max(float a, float b)
+{
+    return isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b;
+}
+
+/* fma.rn.f32 of a full warp without .ftz, with the host's FMA instructions where it has them,
+ * in a loop the compiler vectorises: one correctly rounded operation, the bits the library's
+ * fmaf gives (a call a lane otherwise), except which NaN comes out of NaN operands, so a lane
+ * whose result is NaN is computed again by fmaf. The results go through t: d may be an operand.
+ * False: no FMA on this host (the caller's loop runs). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("fma"))) static void fma32_host(uint64_t *d, const uint64_t *p1, const uint64_t *p2,
+                                                      const uint64_t *p3)
+{
+    float t[WARP_SIZE];
+    uint32_t nan = 0;
+    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++) {
+        float r = __builtin_fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i]));
+        t[i] = r;
+        nan |= (uint32_t)(r != r) << i;
+    }
+    FOR_LANES(nan, i) t[i] = fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i]));
+    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++)
+        d[i] = ptx_from_f32(t[i]);
+}
+static bool fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
+{
+    if (!__builtin_cpu_supports("fma"))
+        return false;
+    fma32_host(d, p1, p2, p3);
+    return true;
+}
+#else
+static bool fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
+{
+    return false;
+}
+#endif
+
+/* An f32 instruction in the default rounding mode (the common case, .approx included), one
+ * loop per operation with the switch out of it; the same values as the general loop of
+ * exec_float, whose rounding-mode switch and volatile operands change nothing in this mode:
+ * .ftz flushes the operands and the result, then .sat clamps. False: not one of these. */
+static bool f32_near(const PtxInst *in, uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3,
+                     uint32_t active)
+{
+    const bool ftz = in->flags & PF_FTZ;
+#define F32_GO(flush, expr)                                                                                  \
+    LANES(active, i, float a = flush(ptx_as_f32(A(1, i))), b = flush(ptx_as_f32(A(2, i)));                  \
+          float c = flush(ptx_as_f32(A(3, i))); (void)b; (void)c; d[i] = ptx_from_f32(flush(expr)))
+#define F32(expr) do { if (ftz) F32_GO(ftz32, expr); else F32_GO(, expr); } while (0)
+    switch (in->op) {
+    case OP_ADD: F32(a + b); break;
+    case OP_SUB: F32(a - b); break;
+    case OP_MUL: F32(a * b); break;
+    case OP_FMA: case OP_MAD:
+        if (active != 0xFFFFFFFFu || ftz || !fma32_warp(d, p1, p2, p3))
+            F32(fmaf(a, b, c));
+        break;
+    case OP_DIV: F32(a / b); break;
+    case OP_RCP: F32(1.0f / a); break;
+    case OP_SQRT: F32(sqrtf(a)); break;
+    case OP_RSQRT: F32(1.0f / sqrtf(a)); break;
+    case OP_EX2: F32(exp2f(a)); break;
+    case OP_LG2: F32(log2f(a)); break;
+    case OP_SIN: F32(sinf(a)); break;
+    case OP_COS: F32(cosf(a)); break;
+    case OP_TANH: F32(tanhf(a)); break;
+    case OP_ABS: F32(fabsf(a)); break;
+    case OP_NEG: F32(-a); break;
+    case OP_MIN: F32(f32_min(a, b)); break;
+    case OP_MAX: F32(f32_max(a, b)); break;
+    case OP_COPYSIGN: F32(copysignf(b, a)); break;
+    default: return false;
+    }
+#undef F32
+#undef F32_GO
+    if (in->flags & PF_SAT)
+        LANES(active, i, float r = ptx_as_f32(d[i]); d[i] = ptx_from_f32(isnan(r) ? 0.0f : sat32(r)));
+    return true;
+}
+
 static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
@@ -245,6 +332,8 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
     bool ftz = in->flags & PF_FTZ, sat = in->flags & PF_SAT;
     int mode = host_mode(in->rnd);
     bool approx = in->flags & PF_APPROX;
+    if (mode == FE_TONEAREST && in->type == PT_F32 && f32_near(in, d, p1, p2, p3, active))
+        return;
     if (mode != FE_TONEAREST)
         fesetround(mode);
     /* the common forms, the switch out of the loop */
@@ -269,17 +358,11 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
     } else if (fast) {
 #define F32_LANES(expr) \
     LANES(active, i, float a = ptx_as_f32(A(1, i)), b = ptx_as_f32(A(2, i)); (void)b; d[i] = ptx_from_f32(expr))
-        bool near = mode == FE_TONEAREST; /* no mode switch to keep the operations behind */
-        switch (in->op) {
-        case OP_ADD: if (near) F32_LANES(a + b); else F32_LANES(vadd32(a, b)); break;
-        case OP_SUB: if (near) F32_LANES(a - b); else F32_LANES(vsub32(a, b)); break;
-        case OP_MUL: if (near) F32_LANES(a * b); else F32_LANES(vmul32(a, b)); break;
-        case OP_FMA: case OP_MAD:
-            if (near)
-                F32_LANES(fmaf(a, b, ptx_as_f32(A(3, i))));
-            else
-                F32_LANES(vfma32(a, b, ptx_as_f32(A(3, i))));
-            break;
+        switch (in->op) { /* a directed rounding mode (f32_near took the default one) */
+        case OP_ADD: F32_LANES(vadd32(a, b)); break;
+        case OP_SUB: F32_LANES(vsub32(a, b)); break;
+        case OP_MUL: F32_LANES(vmul32(a, b)); break;
+        case OP_FMA: case OP_MAD: F32_LANES(vfma32(a, b, ptx_as_f32(A(3, i)))); break;
         default: fast = false; break;
         }
 #undef F32_LANES
@@ -309,8 +392,8 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
             case OP_TANH: r = tanhf(a); break;
             case OP_ABS: r = fabsf(a); break;
             case OP_NEG: r = -a; break;
-            case OP_MIN: r = isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b; break;
-            case OP_MAX: r = isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b; break;
+            case OP_MIN: r = f32_min(a, b); break;
+            case OP_MAX: r = f32_max(a, b); break;
             case OP_COPYSIGN: r = copysignf(b, a); break;
             default: r = 0; break;
             }
@@ -401,6 +484,29 @@ static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
 #undef SETP_LANES
 #undef ZEXT
 #undef SEXT
+    }
+    if (in->type == PT_F32 && !in->boolop) { /* f32 (as compare_float on the exact doubles) */
+#define SETPF_GO(flush, expr)                                                                          \
+    LANES(active, i, float a = flush(ptx_as_f32(A(2, i))), b = flush(ptx_as_f32(A(3, i))); bool t = (expr); \
+          p[i] = t; if (q) q[i] = !t)
+#define SETPF(expr) do { if (ftz) SETPF_GO(ftz32, expr); else SETPF_GO(, expr); } while (0)
+        switch (in->mode) {
+        case CMP_EQ: SETPF(a == b); return;
+        case CMP_NE: SETPF(a < b || a > b); return;
+        case CMP_LT: SETPF(a < b); return;
+        case CMP_LE: SETPF(a <= b); return;
+        case CMP_GT: SETPF(a > b); return;
+        case CMP_GE: SETPF(a >= b); return;
+        case CMP_EQU: SETPF(!(a < b || a > b)); return;
+        case CMP_NEU: SETPF(a != b); return;
+        case CMP_LTU: SETPF(!(a >= b)); return;
+        case CMP_LEU: SETPF(!(a > b)); return;
+        case CMP_GTU: SETPF(!(a <= b)); return;
+        case CMP_GEU: SETPF(!(a < b)); return;
+        default: break;
+        }
+#undef SETPF
+#undef SETPF_GO
     }
     FOR_LANES(active, i) {
         bool t = cmp_typed(in->mode, in->type, A(2, i), A(3, i), ftz), u = !t;
