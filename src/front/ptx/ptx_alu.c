@@ -171,6 +171,22 @@ static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t activ
         return;
     }
     if (!dflt && !sflt) {
+        const unsigned sb = ptx_type_bytes(st), db = ptx_type_bytes(dt);
+        if (!sat && sb && db) { /* ptx_int_convert's two extensions, each two shifts chosen once */
+            const unsigned ssh = 64 - 8 * sb, dsh = 64 - 8 * db;
+            const bool ss = ptx_type_signed(st), ds = ptx_type_signed(dt);
+#define EXT(v, sh, sg) ((sg) ? (uint64_t)((int64_t)((v) << (sh)) >> (sh)) : ((v) << (sh)) >> (sh))
+            if (ss && ds)
+                LANES(active, i, uint64_t x = EXT(A(1, i), ssh, true); d[i] = EXT(x, dsh, true));
+            else if (ss)
+                LANES(active, i, uint64_t x = EXT(A(1, i), ssh, true); d[i] = EXT(x, dsh, false));
+            else if (ds)
+                LANES(active, i, uint64_t x = EXT(A(1, i), ssh, false); d[i] = EXT(x, dsh, true));
+            else
+                LANES(active, i, uint64_t x = EXT(A(1, i), ssh, false); d[i] = EXT(x, dsh, false));
+#undef EXT
+            return;
+        }
         FOR_LANES(active, i) d[i] = ptx_int_convert(A(1, i), st, dt, sat);
         return;
     }
@@ -254,16 +270,17 @@ static inline float f32_max(float a, float b)
 __attribute__((target("fma"))) static void fma32_host(uint64_t *d, const uint64_t *p1, const uint64_t *p2,
                                                       const uint64_t *p3)
 {
-    float t[WARP_SIZE];
-    uint32_t nan = 0;
-    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++) {
-        float r = __builtin_fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i]));
-        t[i] = r;
-        nan |= (uint32_t)(r != r) << i;
-    }
-    FOR_LANES(nan, i) t[i] = fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i]));
+    uint32_t t[WARP_SIZE], nan = 0;
     PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++)
-        d[i] = ptx_from_f32(t[i]);
+        t[i] = (uint32_t)ptx_from_f32(__builtin_fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i])));
+    for (uint32_t i = 0; i < WARP_SIZE; i++) /* NaN: all exponent bits and a fraction (integer
+                                                 compares: vectorised, where t != t is not) */
+        nan |= (int32_t)(t[i] & 0x7fffffffu) > 0x7f800000;
+    for (uint32_t i = 0; nan && i < WARP_SIZE; i++)
+        if ((t[i] & 0x7fffffffu) > 0x7f800000u)
+            t[i] = (uint32_t)ptx_from_f32(fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i])));
+    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++)
+        d[i] = t[i];
 }
 static bool fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
 {

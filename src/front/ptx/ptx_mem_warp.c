@@ -72,14 +72,18 @@ bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
         const uint64_t size = space == SP_SHARED ? l->smem_bytes : space == SP_LOCAL ? l->m->local_bytes : l->param_bytes;
         if (size < bytes)
             return false;
-        uint64_t last = size - bytes; /* the last address an access may start at */
+        /* the last address an access may start at; a > last shows in bit 63 of a | (last - a)
+         * (last is below 2^63, and so is a unless it is far outside): an OR the compiler can
+         * vectorise, where it leaves a loop with a 64-bit unsigned comparison scalar */
+        uint64_t last = size - bytes, beyond;
         if (base) {
-            LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; odd |= a; outside |= a > last);
+            beyond = 0;
+            LANES(active, i, uint64_t a = (base[i] + disp) & amask; addr[i] = a; odd |= a; beyond |= a | (last - a));
         } else {
             LANES(active, i, addr[i] = a0);
-            odd = a0, outside = a0 > last;
+            odd = a0, beyond = a0 | (last - a0);
         }
-        if ((odd & odd_mask) || outside)
+        if ((odd & odd_mask) || beyond >> 63)
             return false;
         host = space == SP_SHARED ? w->cta->smem : space == SP_LOCAL ? w->cta->local : l->params;
         if (space == SP_LOCAL) {
