@@ -261,26 +261,32 @@ static inline float f32_max(float a, float b)
     return isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b;
 }
 
-/* fma.rn.f32 of a full warp without .ftz, with the host's FMA instructions where it has them,
- * in a loop the compiler vectorises: one correctly rounded operation, the bits the library's
- * fmaf gives (a call a lane otherwise), except which NaN comes out of NaN operands, so a lane
- * whose result is NaN is computed again by fmaf. The results go through t: d may be an operand.
- * False: no FMA on this host (the caller's loop runs). */
+/* What a + b, a * b and fma(a, b, c) give when the result is NaN: the first NaN operand in PTX
+ * order, quieted (the x86 rule for an instruction's first source), else the result (an invalid
+ * operation's NaN). The compiler may swap these operations' operands, in one loop and not in
+ * another, so the choice is not left to the instruction it emits; in integer operations, the
+ * loops still vectorise. */
+static inline float f32_nan_first(float r, float a, float b, float c)
+{
+#define F32_ISNAN(u) ((int32_t)((u) & 0x7fffffffu) > 0x7f800000)
+    const uint32_t ur = (uint32_t)ptx_from_f32(r), ua = (uint32_t)ptx_from_f32(a);
+    const uint32_t ub = (uint32_t)ptx_from_f32(b), uc = (uint32_t)ptx_from_f32(c), quiet = 0x00400000u;
+    const uint32_t v = F32_ISNAN(ua) ? ua | quiet : F32_ISNAN(ub) ? ub | quiet : F32_ISNAN(uc) ? uc | quiet : ur;
+    return ptx_as_f32(F32_ISNAN(ur) ? v : ur);
+#undef F32_ISNAN
+}
+
+/* fma.rn.f32 of a full warp without .ftz with the host's FMA instructions where it has them,
+ * in a loop the compiler vectorises: one correctly rounded operation, the bits of the library's
+ * fmaf (a call a lane otherwise). False: no FMA on this host. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("fma"))) static void fma32_host(uint64_t *d, const uint64_t *p1, const uint64_t *p2,
                                                       const uint64_t *p3)
 {
-    uint32_t t[WARP_SIZE], nan = 0;
-    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++)
-        t[i] = (uint32_t)ptx_from_f32(__builtin_fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i])));
-    for (uint32_t i = 0; i < WARP_SIZE; i++) /* NaN: all exponent bits and a fraction (integer
-                                                 compares: vectorised, where t != t is not) */
-        nan |= (int32_t)(t[i] & 0x7fffffffu) > 0x7f800000;
-    for (uint32_t i = 0; nan && i < WARP_SIZE; i++)
-        if ((t[i] & 0x7fffffffu) > 0x7f800000u)
-            t[i] = (uint32_t)ptx_from_f32(fmaf(ptx_as_f32(p1[i]), ptx_as_f32(p2[i]), ptx_as_f32(p3[i])));
-    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++)
-        d[i] = t[i];
+    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++) {
+        float a = ptx_as_f32(p1[i]), b = ptx_as_f32(p2[i]), c = ptx_as_f32(p3[i]);
+        d[i] = ptx_from_f32(f32_nan_first(__builtin_fmaf(a, b, c), a, b, c));
+    }
 }
 static bool fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
 {
@@ -309,12 +315,12 @@ static bool f32_near(const PtxInst *in, uint64_t *d, const uint64_t *p1, const u
           float c = flush(ptx_as_f32(A(3, i))); (void)b; (void)c; d[i] = ptx_from_f32(flush(expr)))
 #define F32(expr) do { if (ftz) F32_GO(ftz32, expr); else F32_GO(, expr); } while (0)
     switch (in->op) {
-    case OP_ADD: F32(a + b); break;
+    case OP_ADD: F32(f32_nan_first(a + b, a, b, b)); break;
     case OP_SUB: F32(a - b); break;
-    case OP_MUL: F32(a * b); break;
+    case OP_MUL: F32(f32_nan_first(a * b, a, b, b)); break;
     case OP_FMA: case OP_MAD:
         if (active != 0xFFFFFFFFu || ftz || !fma32_warp(d, p1, p2, p3))
-            F32(fmaf(a, b, c));
+            F32(f32_nan_first(fmaf(a, b, c), a, b, c));
         break;
     case OP_DIV: F32(a / b); break;
     case OP_RCP: F32(1.0f / a); break;
