@@ -27,6 +27,27 @@ static inline void lanes_get(uint64_t *dst, const uint8_t *p, uint64_t hb, const
 #undef GET
 }
 
+/* A vector load of 32-bit elements in one pass over the lanes, each lane's address read once:
+ * for each active lane, element k of the vector at p + addr[i] - hb + 4k to the k-th register
+ * of the destination (an absent one to a sink), sign-extended if sg. Each lane writes only its
+ * own lanes of the registers, and its elements in the order of lanes_get's passes. */
+static void lanes_get32_vec(PtxWarp *w, const PtxInst *in, const uint8_t *p, uint64_t hb,
+                            const uint64_t *addr, uint32_t active, bool sg)
+{
+    uint64_t sink[WARP_SIZE], *dst[4];
+    const unsigned n = in->vec;
+    for (unsigned k = 0; k < n; k++)
+        dst[k] = in->o[0].vreg[k] == PTX_NO_REG ? sink : w->regs + (size_t)in->o[0].vreg[k] * WARP_SIZE;
+#define GET_VEC(T)                                                                   \
+    LANES(active, i, const uint8_t *a = p + (addr[i] - hb); for (unsigned k = 0; k < n; k++) { \
+        T x; memcpy(&x, a + 4 * k, sizeof x); dst[k][i] = (uint64_t)x; })
+    if (sg)
+        GET_VEC(int32_t);
+    else
+        GET_VEC(uint32_t);
+#undef GET_VEC
+}
+
 /* For each active lane in ascending order, the eb bytes of v[i] to p + addr[i] - hb. */
 static inline void lanes_put(uint8_t *p, uint64_t hb, const uint64_t *addr, const uint64_t *v, uint32_t active,
                              unsigned eb)
@@ -128,6 +149,10 @@ bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint
         FOR_LANES(active, i) out->addr[i] = addr[i];
     const bool sg = ptx_type_signed(in->type);
     uint64_t tmp[WARP_SIZE];
+    if (load && host && eb == 4 && n > 1 && in->o[0].kind == OK_VEC) { /* ld.v2, ld.v4 of 32 bits */
+        lanes_get32_vec(w, in, host, hb, addr, active, sg);
+        return true;
+    }
     for (unsigned k = 0; k < n; k++, hb -= eb) { /* element k lies eb bytes further on */
         if (load) {
             uint16_t reg = in->o[0].kind == OK_VEC ? in->o[0].vreg[k] : in->o[0].reg;
