@@ -7,7 +7,8 @@
  * host's SSE unit is switched to the requested mode with fesetround around the lane loop (the
  * operands pass through volatile so the compiler cannot move the operation across the mode
  * switch), and .rn uses the default mode. .ftz flushes subnormal inputs and results to signed
- * zero; .sat clamps to [0, 1] (NaN to 0). Float-to-integer conversions saturate and map NaN to
+ * zero; .sat clamps to [0, 1] (NaN to 0). A NaN result of f32 add, mul and fma is the first NaN
+ * operand, quieted (f32_nan_first). Float-to-integer conversions saturate and map NaN to
  * 0, as the hardware does. Division by zero never traps the host: integer division by zero
  * gives all ones (remainder: the dividend). ptx_exec.c calls in here and never the reverse, so
  * a run-time fault (f16 arithmetic) is returned to it rather than recorded here. */
