@@ -34,16 +34,15 @@ bool rt_queue_holds(cudaStream_t stream)
     return rt_own_stream(stream);
 }
 
+/* Nothing is held meanwhile: a kernel calls no entry point, and api_flush does not nest. */
 static void rt_queue_run(void)
 {
-    /* taken first: a kernel run here may not queue again, but the array is reused at once */
-    unsigned n = rt_queue_len;
-    rt_queue_len = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (rt_sticky == cudaSuccess)
+    for (unsigned i = 0; i < rt_queue_len; i++) {
+        if (rt_sticky == cudaSuccess) /* after a fault the context is lost: the rest do not run */
             rt_kernel_run(&rt_queue[i]);
         free(rt_queue[i].params);
     }
+    rt_queue_len = 0;
 }
 
 void rt_queue_push(RtOp *op)
