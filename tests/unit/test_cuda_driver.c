@@ -141,7 +141,7 @@ TEST(cuda_driver_device_variables_and_events)
     cuMemcpyHtoD(dy, y, sizeof y);
     CUfunction f;
     ASSERT(cuModuleGetFunction(&f, mod, "scale_by_global") == CUDA_SUCCESS);
-    CUevent start, end;
+    CUevent start = NULL, end = NULL;
     ASSERT(cuEventCreate(&start, 0) == CUDA_SUCCESS && cuEventCreate(&end, 0) == CUDA_SUCCESS);
     int n = 64;
     void *params[] = {&dy, &n};
