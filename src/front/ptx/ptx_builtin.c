@@ -5,8 +5,8 @@
  *
  * nvcc declares them `.extern .func`, and the parser takes only calls to defined functions, so
  * ptx_builtins_define appends a definition of each one a module declares (after its last line:
- * every line number stays). Most are stubs: the interpreter runs a call of one here or in
- * ptx_cdp.c instead of entering it (ptx_builtin_call). cudaGraphSetConditional's is its whole
+ * every line number stays). Most have empty bodies, never entered: the interpreter runs a
+ * call of one here or in ptx_cdp.c instead (ptx_builtin_call). cudaGraphSetConditional's is its whole
  * body, run as any function: the runtime's conditional handle is the address of the condition's
  * value (runtime_graph_body.c), which the call stores.
  *
