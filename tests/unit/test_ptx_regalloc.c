@@ -1,7 +1,7 @@
 /* test_ptx_regalloc.c: the storage slots of ptx_regalloc.c. Registers whose live ranges do not
  * overlap share a slot; values survive loops, divergent paths and guarded writes; what a lane
  * could read beyond its own path (a register read before any write, shfl's operands) keeps a
- * slot of its own. */
+ * slot of its own; wmma's fragments share slots. */
 #include "../test.h"
 
 #include "../ptx/ptx_test.h"
@@ -172,5 +172,52 @@ TEST(ptx_regalloc_pins_shfl_operands)
         uint32_t src = i < 31 ? i + 1 : i;
         EXPECT_EQ_U(got[i], ((src + 1) * 2 + 1 + 1) * 3);
     }
+    ptx_module_free(m);
+}
+
+/* Two tensor-core products one after the other (f16 a and b, f32 c and d; d = 16 everywhere,
+ * then d2 = d + 2 x 16 = 48): wmma reads and writes every lane, but only with all 32 active,
+ * so its fragments share slots like any register (the second product's inputs take the
+ * first's, dead by then), and the values come out as with a slot each. */
+static const char wmma_ptx[] = ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry wm(.param .u64 p_out)\n{\n"
+    "  .reg .b32 %r<33>;\n  .reg .f32 %f<25>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p_out];\n  mov.b32 %r1, 0x3C003C00;\n  mov.b32 %r2, 0x3C003C00;\n"
+    "  mov.b32 %r3, 0x3C003C00;\n  mov.b32 %r4, 0x3C003C00;\n  mov.b32 %r5, 0x3C003C00;\n"
+    "  mov.b32 %r6, 0x3C003C00;\n  mov.b32 %r7, 0x3C003C00;\n  mov.b32 %r8, 0x3C003C00;\n"
+    "  mov.b32 %r9, 0x3C003C00;\n  mov.b32 %r10, 0x3C003C00;\n  mov.b32 %r11, 0x3C003C00;\n"
+    "  mov.b32 %r12, 0x3C003C00;\n  mov.b32 %r13, 0x3C003C00;\n  mov.b32 %r14, 0x3C003C00;\n"
+    "  mov.b32 %r15, 0x3C003C00;\n  mov.b32 %r16, 0x3C003C00;\n  mov.f32 %f1, 0f00000000;\n"
+    "  mov.f32 %f2, 0f00000000;\n  mov.f32 %f3, 0f00000000;\n  mov.f32 %f4, 0f00000000;\n"
+    "  mov.f32 %f5, 0f00000000;\n  mov.f32 %f6, 0f00000000;\n  mov.f32 %f7, 0f00000000;\n"
+    "  mov.f32 %f8, 0f00000000;\n"
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, {%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}, {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"
+    "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd1], {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, 16;\n"
+    "  mov.b32 %r17, 0x40004000;\n  mov.b32 %r18, 0x40004000;\n  mov.b32 %r19, 0x40004000;\n"
+    "  mov.b32 %r20, 0x40004000;\n  mov.b32 %r21, 0x40004000;\n  mov.b32 %r22, 0x40004000;\n"
+    "  mov.b32 %r23, 0x40004000;\n  mov.b32 %r24, 0x40004000;\n  mov.b32 %r25, 0x3C003C00;\n"
+    "  mov.b32 %r26, 0x3C003C00;\n  mov.b32 %r27, 0x3C003C00;\n  mov.b32 %r28, 0x3C003C00;\n"
+    "  mov.b32 %r29, 0x3C003C00;\n  mov.b32 %r30, 0x3C003C00;\n  mov.b32 %r31, 0x3C003C00;\n"
+    "  mov.b32 %r32, 0x3C003C00;\n"
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24}, {%r17,%r18,%r19,%r20,%r21,%r22,%r23,%r24}, {%r25,%r26,%r27,%r28,%r29,%r30,%r31,%r32}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};\n"
+    "  add.s64 %rd2, %rd1, 1024;\n"
+    "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], {%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24}, 16;\n"
+    "  ret;\n"
+    "}\n";
+
+TEST(ptx_regalloc_shares_wmma_fragments)
+{
+    PtxModule *m = parse(wmma_ptx);
+    ASSERT(m);
+    uint16_t base = (uint16_t)m->funcs[0].reg_base; /* %r<n> is base + n: %r first, from 0 */
+    unsigned n17;
+    slot_of(m, (uint16_t)(base + 17), &n17);
+    EXPECT(n17 > 1);
+    float got[512];
+    EXPECT(run_one(m, "wm", 32, got, sizeof got));
+    unsigned wrong = 0;
+    for (unsigned i = 0; i < 512; i++)
+        wrong += got[i] != (i < 256 ? 16.0f : 48.0f);
+    EXPECT_EQ_U(wrong, 0);
     ptx_module_free(m);
 }

@@ -15,7 +15,12 @@
  * own path keeps a slot of its own, so every value read is bit for bit what it was with one
  * slot per register: registers live at the function's entry (read before any write on some
  * path: zero at a warp's start, or a callee's value from its previous call), and every operand
- * of shfl (which reads other, possibly inactive, lanes) and of wmma (which writes every lane).
+ * of shfl (which reads other, possibly inactive, lanes). wmma reads and writes other lanes'
+ * fragments too, but runs only with all 32 lanes active (it faults otherwise), so each lane it
+ * reads has reached it on its own path, as for any instruction: its operands share slots. A
+ * tensor-core kernel that nvcc unrolled declares thousands of fragment registers (cuda-samples'
+ * tf32TensorCoreGemm: 7,365), which as slots of their own made each warp's registers 3.8 MiB,
+ * zeroed at its start and far past the host's caches.
  * Registers no instruction names get no slot. Special registers keep slots 0 .. SR_COUNT-1;
  * registers read by more than one function (the %envreg registers) get module-wide slots after
  * them; each function's slots are a range of their own, since a caller's values stay live
@@ -245,7 +250,7 @@ static uint32_t colour(const Fn *F, uint32_t *slot, uint32_t *n_pinned)
     free(out);
     free(bstart);
     free(succ);
-    /* order of first appearance; shfl and wmma operands pinned */
+    /* order of first appearance; shfl operands pinned */
     uint32_t *order = xmalloc(F->nr * sizeof *order), n_order = 0;
     uint32_t dl[REGALLOC_MAX_OPREGS], ul[REGALLOC_MAX_OPREGS];
     for (uint32_t r = 0; r < F->nr; r++)
@@ -254,7 +259,7 @@ static uint32_t colour(const Fn *F, uint32_t *slot, uint32_t *n_pinned)
     for (uint32_t i = 0; i < F->n; i++) {
         unsigned nd, nu;
         locals_of(F, &F->insts[i], dl, &nd, ul, &nu);
-        bool pin = F->insts[i].op == OP_SHFL || F->insts[i].op == OP_WMMA;
+        bool pin = F->insts[i].op == OP_SHFL;
         for (unsigned j = 0; j < nu + nd; j++) {
             uint32_t r = j < nu ? ul[j] : dl[j - nu];
             if (pin)

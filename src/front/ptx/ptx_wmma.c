@@ -489,19 +489,39 @@ static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, W
         frag_pack(w, fo, &f, e);
 }
 
-/* Every element of a fragment into a row-major matrix, as float (fm) or integer (im): first
- * the raw elements in fragment order (lane by lane, register by register, low bits first; the
- * first size / slots lanes hold them all), then converted into place. */
+/* Every element of a fragment into a row-major matrix, as float (fm), integer (im) or double
+ * (dm), in one pass over its registers: fragment index q = lane * slots + s runs over the
+ * matrix once (the first size / slots lanes hold it all), at position q row by row, or at
+ * (q mod rows, q / rows), counted on, for a column-ordered a or b. */
 static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *fm, int64_t *im, double *dm)
 {
-    uint64_t raw[512];
-    frag_unpack(w, o, f, f->size / f->slots, raw);
-    /* fragment index q is r * cols + c, or c * rows + r for a column-ordered a or b */
-    const unsigned R = f->rows, C = f->cols, rs = f->col ? 1 : C, cs = f->col ? R : 1;
-#define PLACE(dst, conv)                                          \
-    for (unsigned r = 0; r < R; r++)                              \
-        for (unsigned c = 0; c < C; c++)                          \
-            dst[r * C + c] = conv(raw[r * rs + c * cs])
+    const unsigned R = f->rows, C = f->cols, lanes = f->size / f->slots, regs = f->regs;
+    const size_t wrap = (size_t)R * C - 1; /* a column's end to the next's start */
+#define PLACE(dst, conv, per, bits)                                                        \
+    do {                                                                                   \
+        if (!f->col) { /* position q: register by register, each read along the lanes */   \
+            for (unsigned k = 0; k < regs; k++) {                                          \
+                const uint64_t *v = w->regs + (size_t)o->vreg[k] * WARP_SIZE;              \
+                for (uint32_t lane = 0; lane < lanes; lane++)                              \
+                    for (unsigned p = 0; p < (per); p++)                                   \
+                        dst[(lane * regs + k) * (per) + p] =                               \
+                            conv((v[lane] >> (p * (bits) % 64)) & ptx_zmask((bits) / 8));  \
+            }                                                                              \
+            break;                                                                         \
+        }                                                                                  \
+        size_t pos = 0;                                                                    \
+        unsigned r = 0;                                                                    \
+        for (uint32_t lane = 0; lane < lanes; lane++)                                      \
+            for (unsigned k = 0; k < regs; k++) {                                          \
+                const uint64_t v = w->regs[(size_t)o->vreg[k] * WARP_SIZE + lane];         \
+                for (unsigned p = 0; p < (per); p++) {                                     \
+                    dst[pos] = conv((v >> (p * (bits) % 64)) & ptx_zmask((bits) / 8));     \
+                    pos += C;                                                              \
+                    if (++r == R)                                                          \
+                        r = 0, pos -= wrap;                                                \
+                }                                                                          \
+            }                                                                              \
+    } while (0)
 #define F16(x) ptx_f16_to_f32((uint16_t)(x))
 #define BF16(x) ptx_as_f32((uint64_t)(x) << 16)
 #define F32(x) ptx_as_f32(x)
@@ -511,14 +531,14 @@ static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *
 #define U8(x) (int64_t)(uint8_t)(x)
 #define S32(x) (int64_t)(int32_t)(x)
     switch (f->type) {
-    case PT_F16: PLACE(fm, F16); break;
-    case PT_BF16: PLACE(fm, BF16); break;
-    case PT_S8: PLACE(im, S8); break;
-    case PT_U8: PLACE(im, U8); break;
-    case PT_S32: PLACE(im, S32); break;
-    case WMMA_TF32: PLACE(fm, TF32); break;
-    case PT_F64: PLACE(dm, F64); break;
-    default: PLACE(fm, F32); break;
+    case PT_F16: PLACE(fm, F16, 2, 16); break;
+    case PT_BF16: PLACE(fm, BF16, 2, 16); break;
+    case PT_S8: PLACE(im, S8, 4, 8); break;
+    case PT_U8: PLACE(im, U8, 4, 8); break;
+    case PT_S32: PLACE(im, S32, 1, 32); break;
+    case WMMA_TF32: PLACE(fm, TF32, 1, 32); break;
+    case PT_F64: PLACE(dm, F64, 1, 64); break;
+    default: PLACE(fm, F32, 1, 32); break;
     }
 #undef PLACE
 #undef F16
@@ -531,31 +551,117 @@ static void gather(const PtxWarp *w, const PtxOperand *o, const Frag *f, float *
 #undef S32
 }
 
+/* d = c + a x b over float rows (f16, bf16 and tf32 inputs): row i of d at once, eight
+ * columns a vector, each element summing c, then k = 0, 1, ... in order; a product, then a
+ * sum, each rounded to nearest (the product is exact but for overflow and underflow, which a
+ * fused multiply-add would treat otherwise: none is formed, ISO C's default). The shapes'
+ * sizes are constants, so that the loops unroll. */
+typedef float WmmaV8f __attribute__((vector_size(32), aligned(4), may_alias)); /* read in place */
+#define WMMA_F32_BODY(a, b, c, d, M, N, K)                                  \
+    for (unsigned i = 0; i < (M); i++) {                                     \
+        WmmaV8f acc[(N) / 8];                                                \
+        for (unsigned j = 0; j < (N) / 8; j++)                               \
+            acc[j] = *(const WmmaV8f *)(c + i * (N) + j * 8);                \
+        for (unsigned k = 0; k < (K); k++) {                                 \
+            const float x = a[i * (K) + k];                                  \
+            for (unsigned j = 0; j < (N) / 8; j++)                           \
+                acc[j] += x * *(const WmmaV8f *)(b + k * (N) + j * 8);       \
+        }                                                                    \
+        for (unsigned j = 0; j < (N) / 8; j++)                               \
+            *(WmmaV8f *)(d + i * (N) + j * 8) = acc[j];                      \
+    }
+#define WMMA_F32_SHAPES(a, b, c, d, shape)                                           \
+    switch (shape) {                                                                 \
+    case WMMA_M16N16K16: WMMA_F32_BODY(a, b, c, d, 16, 16, 16); break;               \
+    case WMMA_M32N8K16: WMMA_F32_BODY(a, b, c, d, 32, 8, 16); break;                 \
+    case WMMA_M8N32K16: WMMA_F32_BODY(a, b, c, d, 8, 32, 16); break;                 \
+    default: WMMA_F32_BODY(a, b, c, d, 16, 16, 8); break; /* m16n16k8 (tf32) */      \
+    }
+
+static void mma_f32_plain(uint8_t shape, const float *a, const float *b, const float *c, float *d)
+{
+    WMMA_F32_SHAPES(a, b, c, d, shape);
+}
+
+/* d = c + a x b of m8n8k4 doubles: one fused multiply-add a step, rounded to nearest (.rn),
+ * k in order (DMMA's IEEE double arithmetic). */
+static void mma_f64_plain(const double *a, const double *b, const double *c, double *d)
+{
+    for (unsigned i = 0; i < 8; i++)
+        for (unsigned j = 0; j < 8; j++) {
+            double acc = c[i * 8 + j];
+            for (unsigned k = 0; k < 4; k++)
+                acc = fma(a[i * 4 + k], b[k * 8 + j], acc);
+            d[i * 8 + j] = acc;
+        }
+}
+
+/* The same on the host's AVX2 (eight floats an instruction) and FMA (fma()'s correctly
+ * rounded fused multiply-add, four doubles an instruction), where it has them: the same bits. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+__attribute__((target("avx2"))) static void mma_f32_avx2(uint8_t shape, const float *a, const float *b,
+                                                         const float *c, float *d)
+{
+    WMMA_F32_SHAPES(a, b, c, d, shape);
+}
+__attribute__((target("avx2,fma"))) static void mma_f64_fma(const double *a, const double *b, const double *c,
+                                                            double *d)
+{
+    for (unsigned i = 0; i < 8; i++) {
+        __m256d lo = _mm256_loadu_pd(c + i * 8), hi = _mm256_loadu_pd(c + i * 8 + 4);
+        for (unsigned k = 0; k < 4; k++) {
+            const __m256d x = _mm256_set1_pd(a[i * 4 + k]);
+            lo = _mm256_fmadd_pd(x, _mm256_loadu_pd(b + k * 8), lo);
+            hi = _mm256_fmadd_pd(x, _mm256_loadu_pd(b + k * 8 + 4), hi);
+        }
+        _mm256_storeu_pd(d + i * 8, lo);
+        _mm256_storeu_pd(d + i * 8 + 4, hi);
+    }
+}
+static bool host_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+static bool host_fma(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#else
+#define mma_f32_avx2 mma_f32_plain
+#define mma_f64_fma mma_f64_plain
+static bool host_avx2(void)
+{
+    return false;
+}
+static bool host_fma(void)
+{
+    return false;
+}
+#endif
+#undef WMMA_F32_BODY
+#undef WMMA_F32_SHAPES
+
 static void wmma_mma(PtxWarp *w, const PtxInst *in)
 {
     const unsigned M = shapes[in->shape].m, N = shapes[in->shape].n, K = shapes[in->shape].k;
     Frag fa = frag_of(in->shape, MAT_A, in->type, in->layout & WMMA_COL_A);
     Frag fb = frag_of(in->shape, MAT_B, in->type, in->layout & WMMA_COL_B);
     Frag fc = frag_of(in->shape, MAT_CD, in->type3, false), fd = frag_of(in->shape, MAT_CD, in->type2, false);
-    float af[512], bf[512], cf[256];
+    float af[512], bf[512], cf[256], df[256];
     int64_t ai[512], bi[512], ci[256];
-    double ad[32], bd[32], cd[64]; /* m8n8k4 */
+    double ad[32], bd[32], cd[64], dd[64]; /* m8n8k4 */
     gather(w, &in->o[1], &fa, af, ai, ad);
     gather(w, &in->o[2], &fb, bf, bi, bd);
     gather(w, &in->o[3], &fc, cf, ci, cd);
     uint64_t d[256];
-    /* Row i of d at once: each element still sums c, then k = 0, 1, ... in order, but the
-     * loop over the row's columns is innermost, where the compiler vectorises it. */
     if (in->type2 == PT_F64) {
-        /* one fused multiply-add a step, rounded to nearest (.rn), k in order (DMMA's IEEE
-         * double arithmetic) */
-        for (unsigned i = 0; i < M; i++)
-            for (unsigned j = 0; j < N; j++) {
-                double acc = cd[i * N + j];
-                for (unsigned k = 0; k < K; k++)
-                    acc = fma(ad[i * K + k], bd[k * N + j], acc);
-                d[i * N + j] = ptx_from_f64(acc);
-            }
+        if (host_fma())
+            mma_f64_fma(ad, bd, cd, dd);
+        else
+            mma_f64_plain(ad, bd, cd, dd);
+        for (unsigned q = 0; q < 64; q++)
+            d[q] = ptx_from_f64(dd[q]);
     } else if (in->type2 == PT_S32) {
         for (unsigned i = 0; i < M; i++) {
             int64_t acc[32];
@@ -574,28 +680,27 @@ static void wmma_mma(PtxWarp *w, const PtxInst *in)
             }
         }
     } else {
-        for (unsigned i = 0; i < M; i++) {
-            float acc[32];
-            for (unsigned j = 0; j < N; j++)
-                acc[j] = cf[i * N + j];
-            for (unsigned k = 0; k < K; k++) {
-                const float a = af[i * K + k], *b = bf + k * N;
-                for (unsigned j = 0; j < N; j++)
-                    acc[j] += a * b[j]; /* the product is exact */
-            }
-            for (unsigned j = 0; j < N; j++)
-                d[i * N + j] = in->type2 == PT_F16 ? ptx_f64_to_f16(acc[j], RND_RN)
-                             : acc[j] != acc[j]    ? 0x7fffffffu /* NaN: the canonical one */
-                                                   : ptx_from_f32(acc[j]);
-        }
+        if (host_avx2())
+            mma_f32_avx2(in->shape, af, bf, cf, df);
+        else
+            mma_f32_plain(in->shape, af, bf, cf, df);
+        if (in->type2 == PT_F16)
+            for (unsigned q = 0; q < M * N; q++)
+                d[q] = ptx_f64_to_f16(df[q], RND_RN);
+        else
+            for (unsigned q = 0; q < M * N; q++) /* a NaN: the canonical one */
+                d[q] = df[q] != df[q] ? 0x7fffffffu : (uint64_t)ptx_from_f32(df[q]);
     }
-    /* Written after everything is read: d may name c's registers. */
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
-        uint64_t vals[PTX_MAX_VEC] = {0};
-        for (unsigned s = 0; s < fd.slots; s++)
-            vals[s / fd.per] |= d[lane * fd.slots + s] << (s % fd.per * fd.bits);
-        for (unsigned k = 0; k < fd.regs; k++)
-            w->regs[(size_t)in->o[0].vreg[k] * WARP_SIZE + lane] = vals[k];
+    /* Written after everything is read: d may name c's registers. Lane l's slot s is d's
+     * element l * slots + s, in register s / per (.f16: two a register, the lower first). */
+    for (unsigned k = 0; k < fd.regs; k++) {
+        uint64_t *r = w->regs + (size_t)in->o[0].vreg[k] * WARP_SIZE;
+        if (fd.per == 1)
+            for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+                r[lane] = d[lane * fd.regs + k];
+        else
+            for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+                r[lane] = d[(lane * fd.regs + k) * 2] | d[(lane * fd.regs + k) * 2 + 1] << 16;
     }
 }
 
