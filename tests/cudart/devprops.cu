@@ -37,6 +37,11 @@ int main()
            p.maxThreadsDim[2], p.maxGridSize[0], p.maxGridSize[1], p.maxGridSize[2]);
     printf("global memory %zu MiB, shared per block %zu, registers per block %d, L2 %d bytes, bus %d bits\n",
            p.totalGlobalMem >> 20, p.sharedMemPerBlock, p.regsPerBlock, p.l2CacheSize, p.memoryBusWidth);
+    int clock_khz = 0, mem_clock_khz = 0;
+    CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+    CHECK(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, 0));
+    printf("clock %d kHz, memory clock %d kHz, per SM: shared %zu, registers %d, blocks %d\n", clock_khz,
+           mem_clock_khz, p.sharedMemPerMultiprocessor, p.regsPerMultiprocessor, p.maxBlocksPerMultiProcessor);
     printf("scale: %d registers, %zu bytes shared, max %d threads per block\n", fa.numRegs, fa.sharedSizeBytes,
            fa.maxThreadsPerBlock);
     int occ256 = 0, occ1024 = 0, occ_smem = 0, occ_big = 0;

@@ -21,6 +21,7 @@ TEST(cuda_cc_runtime_per_preset)
         {"--functional --quiet", "compute capability 2.0 (attributes 2.0)"}, /* gtx480, the default */
         {"--functional --quiet --preset gtx980", "compute capability 5.2 (attributes 5.2)"},
         {"--functional --quiet --preset qv100", "compute capability 7.0 (attributes 7.0)"},
+        {"--quiet --preset a100", "compute capability 8.0 (attributes 8.0)"},
         {"--quiet --preset qv100 -o gpu.compute_capability=8.6", "compute capability 8.6 (attributes 8.6)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -85,6 +85,7 @@ TEST(cudart_programs_functional)
     EXPECT_EQ_I(run_prog("tests/cudart/bin", "devprops", "--functional --quiet", out, sizeof out), 0);
     EXPECT_CONTAINS(out, "devices: 1 (current 0), runtime 13000, driver 13000");
     EXPECT_CONTAINS(out, "SMs: 30, warp size 32, max threads per block 1024, per SM 1536"); /* gtx480 */
+    EXPECT_CONTAINS(out, "clock 700000 kHz, memory clock 924000 kHz, per SM: shared 49152, registers 32768, blocks 8");
     EXPECT_CONTAINS(out, "scale: 8 registers"); /* ptxas's count, from the cubin */
     /* the SM's placement rule: 1536 threads, 8 CTA slots, 48 KB of shared memory (gtx480) */
     EXPECT_CONTAINS(out, "occupancy: 6 blocks of 256, 1 of 1024, 2 of 64 with 20000 B shared, 0 with 1 MiB");
@@ -171,10 +172,31 @@ TEST(cudart_persisting_l2_at_8_0)
     if (!have_library())
         return;
     static char out[16384];
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "streamattr", "--functional --quiet --preset a100", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "compute capability 8.0, persisting L2 31457280 of 41943040 bytes, window up to 134213632");
+    EXPECT_CONTAINS(out, "streamattr: 0 mismatches");
     EXPECT_EQ_I(run_prog("tests/cudart/bin", "streamattr", "--functional --quiet --preset qv100 "
                          "-o gpu.compute_capability=8.0", out, sizeof out), 0);
     EXPECT_CONTAINS(out, "compute capability 8.0, persisting L2 4718592 of 6291456 bytes, window up to 134213632");
-    EXPECT_CONTAINS(out, "streamattr: 0 mismatches");
+}
+
+/* The a100 preset's machine (configs/a100.cfg, GPGPU-Sim's A100 file) as a program sees it:
+ * 108 SMs at 1410 MHz, 2048 threads and 32 blocks an SM, 64K registers, 164 KB of shared
+ * memory, a 40 MB L2, 40 HBM2 channels of 16 bytes at 1512 MHz. */
+TEST(cudart_devprops_a100)
+{
+    if (!have_library())
+        return;
+    static char out[16384];
+    EXPECT_EQ_I(run_prog("tests/cudart/bin", "devprops", "--functional --quiet --preset a100", out, sizeof out), 0);
+    EXPECT_CONTAINS(out, "compute capability 8.0 (attributes 8.0)");
+    EXPECT_CONTAINS(out, "SMs: 108, warp size 32, max threads per block 1024, per SM 2048");
+    EXPECT_CONTAINS(out, "shared per block 167936, registers per block 65536, L2 41943040 bytes, bus 5120 bits");
+    EXPECT_CONTAINS(out, "clock 1410000 kHz, memory clock 1512000 kHz, per SM: shared 167936, registers 65536, "
+                         "blocks 32");
+    /* 2048 threads; 164 KB holds 8 blocks of 20000 B */
+    EXPECT_CONTAINS(out, "occupancy: 8 blocks of 256, 2 of 1024, 8 of 64 with 20000 B shared, 0 with 1 MiB");
+    EXPECT_CONTAINS(out, "devprops: ok");
 }
 
 TEST(cudart_bad_launch_configuration)

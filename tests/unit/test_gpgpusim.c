@@ -1,7 +1,8 @@
 /* test_gpgpusim.c: the GPGPU-Sim config reader on GTX480- and QV100-class files written for
- * these tests (tests/fixtures/gpgpusim), the GTX480 machine file of configs/gpgpusim, its
- * notes and errors on small inputs, and the presets in configs/. Calls that exit (fatal
- * errors, config_validate) run in a forked child whose stderr and exit status are checked. */
+ * these tests and on the options of GPGPU-Sim's A100 file (tests/fixtures/gpgpusim), the
+ * GTX480 machine file of configs/gpgpusim, its notes and errors on small inputs, and the
+ * presets in configs/. Calls that exit (fatal errors, config_validate) run in a forked child
+ * whose stderr and exit status are checked. */
 #include "../test.h"
 
 #include "base/base.h"
@@ -678,4 +679,62 @@ TEST(gpgpusim_preset_gtx980)
     EXPECT_EQ_U(c.dram.tRAS, 28);
     EXPECT_EQ_I(run_child(validate_child, &c, out, sizeof out), 0);
     EXPECT_SAME(out, "");
+}
+
+/* a100.cfg: GPGPU-Sim's A100 file as the reader translates it. The preset and the reader on
+ * the fixture (every option line of that file) resolve to the same machine, option for option;
+ * the values a program sees through cudaGetDeviceProperties are the A100's. */
+TEST(gpgpusim_preset_a100)
+{
+    static char want[65536], got[65536];
+    char err[600], path[1024], out[2048];
+    Config c, fix;
+    load_preset(&c, "a100");
+    char cc[16];
+    config_format_option(&c.gpu, config_find("gpu.compute_capability", NULL), cc, sizeof cc);
+    EXPECT_STR(cc, "8.0");
+    EXPECT_EQ_U(c.gpu.n_clusters * c.gpu.cores_per_cluster, 108);
+    EXPECT_NEAR(c.gpu.core_mhz, 1410.0, 1e-9);
+    EXPECT_NEAR(c.gpu.dram_mhz, 1512.0, 1e-9);
+    EXPECT_EQ_U(c.sm.max_threads, 2048);
+    EXPECT_EQ_U(c.sm.max_warps, 64);
+    EXPECT_EQ_U(c.sm.max_ctas, 32);
+    EXPECT_EQ_U(c.sm.n_regs, 65536);
+    EXPECT_EQ_U(c.sm.smem_bytes, 164 * 1024);
+    EXPECT_EQ_U(c.sm.n_sched, 4);
+    EXPECT_STR(c.sm.sched, "lrr");
+    EXPECT_EQ_U(c.sm.n_tensor_units, 4);
+    EXPECT_EQ_U(c.alu.tensor_lat, 25);
+    EXPECT_EQ_U(c.alu.tensor_ii, 16);
+    EXPECT_EQ_U(l1d_bytes(&c), 32 * 1024);
+    EXPECT_EQ_U(c.l1d.mshr_entries, 512);
+    EXPECT_EQ_U(c.l1d.write, CACHE_WRITE_EVICT);
+    EXPECT_EQ_U(c.l1d.alloc, CACHE_ALLOC_MISS);
+    EXPECT_EQ_U(l2_bytes(&c), 40 * 1024 * 1024);
+    EXPECT_STR(c.l2.index, "bxor");
+    EXPECT_EQ_U(c.mem.n_partitions * c.dram.bus_bytes * 8, 5120); /* memoryBusWidth */
+    EXPECT_NEAR(dram_gbps(&c), 1935.36, 1e-6);
+    EXPECT_EQ_U(c.dram.tRCD, 22);
+    EXPECT_EQ_I(run_child(validate_child, &c, out, sizeof out), 0);
+    EXPECT_SAME(out, "");
+
+    config_init(&fix);
+    int ok = gpgpusim_load(&fix, fixture("a100.config", path, sizeof path), NULL, err, sizeof err);
+    if (!ok)
+        test_fail(__FILE__, __LINE__, err);
+    ASSERT(ok);
+    dump(&fix, want, sizeof want);
+    dump(&c, got, sizeof got);
+    EXPECT(strlen(want) > 1000);
+    if (strcmp(got, want)) {
+        size_t i = 0;
+        while (got[i] == want[i])
+            i++;
+        while (i && got[i - 1] != '\n')
+            i--;
+        char m[512];
+        snprintf(m, sizeof m, "configs/a100.cfg gives \"%.*s\", the A100 file \"%.*s\"", (int)strcspn(got + i, "\n"),
+                 got + i, (int)strcspn(want + i, "\n"), want + i);
+        test_fail(__FILE__, __LINE__, m);
+    }
 }
