@@ -176,6 +176,104 @@ TEST(ptx_wmma_memory_paths_and_faults)
     ptx_module_free(m);
 }
 
+/* The shared-memory path that moves each lane's slots as one run of memory, held to the global
+ * path on the same bytes at padded strides: b in column order, c row by row, a column-ordered c
+ * (not runs: element by element), and d stored to shared memory (copied out after) against d
+ * stored to global memory. A run past the block's shared memory faults as element by element
+ * does, at the first element outside. pout: 32 lanes x 192 bytes of fragments, then the input
+ * with d stored (global), then the shared memory with d stored. */
+static const char wmma_runs_ptx[] =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u32 off)\n{\n"
+    "  .reg .pred %p<2>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<40>;\n  .reg .b64 %rd<12>;\n"
+    "  .shared .align 16 .b8 sm[4096];\n"
+    "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n  ld.param.u32 %r30, [off];\n"
+    "  add.s64 %rd9, %rd2, 6144;\n  mov.u32 %r1, %tid.x;\n  shl.b32 %r2, %r1, 7;\n  mov.u32 %r3, 0;\n"
+    "IN:\n  add.u32 %r4, %r2, %r3;\n  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd4, %rd1, %rd3;\n  ld.global.u32 %r5, [%rd4];\n"
+    "  mov.u32 %r6, sm;\n  add.u32 %r7, %r6, %r4;\n  st.shared.u32 [%r7], %r5;\n"
+    "  add.s64 %rd5, %rd9, %rd3;\n  st.global.u32 [%rd5], %r5;\n"
+    "  add.u32 %r3, %r3, 4;\n  setp.lt.u32 %p1, %r3, 128;\n  @%p1 bra IN;\n  bar.sync 0;\n"
+    "  mov.u32 %r8, sm;\n  add.u32 %r8, %r8, %r30;\n"
+    "  wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}, [%r8+64], 24;\n"
+    "  wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%r18,%r19,%r20,%r21,%r22,%r23,%r24,%r25}, [%rd1+64], 24;\n"
+    "  wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, [%r8+32], 20;\n"
+    "  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16}, [%rd1+32], 20;\n"
+    "  wmma.load.c.sync.aligned.col.m16n16k16.shared.f32 {%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24}, [%r8], 20;\n"
+    "  wmma.load.c.sync.aligned.col.m16n16k16.global.f32 {%f25,%f26,%f27,%f28,%f29,%f30,%f31,%f32}, [%rd1], 20;\n"
+    "  mul.wide.u32 %rd6, %r1, 192;\n  add.s64 %rd7, %rd2, %rd6;\n"
+    "  st.global.v4.b32 [%rd7+0], {%r10,%r11,%r12,%r13};\n"
+    "  st.global.v4.b32 [%rd7+16], {%r14,%r15,%r16,%r17};\n"
+    "  st.global.v4.b32 [%rd7+32], {%r18,%r19,%r20,%r21};\n"
+    "  st.global.v4.b32 [%rd7+48], {%r22,%r23,%r24,%r25};\n"
+    "  st.global.v4.f32 [%rd7+64], {%f1,%f2,%f3,%f4};\n"
+    "  st.global.v4.f32 [%rd7+80], {%f5,%f6,%f7,%f8};\n"
+    "  st.global.v4.f32 [%rd7+96], {%f9,%f10,%f11,%f12};\n"
+    "  st.global.v4.f32 [%rd7+112], {%f13,%f14,%f15,%f16};\n"
+    "  st.global.v4.f32 [%rd7+128], {%f17,%f18,%f19,%f20};\n"
+    "  st.global.v4.f32 [%rd7+144], {%f21,%f22,%f23,%f24};\n"
+    "  st.global.v4.f32 [%rd7+160], {%f25,%f26,%f27,%f28};\n"
+    "  st.global.v4.f32 [%rd7+176], {%f29,%f30,%f31,%f32};\n"
+    "  wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%r8+16], {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, 20;\n"
+    "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd9+16], {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, 20;\n"
+    "  bar.sync 0;\n  mov.u32 %r3, 0;\n"
+    "OUT:\n  add.u32 %r4, %r2, %r3;\n  mov.u32 %r6, sm;\n  add.u32 %r7, %r6, %r4;\n  ld.shared.u32 %r5, [%r7];\n"
+    "  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd5, %rd9, %rd3;\n  st.global.u32 [%rd5+4096], %r5;\n"
+    "  add.u32 %r3, %r3, 4;\n  setp.lt.u32 %p1, %r3, 128;\n  @%p1 bra OUT;\n  ret;\n}\n";
+
+static bool run_runs(const PtxModule *m, PtxMemory *mem, uint64_t in, uint64_t out, uint32_t off, char *err,
+                     size_t len)
+{
+    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
+    uint8_t buf[64] = {0};
+    memcpy(buf + ki->param_offset[0], &in, 8);
+    memcpy(buf + ki->param_offset[1], &out, 8);
+    memcpy(buf + ki->param_offset[2], &off, 4);
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, buf, ki->param_bytes, mem, err, len);
+    if (!l)
+        return false;
+    PtxRunStats st;
+    bool ok = ptx_run_kernel(l, &st, err, len);
+    ptx_launch_destroy(l);
+    return ok;
+}
+
+TEST(ptx_wmma_shared_runs)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(wmma_runs_ptx, "wmma_runs.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    PtxMemory *mem = ptx_memory_create();
+    uint32_t in[1024], out[6144 / 4 + 2048];
+    for (uint32_t i = 0; i < 1024; i++)
+        in[i] = i * 2654435761u; /* no two words alike: halves and floats of every kind */
+    uint64_t pin = pt_upload(mem, in, sizeof in), pout = pt_upload(mem, NULL, sizeof out);
+    EXPECT(run_runs(m, mem, pin, pout, 0, err, sizeof err));
+    ptx_memory_read(mem, pout, out, sizeof out);
+    unsigned differ = 0;
+    for (uint32_t lane = 0; lane < 32; lane++) {
+        const uint32_t *o = out + lane * 48;
+        for (unsigned k = 0; k < 8; k++)
+            differ += (o[k] != o[8 + k]) + (o[16 + k] != o[24 + k]) + (o[32 + k] != o[40 + k]);
+    }
+    EXPECT_EQ_U(differ, 0);
+    /* lane 1 holds b's column 1 (rows 0..15 at 64 + 48 bytes on); c row by row: lane 1 starts at
+     * element 8, row 0 column 8 (32 + 8 x 4 bytes on) */
+    EXPECT_EQ_U(out[48 + 0], in[(64 + 48) / 4]);
+    EXPECT_EQ_U(out[48 + 16], in[(32 + 32) / 4]);
+    EXPECT_EQ_U(memcmp(out + 1536, out + 2560, 4096), 0);
+    EXPECT(memcmp(out + 1536, in, 4096) != 0); /* d was stored */
+    /* b at 3600 + 64: lane l's column starts 48 l bytes on, 32 bytes long; lane 9's is the first
+     * past the 4096 bytes */
+    EXPECT(!run_runs(m, mem, pin, pout, 3600, err, sizeof err));
+    EXPECT_CONTAINS(err, "2-byte load");
+    EXPECT_CONTAINS(err, "thread (9,0,0)");
+    ptx_memory_destroy(mem);
+    ptx_module_free(m);
+}
+
 TEST(ptx_wmma_parse_errors)
 {
     pt_expect_parse_error("sm_75", "wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [%rd1], 32;",

@@ -429,6 +429,76 @@ static bool wmma_mem_plain(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t
     return true;
 }
 
+/* A fragment in shared memory whose lanes each hold one run of it: the fragment's order is the
+ * memory's (a and b in their own layout, c and d row by row in a row-major memory) and a lane's
+ * slots never cross a row (or column). Lane l's slots then start at fragment index l * slots
+ * (mod size), and its register k is the little-endian word k of that run (two halves or four
+ * bytes a 32-bit register, low first, as the element-by-element path packs them). Every run
+ * aligned and inside the block's shared memory, else false (nothing done): that path then
+ * reports the fault. */
+static bool wmma_mem_runs(PtxLaunch *l, PtxWarp *w, const PtxInst *in, const Frag *f, bool mem_col,
+                          const uint64_t *stride, unsigned sstride, const uint64_t *base, uint64_t disp,
+                          Winst *out)
+{
+    const unsigned inner = f->col ? f->rows : f->cols, eb = f->bits / 8, wb = f->per * eb;
+    if (f->col != mem_col || inner % f->slots || (in->space != SP_SHARED && in->space != SP_GENERIC))
+        return false;
+    uint64_t start[WARP_SIZE], lo = UINT64_MAX, hi = 0, odd = 0;
+    unsigned q = 0, r = 0, c = 0; /* lane l's first slot: index q at (r, c) */
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
+        uint64_t ld = (uint32_t)stride[lane * sstride];
+        uint64_t a = (base ? base[lane] : 0) + disp + (mem_col ? c * ld + r : r * ld + c) * eb;
+        start[lane] = a;
+        odd |= a;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        if ((q += f->slots) == f->size)
+            q = r = c = 0;
+        else if (f->col ? (r += f->slots) == f->rows : (c += f->slots) == f->cols)
+            f->col ? (r = 0, c++) : (c = 0, r++);
+    }
+    uint64_t win = 0;
+    if (in->space == SP_GENERIC) {
+        if (lo - PTX_WIN_SHARED >= PTX_WIN_SIZE || hi - PTX_WIN_SHARED >= PTX_WIN_SIZE)
+            return false;
+        win = PTX_WIN_SHARED;
+    }
+    if ((odd & (eb - 1)) || hi - win > 0xffffffffull || hi - win + (uint64_t)f->slots * eb > l->smem_bytes)
+        return false;
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+        start[lane] -= win; /* offsets into the block's shared memory */
+    uint8_t *sm = w->cta->smem;
+    if (in->mode == WMMA_STORE_D) { /* lane by lane, as the other paths store (runs may overlap) */
+        for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+            for (unsigned k = 0; k < f->regs; k++) {
+                const uint64_t v = w->regs[(size_t)in->o[1].vreg[k] * WARP_SIZE + lane];
+                if (wb == 8)
+                    memcpy(sm + start[lane] + k * 8, &v, 8);
+                else
+                    memcpy(sm + start[lane] + k * 4, &(uint32_t){(uint32_t)v}, 4);
+            }
+    } else {
+        for (unsigned k = 0; k < f->regs; k++) {
+            uint64_t *reg = w->regs + (size_t)in->o[0].vreg[k] * WARP_SIZE;
+            if (wb == 8)
+                for (uint32_t lane = 0; lane < WARP_SIZE; lane++)
+                    memcpy(&reg[lane], sm + start[lane] + k * 8, 8);
+            else
+                for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
+                    uint32_t v;
+                    memcpy(&v, sm + start[lane] + k * 4, 4);
+                    reg[lane] = v;
+                }
+        }
+    }
+    if (out) { /* as the other paths give them: shared addresses as window offsets */
+        memcpy(out->addr, start, sizeof start);
+        if (in->space == SP_GENERIC)
+            out->s.space = WSPACE_SHARED;
+    }
+    return true;
+}
+
 static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, Winst *out)
 {
     bool store = in->mode == WMMA_STORE_D, mem_col = in->layout & WMMA_COL_A;
@@ -441,6 +511,8 @@ static void wmma_mem(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, W
     uint64_t disp = ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0);
     const uint64_t *base = ao->reg != PTX_NO_REG ? w->regs + (size_t)ao->reg * WARP_SIZE : NULL;
     const unsigned eb = f.bits / 8, n = WARP_SIZE * f.slots;
+    if (wmma_mem_runs(l, w, in, &f, mem_col, stride, sstride, base, disp, out))
+        return;
     /* Every element's address first: lane l's slot s is fragment index q = (l * slots + s) mod
      * size, at (r, c) (c and d go row by row whatever the memory's layout), all counted
      * on element by element rather than divided. */
