@@ -85,6 +85,13 @@ WarpsimSim *api_sim(void)
     return api_shared()->sim;
 }
 
+uint32_t api_device_arch(void)
+{
+    WarpsimDeviceInfo di;
+    warpsim_device_info(api_sim(), &di);
+    return di.cc_major * 10 + di.cc_minor;
+}
+
 bool api_sim_closed(void)
 {
     return api_shared()->closed;

@@ -19,6 +19,9 @@ void api_unlock_at_return(int *guard);
 /* The process's simulator, or NULL before the first api_sim_open and after the results are
  * written at exit. */
 WarpsimSim *api_sim(void);
+/* The simulated device's compute capability as an arch number (80 for 8.0): which of a fat
+ * binary's PTX entries it runs (fatbin_extract_ptx_for). Needs the simulator. */
+uint32_t api_device_arch(void);
 /* Create the simulator from WARPSIM_ARGS unless it exists; NULL, with the reason in err, when
  * WARPSIM_ARGS is bad (then every later call fails the same way, without trying again) or the
  * process is exiting. Call with the lock held. */

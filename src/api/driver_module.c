@@ -103,7 +103,7 @@ static CUresult module_from_fatbin(const char *call, const void *image, size_t l
         return drv_fail(CUDA_ERROR_INVALID_IMAGE, call, "%s", err);
     }
     uint32_t arch;
-    char *ptx = fatbin_extract_ptx(&fb, &arch, err, sizeof err);
+    char *ptx = fatbin_extract_ptx_for(&fb, api_device_arch(), &arch, err, sizeof err);
     if (!ptx) {
         bool no_ptx = fatbin_best_entry(&fb, FATBIN_KIND_PTX) < 0;
         fatbin_free(&fb);

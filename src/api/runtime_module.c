@@ -198,7 +198,8 @@ void rt_module_keep_ptx(RtModule *mod)
         return;
     char err[512];
     uint32_t arch;
-    char *ptx = fatbin_extract_ptx(&mod->fb, &arch, err, sizeof err);
+    char *ptx = fatbin_extract_ptx_for(&mod->fb, mod->m ? mod->ptx_arch : api_device_arch(), &arch, err,
+                                       sizeof err); /* the one it runs */
     if (ptx)
         save_ptx(mod, ptx);
     free(ptx);
@@ -275,7 +276,8 @@ static cudaError_t module_load(RtModule *mod, const char *call)
     char err[512] = "";
     bool no_ptx = fatbin_best_entry(&mod->fb, FATBIN_KIND_PTX) < 0;
     char *ptx = no_ptx && mod->prelinked ? prelinked_ptx(mod, &mod->ptx_arch, err, sizeof err)
-                                         : fatbin_extract_ptx(&mod->fb, &mod->ptx_arch, err, sizeof err);
+                                         : fatbin_extract_ptx_for(&mod->fb, api_device_arch(), &mod->ptx_arch, err,
+                                                                  sizeof err);
     if (!ptx) {
         mod->load_error = no_ptx ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage;
         snprintf(mod->err, sizeof mod->err, "%s%s", err,

@@ -155,6 +155,12 @@ TEST(fatbin_entries)
         EXPECT_EQ_I(fatbin_best_entry(&fb, FATBIN_KIND_PTX), 2);
         EXPECT_EQ_I(fatbin_best_entry(&fb, FATBIN_KIND_ELF), 0);
         EXPECT_EQ_I(fatbin_best_entry(&fb, 7), -1);
+        /* the PTX a device runs: the newest at or below its compute capability, else the oldest */
+        EXPECT_EQ_U(fatbin_ptx_arch_for(&fb, 80), 75);
+        EXPECT_EQ_U(fatbin_ptx_arch_for(&fb, 86), 86);
+        EXPECT_EQ_U(fatbin_ptx_arch_for(&fb, 90), 86);
+        EXPECT_EQ_U(fatbin_ptx_arch_for(&fb, 70), 75);
+        EXPECT_EQ_U(fatbin_ptx_arch_for(&fb, 20), 75);
         /* the decompressed cubin is the same ELF in every fixture */
         size_t elf_len;
         uint8_t *elf = fatbin_entry_data(&fb, 0, &elf_len, err, sizeof err);

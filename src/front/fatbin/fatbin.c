@@ -363,6 +363,23 @@ char *fatbin_extract_ptx_upto(const Fatbin *fb, uint32_t max_arch, uint32_t *arc
     return (char *)text;
 }
 
+uint32_t fatbin_ptx_arch_for(const Fatbin *fb, uint32_t device_arch)
+{
+    int i = best_entry_upto(fb, FATBIN_KIND_PTX, device_arch);
+    if (i >= 0)
+        return fb->entries[i].arch;
+    uint32_t oldest = UINT32_MAX;
+    for (uint32_t k = 0; k < fb->n_entries; k++)
+        if (fb->entries[k].kind == FATBIN_KIND_PTX && fb->entries[k].arch < oldest)
+            oldest = fb->entries[k].arch;
+    return oldest;
+}
+
+char *fatbin_extract_ptx_for(const Fatbin *fb, uint32_t device_arch, uint32_t *arch_out, char *err, size_t err_len)
+{
+    return fatbin_extract_ptx_upto(fb, fatbin_ptx_arch_for(fb, device_arch), arch_out, err, err_len);
+}
+
 /* ---- cubin register counts ---- */
 
 /* 1: found (*regs set); 0: the ELF has no ".text.<kernel>"; -1: a malformed ELF (err set). */

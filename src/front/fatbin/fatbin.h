@@ -92,6 +92,13 @@ uint8_t *fatbin_entry_data(const Fatbin *fb, uint32_t i, size_t *len_out, char *
 char *fatbin_extract_ptx(const Fatbin *fb, uint32_t *arch_out, char *err, size_t err_len);
 /* The same among the PTX entries of compute_<max_arch> and below. */
 char *fatbin_extract_ptx_upto(const Fatbin *fb, uint32_t max_arch, uint32_t *arch_out, char *err, size_t err_len);
+/* The PTX a device of compute capability device_arch (80 for 8.0) runs: the entry of the highest
+ * arch at or below it, as CUDA's driver picks the PTX it compiles; if every PTX entry is newer,
+ * the oldest (a GPU would refuse the image, warpsim runs it: nvcc 13's default build carries
+ * compute_75 alone, which the presets of older machines run). fatbin_ptx_arch_for: that
+ * entry's arch (UINT32_MAX without PTX). */
+uint32_t fatbin_ptx_arch_for(const Fatbin *fb, uint32_t device_arch);
+char *fatbin_extract_ptx_for(const Fatbin *fb, uint32_t device_arch, uint32_t *arch_out, char *err, size_t err_len);
 
 /* Registers per thread ptxas assigned to kernel (its mangled name, as __cudaRegisterFunction's
  * deviceName gives it), read from the highest-arch cubin that holds the kernel: the top 8 bits
