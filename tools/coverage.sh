@@ -23,7 +23,10 @@
 # code at run time, and @link=PATH links PATH (@cuda: the CUDA toolkit's folder, CUDA_HOME or
 # nvcc's) into the program's folder, for headers an NVRTC program compiles with; such a program
 # runs in a folder of its own holding them and links to its source folder's files;
-# @expect-fault marks a program whose test is a kernel fault it handles (simpleAssert). OUT
+# @expect-fault marks a program whose test is a kernel fault it handles (simpleAssert), and
+# @exec=ARGS runs this program with these `warpsim exec` options instead of WARPSIM_EXEC_ARGS
+# (commas for spaces; e.g. @exec=--functional,--quiet,--preset,a100 for a program that requires
+# compute capability 8.0). OUT
 # (default coverage.md): the table, one row a program: built or not, the exit status under
 # warpsim, the run's wall-clock seconds, and the first line warpsim or the program said about a
 # failure. A program runs to completion when it exits 0 and no kernel faulted (the status of its
@@ -83,8 +86,9 @@ while read -r name src rest; do
         fi
         rest=$(printf '%s\n' "$rest" | sed "s|@inputs|$inputs|g") ;;
     esac
-    # leading directives: @cd=DIR, @nvcc=FLAGS, @kernel=SRC:OUT (any order, each once or more)
-    line_flags="" kernels="" links="" expect_fault=0
+    # leading directives: @cd=DIR, @nvcc=FLAGS, @kernel=SRC:OUT, @link=PATH, @expect-fault,
+    # @exec=ARGS (any order, each once or more)
+    line_flags="" kernels="" links="" expect_fault=0 line_args=$args
     while :; do
         word=${rest%% *}
         case $word in
@@ -93,6 +97,7 @@ while read -r name src rest; do
         @kernel=*) kernels="$kernels ${word#@kernel=}" ;;
         @link=*) links="$links $(printf '%s' "${word#@link=}" | sed "s|@cuda|$cuda_home|g")" ;;
         @expect-fault) expect_fault=1 ;;
+        @exec=*) line_args=$(printf '%s' "${word#@exec=}" | tr ',' ' ') ;;
         *) break ;;
         esac
         case $rest in *' '*) rest=${rest#* } ;; *) rest="" ;; esac
@@ -153,7 +158,7 @@ while read -r name src rest; do
     json=$WORK/$name.json
     rm -f "$json"
     (cd "$srcdir" && { [ -z "$rundir" ] || cd "$rundir"; } &&
-        $linebuf timeout "$timeout" "$warpsim" exec $args --json "$json" "$bin" $rest) > "$log" 2>&1
+        $linebuf timeout "$timeout" "$warpsim" exec $line_args --json "$json" "$bin" $rest) > "$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
     # the run's status: a kernel that faulted, even in a program that went on to exit 0
@@ -176,7 +181,7 @@ done < "$list"
 {
     echo "# warpsim coverage: $(basename "$list")"
     echo
-    echo "warpsim exec $args; $passed of $total programs run to completion: exit 0, no kernel fault ($built built)."
+    echo "warpsim exec $args (a line's @exec: its own); $passed of $total programs run to completion: exit 0, no kernel fault ($built built)."
     echo
     echo "| program | built | exit | seconds | first failure message |"
     echo "| --- | --- | --- | ---: | --- |"
