@@ -189,6 +189,16 @@ static bool lane_copy(PtxLaunch *l, PtxWarp *w, uint32_t lane, uint32_t pc, uint
         return false;
     }
     uint8_t *p = w->cta->smem + dst;
+    uint64_t off = src & (PTX_PAGE_SIZE - 1);
+    const uint8_t *pg = src_size == size && off + size <= PTX_PAGE_SIZE ? ptx_mem_page(l->mem, src, false) : NULL;
+    if (pg) { /* the whole copy from one present page: fixed-size moves, not the library's */
+        switch (size) {
+        case 4: memcpy(p, pg + off, 4); break;
+        case 8: memcpy(p, pg + off, 8); break;
+        default: memcpy(p, pg + off, 16); break;
+        }
+        return true;
+    }
     if (src_size)
         ptx_memory_read(l->mem, src, p, (size_t)src_size);
     memset(p + src_size, 0, size - src_size);
