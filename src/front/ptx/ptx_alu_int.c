@@ -58,7 +58,7 @@ static uint32_t vsimd(const PtxInst *in, uint32_t a, uint32_t b, uint32_t c)
     return (in->flags & PF_VADD) ? c + (uint32_t)sum : d;
 }
 
-PTX_WIDE void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE], t4[WARP_SIZE];
     SRC(1);

@@ -549,7 +549,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         w->done = true;
         return WOP_EXIT;
     }
-    int cls = m->statics[pc].op;
+    int cls = in->cls;
     if (out) {
         out->s = m->statics[pc];
         out->active_mask = active;

@@ -47,14 +47,14 @@ static bool host_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
 /* The 32 lanes' addresses, (base + displacement) mod 2^32 as the general path computes them,
  * are each aligned and leave room for the access inside the block's shared memory (checked
- * eight lanes at a time, before anything is read); then each element is gathered eight lanes
- * at a time and widened into its register. */
+ * eight lanes at a time, before anything is read); then each element is read lane by lane
+ * and widened into its register. */
 __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
 {
     const PtxOperand *ao = &in->o[1];
     const unsigned n = in->vec, bytes = 4 * n;
     const uint32_t disp = (uint32_t)(ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0));
-    if (l->smem_bytes < bytes || l->smem_bytes - bytes > INT32_MAX) /* the gather's offsets are signed */
+    if (l->smem_bytes < bytes)
         return false;
     const uint64_t *base = w->regs + (size_t)ao->reg * WARP_SIZE;
     const __m256i last = _mm256_set1_epi32((int)(l->smem_bytes - bytes)), dv = _mm256_set1_epi32((int)disp);
@@ -70,7 +70,7 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
     if (out)
         for (unsigned k = 0; k < 4; k++)
             ptx_put32x8(out->addr + 8 * k, a[k], false);
-    uint32_t at[WARP_SIZE]; /* plain loads: faster than the gather instruction on current hosts */
+    uint32_t at[WARP_SIZE]; /* plain loads: on current hosts faster than the gather instruction */
     for (unsigned k = 0; k < 4; k++)
         _mm256_storeu_si256((__m256i *)(at + 8 * k), a[k]);
     const uint8_t *smem = w->cta->smem;
@@ -102,6 +102,7 @@ void ptx_fast_decode(PtxModule *m)
     const bool avx2 = host_avx2(), fma = ptx_host_fma();
     for (uint32_t i = 0; i < m->n_insts; i++) {
         PtxInst *in = &m->xinsts[i];
+        in->cls = m->statics[i].op;
         in->fast = avx2 && ld_shared32_form(in) ? PTX_FAST_LD_SHARED32
                    : fma && fma32_form(in)     ? PTX_FAST_FMA32
                                                : PTX_FAST_NONE;

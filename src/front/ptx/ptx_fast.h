@@ -19,7 +19,8 @@ typedef enum PtxFastKind {
     PTX_FAST_COUNT
 } PtxFastKind;
 
-/* Mark the instructions of m->xinsts that have a full-warp form on this host. */
+/* Mark the instructions of m->xinsts that have a full-warp form on this host, and copy each
+ * one's WinstOp from m->statics into it (PtxInst.cls). */
 void ptx_fast_decode(PtxModule *m);
 /* Run in, pre-decoded as in->fast, for all 32 lanes of w (filling out's addresses when non-NULL);
  * false: it did nothing, and the general path must run it. */

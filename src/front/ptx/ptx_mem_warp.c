@@ -69,7 +69,7 @@ static inline void lanes_put(uint8_t *p, uint64_t hb, const uint64_t *addr, cons
  * when it does not apply; the lane-by-lane path then does the same work, and reports each
  * fault as it meets it. A vector's elements go element by element over the lanes: two lanes'
  * aligned vectors coincide or do not overlap, so the last lane still writes last. */
-PTX_WIDE bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active,
+bool ptx_mem_warp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t pc, uint32_t active,
                   const uint64_t *base, uint64_t disp, uint64_t amask, Winst *out)
 {
     const uint8_t space = in->space;
