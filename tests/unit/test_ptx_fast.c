@@ -1,8 +1,9 @@
 /* test_ptx_fast.c: the pre-decoded full-warp forms of ptx_fast.c (ld.shared of 32-bit elements,
- * fma.rn.f32), the vector fma of ptx_alu.c and the full-warp guard give what the general paths
- * give. As in test_ptx_lanes.c, the same kernel runs as a full warp (32 threads: the fast forms)
- * and as a partial one (31: the general paths); lanes 0-30 must agree, and every lane must agree
- * with the C computation. An access that faults must fault with the same message either way. */
+ * fma.rn.f32, integer add, and, or, shl, cvt and setp), the vector fma of ptx_alu.c and the
+ * full-warp guard give what the general paths give. As in test_ptx_lanes.c, the same kernel
+ * runs as a full warp (32 threads: the fast forms) and as a partial one (31: the general paths);
+ * lanes 0-30 must agree, and every lane must agree with the C computation. An access that
+ * faults must fault with the same message either way. */
 #include "../test.h"
 
 #include "../ptx/ptx_test.h"
@@ -13,12 +14,12 @@
 #include <math.h>
 #include <string.h>
 
-enum { FV = 24 };
+enum { FV = 48 };
 
 static const char fast_ptx[] =
     ".version 9.0\n.target sm_75\n.address_size 64\n"
     ".visible .entry fast(.param .u64 p_in, .param .u64 p_out)\n{\n"
-    "  .reg .pred %p<4>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<20>;\n  .reg .b64 %rd<12>;\n"
+    "  .reg .pred %p<10>;\n  .reg .b32 %r<40>;\n  .reg .f32 %f<20>;\n  .reg .b64 %rd<12>;\n"
     "  .shared .align 16 .b8 sh[512];\n"
     "  ld.param.u64 %rd1, [p_in];\n  ld.param.u64 %rd2, [p_out];\n  mov.u32 %r1, %tid.x;\n"
     "  mul.wide.u32 %rd3, %r1, 16;\n  add.s64 %rd4, %rd1, %rd3;\n"
@@ -36,13 +37,25 @@ static const char fast_ptx[] =
     "  fma.rn.f32 %f5, %f5, %f4, %f5;\n"
     "  mov.u32 %r20, 7;\n  mov.u32 %r21, 9;\n  setp.lt.u32 %p1, %r1, 20;\n"
     "  @%p1 add.s32 %r20, %r12, 1;\n  @!%p1 add.s32 %r21, %r12, 2;\n"
-    "  mul.wide.u32 %rd6, %r1, 96;\n  add.s64 %rd7, %rd2, %rd6;\n"
+    "  add.s32 %r22, %r12, %r13;\n  add.s32 %r23, %r12, -5;\n  and.b32 %r24, %r12, 16773120;\n"
+    "  or.b32 %r25, %r13, %r14;\n  shl.b32 %r26, %r12, 5;\n  shl.b32 %r27, %r12, 31;\n"
+    "  add.s64 %rd8, %rd5, %rd5;\n  add.u64 %rd9, %rd5, 4294967295;\n  cvt.s64.s32 %rd10, %r12;\n"
+    "  cvt.u64.u32 %rd11, %r12;\n"
+    "  setp.lt.s32 %p2|%p3, %r12, %r13;\n  setp.ge.u64 %p4, %rd5, %rd10;\n  setp.gt.s32 %p5, %r12, -100;\n"
+    "  setp.ne.s64 %p6, %rd5, %rd10;\n  setp.ls.u32 %p7, %r12, %r13;\n  selp.u32 %r28, 1, 0, %p2;\n"
+    "  selp.u32 %r29, 1, 0, %p3;\n  selp.u32 %r30, 1, 0, %p4;\n  selp.u32 %r31, 1, 0, %p5;\n"
+    "  selp.u32 %r32, 1, 0, %p6;\n  selp.u32 %r33, 1, 0, %p7;\n"
+    "  mul.wide.u32 %rd6, %r1, 192;\n  add.s64 %rd7, %rd2, %rd6;\n"
     "  st.global.v4.u32 [%rd7], {%r12, %r13, %r14, %r15};\n"
     "  st.global.v4.u32 [%rd7+16], {%r16, %r17, %r18, %r19};\n"
     "  st.global.u64 [%rd7+32], %rd5;\n  st.global.v2.f32 [%rd7+40], {%f1, %f2};\n"
     "  st.global.v4.f32 [%rd7+48], {%f3, %f4, %f5, %f6};\n"
     "  st.global.v4.f32 [%rd7+64], {%f7, %f8, %f9, %f9};\n"
     "  st.global.v4.u32 [%rd7+80], {%r20, %r21, %r20, %r21};\n"
+    "  st.global.v4.u32 [%rd7+96], {%r22, %r23, %r24, %r25};\n"
+    "  st.global.v4.u32 [%rd7+112], {%r26, %r27, %r28, %r29};\n"
+    "  st.global.v2.u64 [%rd7+128], {%rd8, %rd9};\n  st.global.v2.u64 [%rd7+144], {%rd10, %rd11};\n"
+    "  st.global.v4.u32 [%rd7+160], {%r30, %r31, %r32, %r33};\n"
     "  ret;\n}\n"
     /* lane 5 reads p_off bytes past its word (of 4 bytes, or of 16 with the vector load) */
     ".visible .entry bad(.param .u32 p_off, .param .u32 p_vec)\n{\n"
@@ -110,14 +123,14 @@ TEST(ptx_fast_forms_match_general_paths)
     if (!m)
         printf("  %s\n", err);
     ASSERT(m);
-    unsigned n_ld = 0, n_fma = 0;
-    for (uint32_t i = 0; i < m->n_insts; i++) {
-        n_ld += m->xinsts[i].fast == PTX_FAST_LD_SHARED32;
-        n_fma += m->xinsts[i].fast == PTX_FAST_FMA32;
-    }
-    if (ptx_host_fma()) { /* an AVX2 host: the forms are in use (the test tests them) */
-        EXPECT_EQ_U(n_ld, 9);
-        EXPECT_EQ_U(n_fma, 5);
+    unsigned n[PTX_FAST_COUNT] = {0};
+    for (uint32_t i = 0; i < m->n_insts; i++)
+        n[m->xinsts[i].fast]++;
+    if (ptx_host_fma()) { /* an AVX2 host: every form is in use (the test tests them) */
+        EXPECT_EQ_U(n[PTX_FAST_LD_SHARED32], 9);
+        EXPECT_EQ_U(n[PTX_FAST_FMA32], 5);
+        for (unsigned k = PTX_FAST_ADD32; k < PTX_FAST_COUNT; k++)
+            EXPECT(n[k] >= 1);
     }
     static uint32_t full[32 * FV], part[32 * FV];
     EXPECT(run_fast(m, 32, full));
@@ -151,6 +164,24 @@ TEST(ptx_fast_forms_match_general_paths)
         EXPECT_EQ_U(v[18], fma_ref(w3, w3, w3));
         EXPECT_EQ_U(v[20], t < 20 ? w0 + 1 : 7);
         EXPECT_EQ_U(v[21], t < 20 ? 9 : w0 + 2);
+        EXPECT_EQ_U(v[24], w0 + w2);
+        EXPECT_EQ_U(v[25], w0 - 5);
+        EXPECT_EQ_U(v[26], w0 & 0xFFF000u);
+        EXPECT_EQ_U(v[27], w2 | w3);
+        EXPECT_EQ_U(v[28], w0 << 5);
+        EXPECT_EQ_U(v[29], w0 << 31);
+        uint64_t s1 = (uint64_t)(int64_t)(int32_t)w1, r8 = 2 * s1, r9 = s1 + 0xFFFFFFFFu;
+        uint64_t r10 = (uint64_t)(int64_t)(int32_t)w0;
+        EXPECT_EQ_U(v[32] | (uint64_t)v[33] << 32, r8);
+        EXPECT_EQ_U(v[34] | (uint64_t)v[35] << 32, r9);
+        EXPECT_EQ_U(v[36] | (uint64_t)v[37] << 32, r10);
+        EXPECT_EQ_U(v[38] | (uint64_t)v[39] << 32, w0);
+        EXPECT_EQ_U(v[30], (int32_t)w0 < (int32_t)w2);
+        EXPECT_EQ_U(v[31], !((int32_t)w0 < (int32_t)w2));
+        EXPECT_EQ_U(v[40], s1 >= r10);
+        EXPECT_EQ_U(v[41], (int32_t)w0 > -100);
+        EXPECT_EQ_U(v[42], s1 != r10);
+        EXPECT_EQ_U(v[43], w0 <= w2);
     }
     ptx_module_free(m);
 }

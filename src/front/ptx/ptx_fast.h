@@ -16,6 +16,14 @@ typedef enum PtxFastKind {
     PTX_FAST_NONE,
     PTX_FAST_LD_SHARED32, /* ld.shared of 32-bit elements (.v2, .v4 too) at [reg+imm] into registers */
     PTX_FAST_FMA32,       /* fma.rn.f32 and mad.f32 without .ftz or .sat */
+    /* integer forms (ptx_alu_int.c, exec_cvt): a result of each lane's own operands */
+    PTX_FAST_ADD32,       /* add of 32-bit integers, without .cc or .sat */
+    PTX_FAST_ADD64,       /* add of 64-bit integers, without .cc or .sat */
+    PTX_FAST_AND32,       /* and.b32 */
+    PTX_FAST_OR32,        /* or.b32 */
+    PTX_FAST_SHL32,       /* shl.b32 by an immediate below 32 */
+    PTX_FAST_CVT32TO64,   /* cvt of a 32-bit integer to a 64-bit one, without .sat */
+    PTX_FAST_SETP,        /* setp of 32- or 64-bit integers, without a boolean operation */
     PTX_FAST_COUNT
 } PtxFastKind;
 
