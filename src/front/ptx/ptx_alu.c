@@ -153,7 +153,7 @@ static uint64_t f2i(double x, uint8_t t)
     return (uint64_t)x;
 }
 
-static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+PTX_WIDE static void exec_cvt(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE];
     SRC(1);
@@ -277,31 +277,42 @@ static inline float f32_nan_first(float r, float a, float b, float c)
 #undef F32_ISNAN
 }
 
-/* fma.rn.f32 of a full warp without .ftz with the host's FMA instructions where it has them,
- * in a loop the compiler vectorises (AVX2: eight lanes of the integer NaN check at once): one
- * correctly rounded operation, the bits of the library's fmaf (a call a lane otherwise).
+/* fma.rn.f32 of a full warp without .ftz with the host's FMA instructions where it has them:
+ * eight lanes at a time, their low words packed into one vector, one correctly rounded
+ * operation each (the bits of the library's fmaf). A NaN result is rare: only the eight lanes
+ * that hold one take f32_nan_first, so every lane gets what the general loop gives.
  * False: no FMA and AVX2 on this host. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef PTX_X86
 __attribute__((target("avx2,fma"))) static void fma32_host(uint64_t *d, const uint64_t *p1, const uint64_t *p2,
-                                                      const uint64_t *p3)
+                                                          const uint64_t *p3)
 {
-    PTX_LANES_INDEPENDENT for (uint32_t i = 0; i < WARP_SIZE; i++) {
-        float a = ptx_as_f32(p1[i]), b = ptx_as_f32(p2[i]), c = ptx_as_f32(p3[i]);
-        d[i] = ptx_from_f32(f32_nan_first(__builtin_fmaf(a, b, c), a, b, c));
+    for (uint32_t k = 0; k < WARP_SIZE; k += 8) {
+        __m256 r = _mm256_fmadd_ps(_mm256_castsi256_ps(ptx_low32x8(p1 + k)), _mm256_castsi256_ps(ptx_low32x8(p2 + k)),
+                                   _mm256_castsi256_ps(ptx_low32x8(p3 + k)));
+        if (_mm256_movemask_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q))) {
+            for (uint32_t i = k; i < k + 8; i++) { /* the operands before d, which may be one of them */
+                float a = ptx_as_f32(p1[i]), b = ptx_as_f32(p2[i]), c = ptx_as_f32(p3[i]);
+                d[i] = ptx_from_f32(f32_nan_first(fmaf(a, b, c), a, b, c));
+            }
+            continue;
+        }
+        ptx_put32x8(d + k, _mm256_castps_si256(r), false);
     }
 }
-static bool fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
+bool ptx_fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
 {
-    if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2"))
+    if (!ptx_host_fma())
         return false;
     fma32_host(d, p1, p2, p3);
     return true;
 }
+bool ptx_host_fma(void) { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"); }
 #else
-static bool fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
+bool ptx_fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
 {
     return false;
 }
+bool ptx_host_fma(void) { return false; }
 #endif
 
 /* An f32 instruction in the default rounding mode (the common case, .approx included), one
@@ -321,7 +332,7 @@ static bool f32_near(const PtxInst *in, uint64_t *d, const uint64_t *p1, const u
     case OP_SUB: F32(a - b); break;
     case OP_MUL: F32(f32_nan_first(a * b, a, b, b)); break;
     case OP_FMA: case OP_MAD:
-        if (active != 0xFFFFFFFFu || ftz || !fma32_warp(d, p1, p2, p3))
+        if (active != 0xFFFFFFFFu || ftz || !ptx_fma32_warp(d, p1, p2, p3))
             F32(f32_nan_first(fmaf(a, b, c), a, b, c));
         break;
     case OP_DIV: F32(a / b); break;
@@ -347,7 +358,7 @@ static bool f32_near(const PtxInst *in, uint64_t *d, const uint64_t *p1, const u
     return true;
 }
 
-static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+PTX_WIDE static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
     SRC(1);
@@ -465,7 +476,7 @@ static void exec_float(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t act
         fesetround(FE_TONEAREST);
 }
 
-static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+PTX_WIDE static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
 {
     uint64_t t2[WARP_SIZE], t3[WARP_SIZE], t4[WARP_SIZE];
     SRC(2);
@@ -549,7 +560,7 @@ static void exec_setp(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t acti
     }
 }
 
-static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active, uint32_t simt_mask)
+PTX_WIDE static void exec_misc(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active, uint32_t simt_mask)
 {
     uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
     SRC(1);

@@ -14,6 +14,35 @@ const char *ptx_alu_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t a
 /* ptx_half.c: add, sub, mul, fma, neg, abs, min, max of .f16 and .f16x2; NULL, or why the
  * instruction cannot run. */
 const char *ptx_half_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
+/* x86 hosts: the vector forms of ptx_alu.c and ptx_fast.c, each in a function for AVX2 that
+ * runs only where the host has it (ptx_host_fma, ptx_fast_decode). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PTX_X86 1
+#include <immintrin.h>
+/* The low words of lanes p[0..7] (64-bit registers) in one vector, in order. */
+__attribute__((target("avx2"))) static inline __m256i ptx_low32x8(const uint64_t *p)
+{
+    __m256 lo = _mm256_loadu_ps((const float *)p), hi = _mm256_loadu_ps((const float *)(p + 4));
+    __m256 x = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)); /* lanes 0 1 4 5 | 2 3 6 7 */
+    return _mm256_castpd_si256(_mm256_permute4x64_pd(_mm256_castps_pd(x), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+/* The ALU's lane loops also in an AVX2 version (four lanes to a vector, and the 64-bit
+ * comparisons SSE2 lacks), which the dynamic loader picks once where the host has it. */
+#define PTX_WIDE __attribute__((target_clones("avx2", "default")))
+/* Eight 32-bit values to lanes p[0..7], zero- or sign-extended (sg). */
+__attribute__((target("avx2"))) static inline void ptx_put32x8(uint64_t *p, __m256i v, bool sg)
+{
+    __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+    _mm256_storeu_si256((__m256i *)p, sg ? _mm256_cvtepi32_epi64(lo) : _mm256_cvtepu32_epi64(lo));
+    _mm256_storeu_si256((__m256i *)(p + 4), sg ? _mm256_cvtepi32_epi64(hi) : _mm256_cvtepu32_epi64(hi));
+}
+#else
+#define PTX_WIDE
+#endif
+/* fma.rn.f32 without .ftz of a full warp, d = p1 * p2 + p3, with the host's vector FMA; false
+ * (nothing done) where the host has none: ptx_host_fma says which, once for all. */
+bool ptx_fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3);
+bool ptx_host_fma(void);
 /* An absent operand's lanes: 32 zeros. */
 extern const uint64_t ptx_zero_lanes[WARP_SIZE];
 /* The value of operand o for every lane: a pointer and a stride (0 for uniform values). Inline,
@@ -109,5 +138,24 @@ void ptx_alu_int(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active);
     } while (0)
 #define LANES(active, i, ...) LANES_WITH(PTX_LANES_INDEPENDENT, active, i, __VA_ARGS__)
 #define LANES_IN_ORDER(active, i, ...) LANES_WITH(, active, i, __VA_ARGS__)
+
+/* The lanes of mask whose predicate g is set (bit 0, inverted when neg is 1). A full warp's
+ * bits come two lanes at a time from SSE2's sign-bit mask (every x86-64 host has it), where
+ * the plain loop is 32 dependent shifts and ORs: an instruction guard is on every branch. */
+static inline uint32_t ptx_guard_lanes(const uint64_t *g, uint64_t neg, uint32_t mask)
+{
+    uint32_t a = 0;
+#ifdef PTX_X86
+    if (mask == 0xFFFFFFFFu) {
+        for (unsigned i = 0; i < WARP_SIZE; i += 2) {
+            __m128i v = _mm_slli_epi64(_mm_loadu_si128((const __m128i *)(g + i)), 63);
+            a |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(v)) << i;
+        }
+        return neg ? ~a : a;
+    }
+#endif
+    FOR_LANES(mask, i) a |= (uint32_t)((g[i] ^ neg) & 1) << i;
+    return a;
+}
 
 #endif

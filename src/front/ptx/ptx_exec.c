@@ -24,6 +24,7 @@
 #include "front/ptx/ptx_exec.h"
 
 #include "front/ptx/ptx_alu.h"
+#include "front/ptx/ptx_fast.h"
 #include "front/ptx/ptx_value.h"
 
 #include "base/base.h"
@@ -539,9 +540,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     if (in->guard != PTX_NO_REG) {
         const uint64_t *g = w->regs + (size_t)in->guard * WARP_SIZE;
         const uint64_t neg = (in->flags & PF_GUARD_NEG) ? 1 : 0;
-        uint32_t a = 0;
-        LANES(mask, i, a |= (uint32_t)((g[i] ^ neg) & 1) << i);
-        active = a;
+        active = ptx_guard_lanes(g, neg, mask);
     }
     l->stats.warp_insts++;
     l->stats.thread_insts += mask == 0xFFFFFFFFu ? WARP_SIZE : popcount_u32(mask); /* the bit count: a chain of multiplies */
@@ -550,7 +549,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         w->done = true;
         return WOP_EXIT;
     }
-    int cls = m->statics[pc].op;
+    int cls = in->cls;
     if (out) {
         out->s = m->statics[pc];
         out->active_mask = active;
@@ -598,6 +597,8 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         break;
     case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: case OP_PREFETCH:
         top->pc = next;
+        if (active == 0xFFFFFFFFu && in->fast && ptx_fast_exec(l, w, in, out))
+            break;
         if (active)
             exec_mem(l, w, in, pc, active, out);
         break;
@@ -628,7 +629,9 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         break;
     default:
         top->pc = next;
-        if (active) {
+        if (active == 0xFFFFFFFFu && in->fast && ptx_fast_exec(l, w, in, out)) {
+            /* a pre-decoded full-warp form (ptx_fast.c) */
+        } else if (active) {
             const char *why = ptx_alu_exec(l, w, in, active, mask);
             if (why)
                 ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, why);

@@ -144,6 +144,8 @@ typedef struct PtxInst {
     uint8_t layout; /* wmma: WMMA_COL_A / WMMA_COL_B bits (load/store: A's bit is the memory's) */
     uint32_t rpc;   /* branches: reconvergence instruction (immediate post-dominator) */
     uint32_t line;  /* source line, for run-time error messages */
+    uint8_t fast;   /* in xinsts: the PtxFastKind that runs it as a full warp (ptx_fast.h), or 0 */
+    uint8_t cls;    /* in xinsts: statics' op, the WinstOp a step returns (in the line the step reads) */
     PtxOperand o[PTX_MAX_OPS];
 } PtxInst;
 

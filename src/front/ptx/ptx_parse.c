@@ -11,6 +11,7 @@
  * the partial module: nothing here exits. Invariant after a successful parse: every operand is
  * resolved (registers to dense ids, labels to instruction indices, functions to indices), every
  * branch has its reconvergence pc, and every kernel has its parameter and shared layouts. */
+#include "front/ptx/ptx_fast.h"
 #include "front/ptx/ptx_parse_internal.h"
 
 #include <errno.h>
@@ -324,6 +325,7 @@ static void finalize(Parser *P)
     for (uint32_t i = 0; i < m->n_insts; i++)
         ptx_decode_static(m, i, &m->statics[i]);
     ptx_regalloc(m);
+    ptx_fast_decode(m);
     ptx_frames_layout(m);
     /* kernels */
     uint32_t nk = 0;

@@ -1,0 +1,248 @@
+/* ptx_fast.c: pre-decoded full-warp forms of the interpreter's hottest instructions: shared
+ * loads of 32-bit elements and f32 fma, the inner loop of a tiled matrix product, and the
+ * integer add, and, or, shl, cvt and setp of its index arithmetic and loops.
+ *
+ * ptx_fast_decode marks, once per module, each instruction of xinsts that has a form here and
+ * that this host can run (AVX2: the forms work on eight lanes' low words at once); the warp
+ * step runs a marked instruction through ptx_fast_exec when every lane is active, with no
+ * dispatch on opcode, type or modifiers. A form decides before it changes anything: when a
+ * lane's access would fault, it returns false and the general path (ptx_exec.c) runs the
+ * instruction and reports the fault as it always does. Values, addresses and faults are
+ * therefore those of the general path (tests/unit/test_ptx_fast.c holds the two together). */
+#include "front/ptx/ptx_fast.h"
+
+#include "front/ptx/ptx_alu.h"
+#include "front/ptx/ptx_value.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ld.shared of 32-bit elements at [reg + imm (+ a variable)] into registers (no sink). */
+static bool ld_shared32_form(const PtxInst *in)
+{
+    const PtxOperand *d = &in->o[0], *a = &in->o[1];
+    if (in->op != OP_LD || in->space != SP_SHARED || ptx_type_bytes(in->type) != 4 || in->n_ops != 2)
+        return false;
+    if (a->kind != OK_ADDR || a->reg == PTX_NO_REG)
+        return false;
+    if (in->vec == 1)
+        return d->kind == OK_REG && d->reg != PTX_NO_REG;
+    if ((in->vec != 2 && in->vec != 4) || d->kind != OK_VEC || d->n != in->vec)
+        return false;
+    for (unsigned k = 0; k < in->vec; k++)
+        if (d->vreg[k] == PTX_NO_REG)
+            return false;
+    return true;
+}
+
+/* fma.rn.f32 (or mad.f32, which runs as fma) in the default rounding mode, without .ftz or
+ * .sat: what ptx_fma32_warp computes. */
+static bool fma32_form(const PtxInst *in)
+{
+    return (in->op == OP_FMA || in->op == OP_MAD) && in->type == PT_F32 && (in->rnd == RND_RN || in->rnd == RND_NONE) &&
+           !(in->flags & (PF_FTZ | PF_SAT)) && in->n_ops == 4 && in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG;
+}
+
+/* The integer forms, as ptx_alu_int, exec_cvt and exec_setp compute them: add, and, or of the
+ * low words (32 bits) or registers (64), zero-extended; shl by an immediate s < 32 (larger ones
+ * give 0 there); cvt to 64 bits extends the low word by the source's signedness; setp compares
+ * the low words or registers, signed only for lt, le, gt, ge of a signed type (the unsigned
+ * order of sign-extended words is that of the words). PtxFastKind or 0. */
+static uint8_t int_form(const PtxInst *in)
+{
+    const unsigned nb = ptx_type_bytes(in->type);
+    if (ptx_type_float(in->type) || in->type == PT_PRED || in->o[0].kind != OK_REG || in->o[0].reg == PTX_NO_REG)
+        return PTX_FAST_NONE;
+    switch (in->op) {
+    case OP_ADD:
+        if (in->n_ops != 3 || (in->flags & (PF_CC | PF_SAT)))
+            return PTX_FAST_NONE;
+        return nb == 4 ? PTX_FAST_ADD32 : nb == 8 ? PTX_FAST_ADD64 : PTX_FAST_NONE;
+    case OP_AND: case OP_OR:
+        if (in->n_ops != 3 || nb != 4)
+            return PTX_FAST_NONE;
+        return in->op == OP_AND ? PTX_FAST_AND32 : PTX_FAST_OR32;
+    case OP_SHL:
+        if (in->n_ops != 3 || nb != 4 || in->o[2].kind != OK_IMM || (in->o[2].imm & 0xFFFFFFFFu) >= 32)
+            return PTX_FAST_NONE;
+        return PTX_FAST_SHL32;
+    case OP_CVT:
+        if (in->n_ops != 2 || in->mode != CVT_PLAIN || (in->flags & PF_SAT) || nb != 8 ||
+            ptx_type_bytes(in->type2) != 4 || ptx_type_float(in->type2))
+            return PTX_FAST_NONE;
+        return PTX_FAST_CVT32TO64;
+    case OP_SETP: /* the ten integer comparisons (CMP_EQ .. CMP_HS) */
+        if (in->n_ops != 4 || in->boolop || (nb != 4 && nb != 8) || in->mode > CMP_HS)
+            return PTX_FAST_NONE;
+        return PTX_FAST_SETP;
+    default:
+        return PTX_FAST_NONE;
+    }
+}
+
+#ifdef PTX_X86
+static bool host_avx2(void) { return __builtin_cpu_supports("avx2"); }
+
+/* An integer form (int_form) of a full warp, eight lanes (four: 64-bit add) a vector; each
+ * group reads its operands before it writes d, which may be one of them. */
+__attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                     const PtxInst *in)
+{
+    switch (kind) {
+    case PTX_FAST_ADD64:
+        for (unsigned k = 0; k < WARP_SIZE; k += 4)
+            _mm256_storeu_si256((__m256i *)(d + k), _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(a + k)),
+                                                                     _mm256_loadu_si256((const __m256i *)(b + k))));
+        return;
+    case PTX_FAST_SHL32: {
+        const __m128i s = _mm_cvtsi32_si128((int)(in->o[2].imm & 31));
+        for (unsigned k = 0; k < WARP_SIZE; k += 8)
+            ptx_put32x8(d + k, _mm256_sll_epi32(ptx_low32x8(a + k), s), false);
+        return;
+    }
+    case PTX_FAST_CVT32TO64: {
+        const bool sg = ptx_type_signed(in->type2);
+        for (unsigned k = 0; k < WARP_SIZE; k += 8)
+            ptx_put32x8(d + k, ptx_low32x8(a + k), sg);
+        return;
+    }
+    default:
+        break;
+    }
+    for (unsigned k = 0; k < WARP_SIZE; k += 8) {
+        const __m256i x = ptx_low32x8(a + k), y = ptx_low32x8(b + k);
+        ptx_put32x8(d + k, kind == PTX_FAST_ADD32 ? _mm256_add_epi32(x, y)
+                           : kind == PTX_FAST_AND32 ? _mm256_and_si256(x, y) : _mm256_or_si256(x, y), false);
+    }
+}
+
+/* The 32 lanes' addresses, (base + displacement) mod 2^32 as the general path computes them,
+ * are each aligned and leave room for the access inside the block's shared memory (checked
+ * eight lanes at a time, before anything is read); then each element is read lane by lane
+ * and widened into its register. */
+__attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
+{
+    const PtxOperand *ao = &in->o[1];
+    const unsigned n = in->vec, bytes = 4 * n;
+    const uint32_t disp = (uint32_t)(ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0));
+    if (l->smem_bytes < bytes)
+        return false;
+    const uint64_t *base = w->regs + (size_t)ao->reg * WARP_SIZE;
+    const __m256i last = _mm256_set1_epi32((int)(l->smem_bytes - bytes)), dv = _mm256_set1_epi32((int)disp);
+    __m256i a[4], odd = _mm256_setzero_si256(), inside = _mm256_set1_epi32(-1);
+    for (unsigned k = 0; k < 4; k++) {
+        a[k] = _mm256_add_epi32(ptx_low32x8(base + 8 * k), dv);
+        odd = _mm256_or_si256(odd, a[k]);
+        inside = _mm256_and_si256(inside, _mm256_cmpeq_epi32(_mm256_max_epu32(a[k], last), last));
+    }
+    if (!_mm256_testz_si256(odd, _mm256_set1_epi32((int)(bytes - 1))) ||
+        !_mm256_testc_si256(inside, _mm256_set1_epi32(-1)))
+        return false;
+    if (out)
+        for (unsigned k = 0; k < 4; k++)
+            ptx_put32x8(out->addr + 8 * k, a[k], false);
+    uint32_t at[WARP_SIZE]; /* plain loads: on current hosts faster than the gather instruction */
+    for (unsigned k = 0; k < 4; k++)
+        _mm256_storeu_si256((__m256i *)(at + 8 * k), a[k]);
+    const uint8_t *smem = w->cta->smem;
+    for (unsigned e = 0; e < n; e++) { /* element by element, as the general path writes them */
+        uint64_t *dst = w->regs + (size_t)(n == 1 ? in->o[0].reg : in->o[0].vreg[e]) * WARP_SIZE;
+        const uint8_t *p = smem + 4 * e;
+        if (ptx_type_signed(in->type))
+            for (unsigned i = 0; i < WARP_SIZE; i++) {
+                int32_t x;
+                memcpy(&x, p + at[i], 4);
+                dst[i] = (uint64_t)(int64_t)x;
+            }
+        else
+            for (unsigned i = 0; i < WARP_SIZE; i++) {
+                uint32_t x;
+                memcpy(&x, p + at[i], 4);
+                dst[i] = x;
+            }
+    }
+    return true;
+}
+/* setp (int_form) of a full warp: p = a CMP b (0 or 1), q = !p where q is given. Each
+ * comparison is x > y, y > x or x == y, perhaps negated; unsigned ones compare with the sign
+ * bits flipped. */
+__attribute__((target("avx2"))) static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a,
+                                                      const uint64_t *b)
+{
+    const uint8_t cmp = in->mode;
+    const bool ordered = cmp == CMP_LT || cmp == CMP_LE || cmp == CMP_GT || cmp == CMP_GE;
+    const bool sg = ordered && ptx_type_signed(in->type), eq = cmp == CMP_EQ || cmp == CMP_NE;
+    const bool swap = cmp == CMP_LT || cmp == CMP_LO || cmp == CMP_GE || cmp == CMP_HS;
+    const bool neg = cmp == CMP_NE || cmp == CMP_LE || cmp == CMP_LS || cmp == CMP_GE || cmp == CMP_HS;
+    if (ptx_type_bytes(in->type) == 4) {
+        const __m256i bias = _mm256_set1_epi32(sg ? 0 : INT32_MIN), one = _mm256_set1_epi32(1);
+        for (unsigned k = 0; k < WARP_SIZE; k += 8) {
+            __m256i x = _mm256_xor_si256(ptx_low32x8(a + k), bias), y = _mm256_xor_si256(ptx_low32x8(b + k), bias);
+            __m256i r = eq ? _mm256_cmpeq_epi32(x, y) : swap ? _mm256_cmpgt_epi32(y, x) : _mm256_cmpgt_epi32(x, y);
+            __m256i t = _mm256_and_si256(neg ? _mm256_xor_si256(r, one) : r, one);
+            ptx_put32x8(p + k, t, false);
+            if (q)
+                ptx_put32x8(q + k, _mm256_xor_si256(t, one), false);
+        }
+        return;
+    }
+    const __m256i bias = _mm256_set1_epi64x(sg ? 0 : INT64_MIN), one = _mm256_set1_epi64x(1);
+    for (unsigned k = 0; k < WARP_SIZE; k += 4) {
+        __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(a + k)), bias);
+        __m256i y = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(b + k)), bias);
+        __m256i r = eq ? _mm256_cmpeq_epi64(x, y) : swap ? _mm256_cmpgt_epi64(y, x) : _mm256_cmpgt_epi64(x, y);
+        __m256i t = _mm256_and_si256(neg ? _mm256_xor_si256(r, one) : r, one);
+        _mm256_storeu_si256((__m256i *)(p + k), t);
+        if (q)
+            _mm256_storeu_si256((__m256i *)(q + k), _mm256_xor_si256(t, one));
+    }
+}
+#else
+static bool host_avx2(void) { return false; }
+static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out) { return false; }
+static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b, const PtxInst *in) {}
+static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
+#endif
+
+void ptx_fast_decode(PtxModule *m)
+{
+    const bool avx2 = host_avx2(), fma = ptx_host_fma();
+    for (uint32_t i = 0; i < m->n_insts; i++) {
+        PtxInst *in = &m->xinsts[i];
+        in->cls = m->statics[i].op;
+        in->fast = !avx2                   ? PTX_FAST_NONE
+                   : ld_shared32_form(in) ? PTX_FAST_LD_SHARED32
+                   : fma32_form(in)       ? (fma ? PTX_FAST_FMA32 : PTX_FAST_NONE)
+                                          : int_form(in);
+    }
+}
+
+bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
+{
+    switch (in->fast) {
+    case PTX_FAST_LD_SHARED32:
+        return ld_shared32(l, w, in, out);
+    case PTX_FAST_FMA32: {
+        uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
+        return ptx_fma32_warp(w->regs + (size_t)in->o[0].reg * WARP_SIZE, ptx_lane_values(l, w, &in->o[1], t1),
+                              ptx_lane_values(l, w, &in->o[2], t2), ptx_lane_values(l, w, &in->o[3], t3));
+    }
+    case PTX_FAST_SETP: {
+        uint64_t t2[WARP_SIZE], t3[WARP_SIZE];
+        const PtxOperand *q = &in->o[1];
+        setp_lanes(in, w->regs + (size_t)in->o[0].reg * WARP_SIZE,
+                   q->kind == OK_REG && q->reg != PTX_NO_REG ? w->regs + (size_t)q->reg * WARP_SIZE : NULL,
+                   ptx_lane_values(l, w, &in->o[2], t2), ptx_lane_values(l, w, &in->o[3], t3));
+        return true;
+    }
+    case PTX_FAST_NONE:
+        return false;
+    default: { /* the integer forms */
+        uint64_t t1[WARP_SIZE], t2[WARP_SIZE];
+        const uint64_t *a = ptx_lane_values(l, w, &in->o[1], t1);
+        const uint64_t *b = in->n_ops > 2 ? ptx_lane_values(l, w, &in->o[2], t2) : NULL;
+        int_lanes(in->fast, w->regs + (size_t)in->o[0].reg * WARP_SIZE, a, b, in);
+        return true;
+    }
+    }
+}
