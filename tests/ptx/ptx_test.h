@@ -29,31 +29,48 @@ static inline uint64_t pt_upload(PtxMemory *mem, const void *data, size_t bytes)
     return a;
 }
 
-/* Launch kernel with scalar/pointer arguments args[i] (each written with the parameter's size). */
-static inline bool pt_run(const PtxModule *m, PtxMemory *mem, const char *kernel, uint32_t gx, uint32_t gy,
-                          uint32_t gz, uint32_t bx, uint32_t by, uint32_t bz, uint32_t dyn_smem,
-                          const uint64_t *args, unsigned n_args, PtxRunStats *stats)
+/* Launch kernel with scalar/pointer arguments args[i] (each written with the parameter's size);
+ * false with the reason in err (a missing kernel, or the launch's fault). */
+static inline bool pt_launch(const PtxModule *m, PtxMemory *mem, const char *kernel, const uint32_t grid[3],
+                             const uint32_t block[3], uint32_t dyn_smem, const uint64_t *args, unsigned n_args,
+                             PtxRunStats *stats, char *err, size_t err_len)
 {
-    char err[512];
     const PtxKernelInfo *ki = ptx_module_kernel(m, kernel);
     if (!ki || ki->n_params != n_args) {
-        printf("  pt_run: kernel %s missing or wrong argument count\n", kernel);
+        snprintf(err, err_len, "kernel %s missing or wrong argument count", kernel);
         return false;
     }
     uint8_t buf[512] = {0};
     for (unsigned i = 0; i < n_args; i++)
         memcpy(buf + ki->param_offset[i], &args[i], ki->param_size[i] <= 8 ? ki->param_size[i] : 8);
-    uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
-    PtxLaunch *l = ptx_launch_create(m, kernel, grid, block, dyn_smem, buf, ki->param_bytes, mem, err, sizeof err);
-    if (!l) {
-        printf("  pt_run: %s\n", err);
+    PtxLaunch *l = ptx_launch_create(m, kernel, grid, block, dyn_smem, buf, ki->param_bytes, mem, err, err_len);
+    if (!l)
         return false;
-    }
     ptx_launch_set_inst_limit(l, 100000000);
-    bool ok = ptx_run_kernel(l, stats, err, sizeof err);
+    bool ok = ptx_run_kernel(l, stats, err, err_len);
+    ptx_launch_destroy(l);
+    return ok;
+}
+
+/* One CTA of `threads` threads in x; the reason for a failure in err. */
+static inline bool pt_run_err(const PtxModule *m, PtxMemory *mem, const char *kernel, uint32_t threads,
+                              const uint64_t *args, unsigned n_args, char *err, size_t err_len)
+{
+    const uint32_t grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
+    PtxRunStats st;
+    return pt_launch(m, mem, kernel, grid, block, 0, args, n_args, &st, err, err_len);
+}
+
+/* pt_launch with the reason printed. */
+static inline bool pt_run(const PtxModule *m, PtxMemory *mem, const char *kernel, uint32_t gx, uint32_t gy,
+                          uint32_t gz, uint32_t bx, uint32_t by, uint32_t bz, uint32_t dyn_smem,
+                          const uint64_t *args, unsigned n_args, PtxRunStats *stats)
+{
+    char err[512];
+    const uint32_t grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+    bool ok = pt_launch(m, mem, kernel, grid, block, dyn_smem, args, n_args, stats, err, sizeof err);
     if (!ok)
         printf("  pt_run: %s\n", err);
-    ptx_launch_destroy(l);
     return ok;
 }
 

@@ -252,6 +252,24 @@ TEST(gpgpusim_gtx480_file)
     EXPECT_STR(cc, "2.0"); /* -gpgpu_compute_capability_major 2 */
 }
 
+/* Two dumped machines (dump()) must be the same; else a failure at line naming the first line
+ * that differs (the text before it is the same in both). */
+static void expect_same_machine(const char *got, const char *want, const char *got_name, const char *want_name,
+                                int line)
+{
+    if (!strcmp(got, want))
+        return;
+    size_t i = 0;
+    while (got[i] == want[i])
+        i++;
+    while (i && got[i - 1] != '\n')
+        i--;
+    char m[512];
+    snprintf(m, sizeof m, "%s gives \"%.*s\", %s \"%.*s\"", got_name, (int)strcspn(got + i, "\n"), got + i, want_name,
+             (int)strcspn(want + i, "\n"), want + i);
+    test_fail(__FILE__, line, m);
+}
+
 /* configs/gpgpusim/gtx480.config, the machine `warpsim bench` runs its divergent stream on,
  * holds only the options warpsim reads: it must resolve to exactly the fixture's machine
  * (whose values the test above pins), and that machine must be valid. */
@@ -278,18 +296,7 @@ TEST(gpgpusim_gtx480_machine_file)
     dump(&fix, want, sizeof want);
     dump(&c, got, sizeof got);
     EXPECT(strlen(want) > 1000);
-    if (strcmp(got, want)) {
-        /* the first line that differs (the text before it is the same in both) */
-        size_t i = 0;
-        while (got[i] == want[i])
-            i++;
-        while (i && got[i - 1] != '\n')
-            i--;
-        char m[512];
-        snprintf(m, sizeof m, "configs/gpgpusim/gtx480.config gives \"%.*s\", the fixture \"%.*s\"",
-                 (int)strcspn(got + i, "\n"), got + i, (int)strcspn(want + i, "\n"), want + i);
-        test_fail(__FILE__, __LINE__, m);
-    }
+    expect_same_machine(got, want, "configs/gpgpusim/gtx480.config", "the fixture", __LINE__);
     EXPECT_EQ_I(run_child(validate_child, &c, out, sizeof out), 0);
     EXPECT_SAME(out, "");
 }
@@ -726,15 +733,5 @@ TEST(gpgpusim_preset_a100)
     dump(&fix, want, sizeof want);
     dump(&c, got, sizeof got);
     EXPECT(strlen(want) > 1000);
-    if (strcmp(got, want)) {
-        size_t i = 0;
-        while (got[i] == want[i])
-            i++;
-        while (i && got[i - 1] != '\n')
-            i--;
-        char m[512];
-        snprintf(m, sizeof m, "configs/a100.cfg gives \"%.*s\", the A100 file \"%.*s\"", (int)strcspn(got + i, "\n"),
-                 got + i, (int)strcspn(want + i, "\n"), want + i);
-        test_fail(__FILE__, __LINE__, m);
-    }
+    expect_same_machine(got, want, "configs/a100.cfg", "the A100 file", __LINE__);
 }

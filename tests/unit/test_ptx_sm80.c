@@ -203,23 +203,6 @@ static const char cpa_ptx[] =
     "  ld.shared.v4.b32 {%r7,%r8,%r9,%r10}, [%r4+32];\n  st.global.v4.b32 [%rd5+32], {%r7,%r8,%r9,%r10};\n"
     "  ret;\n}\n";
 
-static bool run_cpa(const PtxModule *m, PtxMemory *mem, const uint64_t args[3], uint32_t threads, char *err,
-                    size_t len)
-{
-    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
-    uint8_t buf[64] = {0};
-    for (unsigned i = 0; i < 3; i++)
-        memcpy(buf + ki->param_offset[i], &args[i], 8);
-    uint32_t grid[3] = {1, 1, 1}, block[3] = {threads, 1, 1};
-    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, buf, ki->param_bytes, mem, err, len);
-    if (!l)
-        return false;
-    PtxRunStats st;
-    bool ok = ptx_run_kernel(l, &st, err, len);
-    ptx_launch_destroy(l);
-    return ok;
-}
-
 TEST(ptx_cp_async_copy_and_faults)
 {
     PtxModule *m = parse(cpa_ptx, "cpa.ptx");
@@ -231,7 +214,7 @@ TEST(ptx_cp_async_copy_and_faults)
     uint64_t pout = pt_upload(mem, NULL, sizeof out);
     uint64_t args[3] = {pt_upload(mem, in, sizeof in), pout, 0};
     char err[512];
-    EXPECT(run_cpa(m, mem, args, 32, err, sizeof err));
+    EXPECT(pt_run_err(m, mem, "k", 32, args, 3, err, sizeof err));
     ptx_memory_read(mem, pout, out, sizeof out);
     unsigned wrong = 0;
     for (int t = 0; t < 32; t++)
@@ -242,7 +225,7 @@ TEST(ptx_cp_async_copy_and_faults)
     EXPECT_EQ_U(wrong, 0);
     /* the source 8 bytes on: thread 0's first copy is misaligned */
     args[2] = 8;
-    EXPECT(!run_cpa(m, mem, args, 32, err, sizeof err));
+    EXPECT(!pt_run_err(m, mem, "k", 32, args, 3, err, sizeof err));
     char want[200];
     snprintf(want, sizeof want, "cpa.ptx:%d: kernel k: ", 25); /* the first cp.async */
     EXPECT_CONTAINS(err, want);
@@ -251,13 +234,13 @@ TEST(ptx_cp_async_copy_and_faults)
     EXPECT_CONTAINS(err, want);
     /* 48 bytes on: thread 31's src-size (14) reaches past the input; thread 16's (0) reads nothing */
     args[2] = 48;
-    EXPECT(!run_cpa(m, mem, args, 32, err, sizeof err));
+    EXPECT(!pt_run_err(m, mem, "k", 32, args, 3, err, sizeof err));
     snprintf(want, sizeof want, "illegal address: 16-byte load at global address 0x%llx by block (0,0,0) thread (31,0,0)",
              (unsigned long long)(args[0] + 32 * 48));
     EXPECT_CONTAINS(err, want);
     /* 33 threads: thread 32's destination passes the 1536 bytes of shared memory */
     args[2] = 0;
-    EXPECT(!run_cpa(m, mem, args, 33, err, sizeof err));
+    EXPECT(!pt_run_err(m, mem, "k", 33, args, 3, err, sizeof err));
     EXPECT_CONTAINS(err, "16-byte store at shared offset 0x600 by block (0,0,0) thread (32,0,0): outside the 1536 "
                          "bytes of the block's shared memory");
     ptx_memory_destroy(mem);

@@ -105,23 +105,6 @@ static const char wmma_mem_ptx[] =
     "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd9], {%f1,%f1,%f1,%f1,%f1,%f1,%f1,%f1}, 16;\n"
     "  ret;\n}\n";
 
-/* Run k with the offsets; false with the launch's message in err when it faults. */
-static bool run_wmma_mem(const PtxModule *m, PtxMemory *mem, const uint64_t args[5], char *err, size_t len)
-{
-    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
-    uint8_t buf[64] = {0};
-    for (unsigned i = 0; i < 5; i++)
-        memcpy(buf + ki->param_offset[i], &args[i], 8);
-    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, buf, ki->param_bytes, mem, err, len);
-    if (!l)
-        return false;
-    PtxRunStats st;
-    bool ok = ptx_run_kernel(l, &st, err, len);
-    ptx_launch_destroy(l);
-    return ok;
-}
-
 /* The whole-fragment memory path and the element-by-element one it falls back to: a fragment
  * read through a generic address from shared memory and from global memory gives the same
  * registers; an access that leaves its allocation, or is misaligned, faults with the first
@@ -142,7 +125,7 @@ TEST(ptx_wmma_memory_paths_and_faults)
     /* d first and a last, so that nothing is allocated just before d or just after a */
     uint64_t pd = pt_upload(mem, NULL, sizeof d), pf = pt_upload(mem, NULL, sizeof frag);
     uint64_t args[5] = {pt_upload(mem, a, sizeof a), 0, pf, pd, 0};
-    EXPECT(run_wmma_mem(m, mem, args, err, sizeof err));
+    EXPECT(pt_run_err(m, mem, "k", 32, args, 5, err, sizeof err));
     ptx_memory_read(mem, args[2], frag, sizeof frag);
     ptx_memory_read(mem, args[3], d, sizeof d);
     unsigned differ = 0;
@@ -156,19 +139,19 @@ TEST(ptx_wmma_memory_paths_and_faults)
     /* 64 bytes on: the last two rows leave the 512 bytes; lane 14's first element is the first
      * outside (0x1c0 + 64 = 0x200 past the start) */
     args[1] = 64;
-    EXPECT(!run_wmma_mem(m, mem, args, err, sizeof err));
+    EXPECT(!pt_run_err(m, mem, "k", 32, args, 5, err, sizeof err));
     char want[160];
     snprintf(want, sizeof want, "illegal address: 2-byte load at global address 0x%llx by block (0,0,0) thread (14,0,0)",
              (unsigned long long)(args[0] + 512));
     EXPECT_CONTAINS(err, want);
     args[1] = 1; /* misaligned: the first lane's first element */
-    EXPECT(!run_wmma_mem(m, mem, args, err, sizeof err));
+    EXPECT(!pt_run_err(m, mem, "k", 32, args, 5, err, sizeof err));
     snprintf(want, sizeof want, "misaligned address: 2-byte load at global address 0x%llx by block (0,0,0) thread (0,0,0)",
              (unsigned long long)(args[0] + 1));
     EXPECT_CONTAINS(err, want);
     args[1] = 0; /* the store: its first row before d */
     args[4] = (uint64_t)-64;
-    EXPECT(!run_wmma_mem(m, mem, args, err, sizeof err));
+    EXPECT(!pt_run_err(m, mem, "k", 32, args, 5, err, sizeof err));
     snprintf(want, sizeof want, "4-byte store at global address 0x%llx by block (0,0,0) thread (0,0,0)",
              (unsigned long long)(args[3] - 64));
     EXPECT_CONTAINS(err, want);
@@ -220,24 +203,6 @@ static const char wmma_runs_ptx[] =
     "  cvt.u64.u32 %rd3, %r4;\n  add.s64 %rd5, %rd9, %rd3;\n  st.global.u32 [%rd5+4096], %r5;\n"
     "  add.u32 %r3, %r3, 4;\n  setp.lt.u32 %p1, %r3, 128;\n  @%p1 bra OUT;\n  ret;\n}\n";
 
-static bool run_runs(const PtxModule *m, PtxMemory *mem, uint64_t in, uint64_t out, uint32_t off, char *err,
-                     size_t len)
-{
-    const PtxKernelInfo *ki = ptx_module_kernel(m, "k");
-    uint8_t buf[64] = {0};
-    memcpy(buf + ki->param_offset[0], &in, 8);
-    memcpy(buf + ki->param_offset[1], &out, 8);
-    memcpy(buf + ki->param_offset[2], &off, 4);
-    uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-    PtxLaunch *l = ptx_launch_create(m, "k", grid, block, 0, buf, ki->param_bytes, mem, err, len);
-    if (!l)
-        return false;
-    PtxRunStats st;
-    bool ok = ptx_run_kernel(l, &st, err, len);
-    ptx_launch_destroy(l);
-    return ok;
-}
-
 TEST(ptx_wmma_shared_runs)
 {
     char err[512];
@@ -250,7 +215,8 @@ TEST(ptx_wmma_shared_runs)
     for (uint32_t i = 0; i < 1024; i++)
         in[i] = i * 2654435761u; /* no two words alike: halves and floats of every kind */
     uint64_t pin = pt_upload(mem, in, sizeof in), pout = pt_upload(mem, NULL, sizeof out);
-    EXPECT(run_runs(m, mem, pin, pout, 0, err, sizeof err));
+    uint64_t args[3] = {pin, pout, 0};
+    EXPECT(pt_run_err(m, mem, "k", 32, args, 3, err, sizeof err));
     ptx_memory_read(mem, pout, out, sizeof out);
     unsigned differ = 0;
     for (uint32_t lane = 0; lane < 32; lane++) {
@@ -267,7 +233,8 @@ TEST(ptx_wmma_shared_runs)
     EXPECT(memcmp(out + 1536, in, 4096) != 0); /* d was stored */
     /* b at 3600 + 64: lane l's column starts 48 l bytes on, 32 bytes long; lane 9's is the first
      * past the 4096 bytes */
-    EXPECT(!run_runs(m, mem, pin, pout, 3600, err, sizeof err));
+    args[2] = 3600;
+    EXPECT(!pt_run_err(m, mem, "k", 32, args, 3, err, sizeof err));
     EXPECT_CONTAINS(err, "2-byte load");
     EXPECT_CONTAINS(err, "thread (9,0,0)");
     ptx_memory_destroy(mem);
