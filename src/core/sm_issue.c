@@ -5,7 +5,7 @@
  * some back (may_issue: counted as sched.held), and issues the one its policy picks. A cycle
  * with live warps but none ready counts as sched.no_ready, or sched.ldst_stall when the only
  * warps that could go wanted the busy LD/ST unit. Schedulers see the SM through one SmView,
- * refreshed once per cycle before the first scheduler looks. */
+ * refreshed once per cycle before the first scheduler looks (for a policy that reads it). */
 #include "core/sm_internal.h"
 
 #include "base/base.h"
@@ -275,7 +275,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             }
             continue;
         }
-        if (!viewed) {
+        if (!viewed && !ops->ignores_sm_view) {
             refresh_view(sm);
             viewed = true;
         }

@@ -132,6 +132,8 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
     sm->ready_at[slot] = ready_at;
     sm->mem_wait_mask = live && loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
     sm->raw_mask = live && w->raw ? sm->raw_mask | bit : sm->raw_mask & ~bit;
+    if (sm->sched_ops->ignores_sm_view)
+        return;
     WarpSlotInfo *si = &sm->slot_info[slot];
     si->live = live;
     si->has_next = live && next;
