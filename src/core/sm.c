@@ -76,8 +76,10 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->sched_ops = policy_warp(cfg->sm.sched);
     CHECK(sm->sched_ops);
     sched_create(sm, cfg, st);
-    sm->sp_busy = xcalloc(cfg->sm.n_sp_units, sizeof *sm->sp_busy);
-    sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
+    sm->pool_units[SM_UNIT_SP] = cfg->sm.n_sp_units;
+    sm->pool_units[SM_UNIT_SFU] = cfg->sm.n_sfu_units;
+    for (int u = SM_UNIT_SP; u <= SM_UNIT_SFU; u++)
+        sm->pool_busy[u] = xcalloc(MAX(sm->pool_units[u], 1u), sizeof *sm->pool_busy[u]);
     sm->tensor_busy = xcalloc(MAX(cfg->sm.n_tensor_units, 1u), sizeof *sm->tensor_busy);
     sm->pool_free_at[SM_UNIT_SP] = cfg->sm.n_sp_units ? 0 : UINT64_MAX; /* never free without units */
     sm->pool_free_at[SM_UNIT_SFU] = cfg->sm.n_sfu_units ? 0 : UINT64_MAX;
@@ -225,8 +227,8 @@ void sm_free(Sm *sm)
     free(sm->age);
     free(sm->ready_at);
     free(sm->slot_info);
-    free(sm->sp_busy);
-    free(sm->sfu_busy);
+    free(sm->pool_busy[SM_UNIT_SP]);
+    free(sm->pool_busy[SM_UNIT_SFU]);
     free(sm->tensor_busy);
     free(sm->next_unit);
 }

@@ -22,8 +22,7 @@ static bool sb_mentions(const WinstStatic *s, uint16_t reg)
     return false;
 }
 
-/* Drop the entries whose registers are written by `now`. */
-static void sb_compact(Warp *w, uint64_t now)
+void sm_sb_compact(Warp *w, uint64_t now)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < w->n_sb; i++)
@@ -50,17 +49,6 @@ static uint64_t sb_free_by(const Warp *w, uint32_t need)
         t = next;
     }
     return t;
-}
-
-void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now)
-{
-    if (w->n_sb + n > sm->cfg->sm.max_pending_regs)
-        sb_compact(w, now);
-    CHECK(w->n_sb + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
-    uint32_t k = w->n_sb; /* in a local: the entries' stores may alias the count */
-    for (uint32_t d = 0; d < n; d++)
-        w->sb[k++] = (ScoreboardEntry){regs[d], release};
-    w->n_sb = k;
 }
 
 /* cp.async.wait_group (s): every group older than the async_keep most recent committed ones
