@@ -490,12 +490,13 @@ bool sm_cycle(Sm *sm, uint64_t now)
 {
     if (sm->next_wake > now)
         return false;
-    account_sleep(sm, now);
+    if (now > sm->accounted || sm->stall_sleep) /* else it would only clear stall_sleep */
+        account_sleep(sm, now);
     sm->accounted = now + 1;
     if (sm->n_live_ctas)
         sm->cycles_active++;
     sm_ctl_tick(sm, now);
-    bool progress = sm_ldst_cycle(sm, now);
+    bool progress = !sm_ldst_quiet(sm, now) && sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
     const SmStall before = {(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
                             (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
@@ -506,7 +507,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     }
     if (sm->fetch_mask)
         next = now + 1;
-    next = MIN(next, sm_ldst_next_event(sm, now));
+    next = MIN(next, sm_ldst_quiet(sm, now) ? sm->ring_next_ready : sm_ldst_next_event(sm, now));
     next = MIN(next, sm->ctl_due);
     /* A scheduler waited for a busy unit. After a cycle that changed something, the next one
      * may differ: look again. After one that changed nothing, every cycle until the unit's next

@@ -107,6 +107,14 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+/* Nothing for the LD/ST side this cycle: no reply, no instruction in the unit or its queues, no
+ * timed return due. sm_ldst_cycle would do nothing and the next event is the rings'; an
+ * ALU-bound SM is here on most cycles, so it is asked inline before those calls. */
+static inline bool sm_ldst_quiet(const Sm *sm, uint64_t now)
+{
+    const Ldst *u = &sm->ldst;
+    return !sm->replies.head && !u->wake && !u->active && !u->rq_n && !u->lq_n && sm->ring_next_ready > now;
+}
 /* One access's L1D lookup, accounted, without holding the unit on a failure. */
 L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now);
 /* One access of load record i is back (or looked up, for an access that was owed). */

@@ -78,12 +78,16 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
     }
     uint64_t t = w->ibuf_ready;
     const WinstStatic *s = w->next;
-    uint32_t k = 0; /* one pass: drop the entries written by now (sb_compact), wait for the rest */
-    for (uint32_t i = 0; i < w->n_sb; i++) {
-        ScoreboardEntry e = w->sb[i];
+    /* one pass: drop the entries written by now (sm_sb_compact), wait for the rest; the count and
+     * the entries in locals, as the entries' stores may alias them */
+    ScoreboardEntry *sb = w->sb;
+    const uint32_t n_sb = w->n_sb;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n_sb; i++) {
+        ScoreboardEntry e = sb[i];
         if (e.release <= now)
             continue;
-        w->sb[k++] = e;
+        sb[k++] = e;
         if (e.release > t && t != UINT64_MAX && sb_mentions(s, e.reg))
             t = e.release;
     }
