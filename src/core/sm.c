@@ -495,13 +495,14 @@ bool sm_cycle(Sm *sm, uint64_t now)
     sm->accounted = now + 1;
     if (sm->n_live_ctas)
         sm->cycles_active++;
-    sm_ctl_tick(sm, now);
+    if (sm->ctl_due <= now) /* the controller's tick, when it is due */
+        sm_ctl_tick(sm, now);
     bool progress = !sm_ldst_quiet(sm, now) && sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
     const SmStall before = {(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
                             (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
     progress |= sm_schedule(sm, now, &next);
-    if (sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
+    if (sm->fetch_mask && sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
         progress = true;
         next = MIN(next, now + 2); /* the fetched warp's first issue */
     }

@@ -126,16 +126,14 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
         SmUnit u = sm_on_sfu(op) ? SM_UNIT_SFU : SM_UNIT_SP;
         uint64_t *busy = sm->pool_busy[u];
         uint32_t n = sm->pool_units[u];
-        /* the first free unit takes it; the pool changes only here: its earliest busy cycle too */
-        uint64_t t = UINT64_MAX, until = now + sm->ii[op];
-        bool taken = false;
-        for (uint32_t i = 0; i < n; i++) {
-            if (!taken && busy[i] <= now) {
-                busy[i] = until;
-                taken = true;
+        for (uint32_t i = 0; i < n; i++)
+            if (busy[i] <= now) {
+                busy[i] = now + sm->ii[op];
+                break;
             }
+        uint64_t t = UINT64_MAX; /* the pool changes only here: its earliest busy cycle too */
+        for (uint32_t i = 0; i < n; i++)
             t = MIN(t, busy[i]);
-        }
         sm->pool_free_at[u] = t;
         sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     }
