@@ -231,9 +231,10 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
     uint64_t next = *next_ready; /* in a local, as in ready_warps */
-    bool any = false, viewed = false;
+    bool any = false;
     sm->stall_wait = false;
     const WarpSchedOps *ops = sm->sched_ops;
+    bool viewed = ops->ignores_sm_view; /* refreshed already, or never needed */
     /* sm.sched_rotate: which scheduler sees the shared units first this cycle */
     uint32_t n = sm->n_sched, first = 0;
     if (sm->cfg->sm.sched_rotate && n > 1) /* no division on the common power-of-two counts */
@@ -249,6 +250,14 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         if (!can_take) { /* memory instructions cannot issue: look at them only for stats */
             blocked_mem = cand & sm->mem_next_mask;
             cand &= ~blocked_mem;
+            for (uint64_t m = blocked_mem; m; m &= m - 1) {
+                uint32_t slot = (uint32_t)__builtin_ctzll(m);
+                if (sm->ready_at[slot] <= now) {
+                    wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
+                    break;
+                }
+                next = MIN(next, sm->ready_at[slot]);
+            }
         }
         if (!cand && !blocked_mem) { /* every warp waits for an event: the common case */
             if (live)
@@ -257,14 +266,6 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         }
         bool busy = false;
         uint64_t ready = ready_warps(sm, cand, now, &next, &busy);
-        for (uint64_t m = blocked_mem; m; m &= m - 1) {
-            uint32_t slot = (uint32_t)__builtin_ctzll(m);
-            if (sm->ready_at[slot] <= now) {
-                wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
-                break;
-            }
-            next = MIN(next, sm->ready_at[slot]);
-        }
         if (!ready) {
             if (wanted_ldst) {
                 sm->stall_ldst++;
@@ -279,7 +280,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             }
             continue;
         }
-        if (!viewed && !ops->ignores_sm_view) {
+        if (!viewed) {
             refresh_view(sm);
             viewed = true;
         }
