@@ -33,7 +33,7 @@ void sm_sb_compact(Warp *w, uint64_t now)
 
 /* The cycle by which `need` entries are free: the need-th earliest release (pending loads,
  * UINT64_MAX, never count: then the warp waits for their data). */
-static uint64_t sb_free_by(const Warp *w, uint32_t need)
+__attribute__((noinline)) static uint64_t sb_free_by(const Warp *w, uint32_t need)
 {
     uint64_t t = 0;
     uint32_t freed = 0;
@@ -53,7 +53,7 @@ static uint64_t sb_free_by(const Warp *w, uint32_t need)
 
 /* cp.async.wait_group (s): every group older than the async_keep most recent committed ones
  * (wait_all: every group, the open one committed first) has no copy in flight. */
-static bool async_waited(const Warp *w, const WinstStatic *s)
+__attribute__((noinline)) static bool async_waited(const Warp *w, const WinstStatic *s)
 {
     uint64_t committed = (uint64_t)w->async_open + ((s->flags & WINST_F_ASYNC_COMMIT) ? 1 : 0);
     if (committed <= s->async_keep)
@@ -106,6 +106,27 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
     w->ready_at = t;
 }
 
+/* The schedulers' per-slot view of warp w, for a policy that reads it; apart, so that the warp
+ * update's common path makes no call after the front end's peek. */
+__attribute__((noinline)) static void slot_info_refresh(Sm *sm, Warp *w, uint32_t slot)
+{
+    WarpSlotInfo *si = &sm->slot_info[slot];
+    const bool live = w->live;
+    const WinstStatic *next = w->next;
+    const uint32_t loads_pending = w->loads_pending;
+    si->live = live;
+    si->has_next = live && next;
+    si->loads_pending = loads_pending;
+    if (live && next) {
+        const WinstStatic *s = next;
+        si->next_pc = s->pc;
+        si->next_op = s->op;
+        si->next_space = s->space;
+        si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
+        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm->front->peek_mask(sm->front_self, w->id)) : w->lanes;
+    }
+}
+
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
 {
     warp_compute_ready(sm, w, now);
@@ -124,18 +145,6 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
     sm->ready_at[slot] = ready_at;
     sm->mem_wait_mask = live && loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
     sm->raw_mask = live && w->raw ? sm->raw_mask | bit : sm->raw_mask & ~bit;
-    if (sm->sched_ops->ignores_sm_view)
-        return;
-    WarpSlotInfo *si = &sm->slot_info[slot];
-    si->live = live;
-    si->has_next = live && next;
-    si->loads_pending = loads_pending;
-    if (live && next) {
-        const WinstStatic *s = next;
-        si->next_pc = s->pc;
-        si->next_op = s->op;
-        si->next_space = s->space;
-        si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
-        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm->front->peek_mask(sm->front_self, w->id)) : w->lanes;
-    }
+    if (!sm->sched_ops->ignores_sm_view)
+        slot_info_refresh(sm, w, slot);
 }
