@@ -98,7 +98,7 @@ static void ibuf_step(Sm *sm, Warp *w, uint32_t slot, uint32_t pc, uint64_t now)
     sm_ibuf_start(sm, w, slot, now);
 }
 
-__attribute__((always_inline)) static inline void issue(Sm *sm, uint32_t slot, uint64_t now)
+static void issue(Sm *sm, uint32_t slot, uint64_t now)
 {
     Warp *w = &sm->warps[slot];
     Winst *wi = &sm->scratch;
