@@ -508,7 +508,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     }
     if (sm->fetch_mask)
         next = now + 1;
-    next = MIN(next, sm_ldst_quiet(sm, now) ? sm->ring_next_ready : sm_ldst_next_event(sm, now));
+    next = MIN(next, sm_ldst_next_event(sm, now));
     next = MIN(next, sm->ctl_due);
     /* A scheduler waited for a busy unit. After a cycle that changed something, the next one
      * may differ: look again. After one that changed nothing, every cycle until the unit's next
