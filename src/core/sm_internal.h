@@ -108,8 +108,8 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
 /* Nothing for the LD/ST side this cycle: no reply, no instruction in the unit or its queues, no
- * timed return due. sm_ldst_cycle would do nothing and the next event is the rings'; an
- * ALU-bound SM is here on most cycles, so it is asked inline before those calls. */
+ * timed return due. sm_ldst_cycle would do nothing (and the next event is the rings'); an
+ * ALU-bound SM is here on most cycles, so it is asked inline before that call. */
 static inline bool sm_ldst_quiet(const Sm *sm, uint64_t now)
 {
     const Ldst *u = &sm->ldst;
