@@ -76,8 +76,10 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->sched_ops = policy_warp(cfg->sm.sched);
     CHECK(sm->sched_ops);
     sched_create(sm, cfg, st);
-    sm->sp_busy = xcalloc(cfg->sm.n_sp_units, sizeof *sm->sp_busy);
-    sm->sfu_busy = xcalloc(cfg->sm.n_sfu_units, sizeof *sm->sfu_busy);
+    sm->pool_units[SM_UNIT_SP] = cfg->sm.n_sp_units;
+    sm->pool_units[SM_UNIT_SFU] = cfg->sm.n_sfu_units;
+    for (int u = SM_UNIT_SP; u <= SM_UNIT_SFU; u++)
+        sm->pool_busy[u] = xcalloc(MAX(sm->pool_units[u], 1u), sizeof *sm->pool_busy[u]);
     sm->tensor_busy = xcalloc(MAX(cfg->sm.n_tensor_units, 1u), sizeof *sm->tensor_busy);
     sm->pool_free_at[SM_UNIT_SP] = cfg->sm.n_sp_units ? 0 : UINT64_MAX; /* never free without units */
     sm->pool_free_at[SM_UNIT_SFU] = cfg->sm.n_sfu_units ? 0 : UINT64_MAX;
@@ -225,8 +227,8 @@ void sm_free(Sm *sm)
     free(sm->age);
     free(sm->ready_at);
     free(sm->slot_info);
-    free(sm->sp_busy);
-    free(sm->sfu_busy);
+    free(sm->pool_busy[SM_UNIT_SP]);
+    free(sm->pool_busy[SM_UNIT_SFU]);
     free(sm->tensor_busy);
     free(sm->next_unit);
 }
@@ -488,17 +490,19 @@ bool sm_cycle(Sm *sm, uint64_t now)
 {
     if (sm->next_wake > now)
         return false;
-    account_sleep(sm, now);
+    if (now > sm->accounted || sm->stall_sleep) /* else it would only clear stall_sleep */
+        account_sleep(sm, now);
     sm->accounted = now + 1;
     if (sm->n_live_ctas)
         sm->cycles_active++;
-    sm_ctl_tick(sm, now);
-    bool progress = sm_ldst_cycle(sm, now);
+    if (sm->ctl_due <= now) /* the controller's tick, when it is due */
+        sm_ctl_tick(sm, now);
+    bool progress = !sm_ldst_quiet(sm, now) && sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
     const SmStall before = {(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
                             (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
     progress |= sm_schedule(sm, now, &next);
-    if (sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
+    if (sm->fetch_mask && sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
         progress = true;
         next = MIN(next, now + 2); /* the fetched warp's first issue */
     }

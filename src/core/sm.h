@@ -206,7 +206,10 @@ typedef struct Sm {
     WarpSlotInfo *slot_info;  /* per slot, what the schedulers see */
     SmView view;
     uint64_t *age;
-    uint64_t *sp_busy, *sfu_busy, *tensor_busy; /* per unit: the cycle it takes its next instruction */
+    /* per unit: the cycle it takes its next instruction; pool_busy[SM_UNIT_SP / SM_UNIT_SFU] hold
+     * pool_units[] units each */
+    uint64_t *pool_busy[2], *tensor_busy;
+    uint32_t pool_units[2];
     uint64_t pool_free_at[2]; /* SP, SFU: the earliest of the pool's busy cycles (one free by then) */
     uint8_t *next_unit;       /* per slot, the unit its next instruction needs (SmUnit) */
     uint32_t lat[WOP_COUNT], ii[WOP_COUNT];

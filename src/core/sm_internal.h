@@ -25,22 +25,45 @@ static inline uint8_t sm_lanes_of(Warp *w, uint32_t mask)
 /* The unit an instruction issues to. SP and SFU are indexes of Sm.pool_free_at. */
 typedef enum SmUnit { SM_UNIT_SP, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_TENSOR } SmUnit;
 
-/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). */
-static inline bool sm_on_sfu(uint8_t op)
-{
-    return op == WOP_SFU || op == WOP_INT_DIV || op == WOP_FP_DIV || (op >= WOP_DP_ADD && op <= WOP_DP_DIV);
-}
+/* Fermi: divides, double precision and transcendentals run on the SFU (no DP unit). A bit
+ * per op (WOP_COUNT <= 32) rather than a chain of compares: it is asked on every issue. */
+#define SM_SFU_OPS                                                                                          \
+    ((1u << WOP_SFU) | (1u << WOP_INT_DIV) | (1u << WOP_FP_DIV) | (1u << WOP_DP_ADD) | (1u << WOP_DP_MUL) | \
+     (1u << WOP_DP_MAD) | (1u << WOP_DP_DIV))
+static inline bool sm_on_sfu(uint8_t op) { return SM_SFU_OPS >> op & 1; }
 
-static inline SmUnit sm_unit_of(const WinstStatic *s)
-{
-    return winst_is_mem(s) ? SM_UNIT_LDST : s->op == WOP_TENSOR ? SM_UNIT_TENSOR : sm_on_sfu(s->op) ? SM_UNIT_SFU : SM_UNIT_SP;
-}
+/* Each op's unit, two bits an op (SM_UNIT_SP is 0). */
+#define SM_UNIT_BITS(op, u) ((uint64_t)(u) << (2 * (op)))
+#define SM_OP_UNITS                                                                                          \
+    (SM_UNIT_BITS(WOP_LOAD, SM_UNIT_LDST) | SM_UNIT_BITS(WOP_STORE, SM_UNIT_LDST) |                          \
+     SM_UNIT_BITS(WOP_ATOMIC, SM_UNIT_LDST) | SM_UNIT_BITS(WOP_TENSOR, SM_UNIT_TENSOR) |                     \
+     SM_UNIT_BITS(WOP_SFU, SM_UNIT_SFU) | SM_UNIT_BITS(WOP_INT_DIV, SM_UNIT_SFU) |                           \
+     SM_UNIT_BITS(WOP_FP_DIV, SM_UNIT_SFU) | SM_UNIT_BITS(WOP_DP_ADD, SM_UNIT_SFU) |                         \
+     SM_UNIT_BITS(WOP_DP_MUL, SM_UNIT_SFU) | SM_UNIT_BITS(WOP_DP_MAD, SM_UNIT_SFU) |                         \
+     SM_UNIT_BITS(WOP_DP_DIV, SM_UNIT_SFU))
+_Static_assert(WOP_COUNT <= 32, "an op's unit and SFU bit are read from 64- and 32-bit words");
+
+static inline SmUnit sm_unit_of(const WinstStatic *s) { return (SmUnit)(SM_OP_UNITS >> (2 * s->op) & 3); }
 
 /* sm_scoreboard.c: recompute a warp's earliest issue cycle after something about it changed,
  * and keep the SM's masks and the schedulers' slot info in step. */
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now);
-/* Record n destination registers written at `release` (UINT64_MAX: when a load is back). */
-void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now);
+/* Drop the entries whose registers are written by `now`. */
+void sm_sb_compact(Warp *w, uint64_t now);
+/* Record n destination registers written at `release` (UINT64_MAX: when a load is back);
+ * inline, as it runs on every issue. */
+static inline void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now)
+{
+    uint32_t k = w->n_sb; /* in a local: the entries' stores may alias the count */
+    if (k + n > sm->cfg->sm.max_pending_regs) {
+        sm_sb_compact(w, now);
+        k = w->n_sb;
+    }
+    CHECK(k + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
+    for (uint32_t d = 0; d < n; d++)
+        w->sb[k++] = (ScoreboardEntry){regs[d], release};
+    w->n_sb = k;
+}
 
 /* Scheduler k issued nothing for n cycles with live warps and none ready: a RAW stall when one
  * of them waits on the scoreboard, else an idle or control stall (barrier, empty I-buffer). */
@@ -78,12 +101,20 @@ void sm_ibuf_start(Sm *sm, Warp *w, uint32_t slot, uint64_t now);
 void sm_ldst_init(Sm *sm, Stats *st);
 void sm_ldst_free(Sm *sm);
 /* Whether a memory instruction can issue now: the LD/ST unit is idle or its queue has room. */
-bool sm_ldst_can_take(const Sm *sm);
+static inline bool sm_ldst_can_take(const Sm *sm) { return !sm->ldst.active || sm->ldst.mq_n < sm->ldst.mq_cap; }
 void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 /* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+/* Nothing for the LD/ST side this cycle: no reply, no instruction in the unit or its queues, no
+ * timed return due. sm_ldst_cycle would do nothing (and the next event is the rings'); an
+ * ALU-bound SM is here on most cycles, so it is asked inline before that call. */
+static inline bool sm_ldst_quiet(const Sm *sm, uint64_t now)
+{
+    const Ldst *u = &sm->ldst;
+    return !sm->replies.head && !u->wake && !u->active && !u->rq_n && !u->lq_n && sm->ring_next_ready > now;
+}
 /* One access's L1D lookup, accounted, without holding the unit on a failure. */
 L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now);
 /* One access of load record i is back (or looked up, for an access that was owed). */
@@ -97,10 +128,9 @@ bool sm_reexec_defer(Sm *sm, const LqEntry *e, L1dResult res);
  * took the L1D's port this cycle. */
 bool sm_reexec_step(Sm *sm, uint64_t now);
 /* The warp's priority in GTO order among its scheduler's live warps: how many are older
- * (remembered per scheduler until the warp or the live set changes). */
-static inline uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
+ * (remembered per scheduler until the warp or the live set changes). k: the slot's scheduler. */
+static inline uint32_t sm_gto_rank_in(Sm *sm, uint32_t k, uint32_t slot)
 {
-    uint32_t k = slot % sm->n_sched;
     uint64_t live = sm->sched_mask[k];
     if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
         return sm->rank_val[k];
@@ -110,5 +140,6 @@ static inline uint32_t sm_gto_rank(Sm *sm, uint32_t slot)
     sm->rank_val[k] = rank;
     return rank;
 }
+static inline uint32_t sm_gto_rank(Sm *sm, uint32_t slot) { return sm_gto_rank_in(sm, slot % sm->n_sched, slot); }
 
 #endif

@@ -5,7 +5,7 @@
  * some back (may_issue: counted as sched.held), and issues the one its policy picks. A cycle
  * with live warps but none ready counts as sched.no_ready, or sched.ldst_stall when the only
  * warps that could go wanted the busy LD/ST unit. Schedulers see the SM through one SmView,
- * refreshed once per cycle before the first scheduler looks. */
+ * refreshed once per cycle before the first scheduler looks (for a policy that reads it). */
 #include "core/sm_internal.h"
 
 #include "base/base.h"
@@ -124,8 +124,8 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
         sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     } else {
         SmUnit u = sm_on_sfu(op) ? SM_UNIT_SFU : SM_UNIT_SP;
-        uint64_t *busy = u == SM_UNIT_SFU ? sm->sfu_busy : sm->sp_busy;
-        uint32_t n = u == SM_UNIT_SFU ? sm->cfg->sm.n_sfu_units : sm->cfg->sm.n_sp_units;
+        uint64_t *busy = sm->pool_busy[u];
+        uint32_t n = sm->pool_units[u];
         for (uint32_t i = 0; i < n; i++)
             if (busy[i] <= now) {
                 busy[i] = now + sm->ii[op];
@@ -162,7 +162,7 @@ static bool issue_second(Sm *sm, uint32_t k, uint32_t slot, SmUnit first, const 
     }
     if (ops->on_issue)
         ops->on_issue(sm->sched[k], slot, v);
-    sm->issue_rank[MIN(sm_gto_rank(sm, slot), sm->n_ranks - 1)]++;
+    sm->issue_rank[MIN(sm_gto_rank_in(sm, k, slot), sm->n_ranks - 1)]++;
     issue(sm, slot, now);
     sm->dual_issued++;
     return true;
@@ -231,20 +231,33 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
     uint64_t next = *next_ready; /* in a local, as in ready_warps */
-    bool any = false, viewed = false;
+    bool any = false;
     sm->stall_wait = false;
     const WarpSchedOps *ops = sm->sched_ops;
+    bool viewed = ops->ignores_sm_view; /* refreshed already, or never needed */
     /* sm.sched_rotate: which scheduler sees the shared units first this cycle */
     uint32_t n = sm->n_sched, first = 0;
     if (sm->cfg->sm.sched_rotate && n > 1) /* no division on the common power-of-two counts */
         first = (n & (n - 1)) == 0 ? (uint32_t)(now & (n - 1)) : (uint32_t)(now % n);
+    const bool dual = sm->cfg->sm.issue_per_warp > 1;
+    bool can_take = sm_ldst_can_take(sm); /* asked again after each issue, which may fill the unit */
+    /* the fields every scheduler sees alike; the rest are set per scheduler */
+    WarpSchedView v = {.age = sm->age, .cycle = now, .sm = &sm->view};
     for (uint32_t i = 0, k = first; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
-        uint64_t live = sm->sched_mask[k], mem_wait = sm->mem_wait_mask & live;
+        uint64_t live = sm->sched_mask[k];
         uint64_t cand = live & ~sm->waiting_mask & ~sm->held_mask, blocked_mem = 0; /* held: sm_ctl.c */
         bool wanted_ldst = false;
-        if (!sm_ldst_can_take(sm)) { /* memory instructions cannot issue: look at them only for stats */
+        if (!can_take) { /* memory instructions cannot issue: look at them only for stats */
             blocked_mem = cand & sm->mem_next_mask;
             cand &= ~blocked_mem;
+            for (uint64_t m = blocked_mem; m; m &= m - 1) {
+                uint32_t slot = (uint32_t)__builtin_ctzll(m);
+                if (sm->ready_at[slot] <= now) {
+                    wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
+                    break;
+                }
+                next = MIN(next, sm->ready_at[slot]);
+            }
         }
         if (!cand && !blocked_mem) { /* every warp waits for an event: the common case */
             if (live)
@@ -253,14 +266,6 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         }
         bool busy = false;
         uint64_t ready = ready_warps(sm, cand, now, &next, &busy);
-        for (uint64_t m = blocked_mem; m; m &= m - 1) {
-            uint32_t slot = (uint32_t)__builtin_ctzll(m);
-            if (sm->ready_at[slot] <= now) {
-                wanted_ldst = true; /* one is enough: the LD/ST unit's next event decides */
-                break;
-            }
-            next = MIN(next, sm->ready_at[slot]);
-        }
         if (!ready) {
             if (wanted_ldst) {
                 sm->stall_ldst++;
@@ -279,8 +284,10 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             refresh_view(sm);
             viewed = true;
         }
-        WarpSchedView v = {.ready = ready, .valid = live, .mem_wait = mem_wait, .age = sm->age, .cycle = now,
-                           .sched = k, .sm = &sm->view};
+        v.ready = ready;
+        v.valid = live;
+        v.mem_wait = sm->mem_wait_mask & live;
+        v.sched = k;
         if (ops->may_issue) {
             for (uint64_t m = ready; m; m &= m - 1) {
                 uint32_t slot = (uint32_t)__builtin_ctzll(m);
@@ -302,12 +309,13 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         CHECK(v.ready >> slot & 1);
         if (ops->on_issue)
             ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
-        sm->issue_rank[MIN(sm_gto_rank(sm, (uint32_t)slot), sm->n_ranks - 1)]++;
+        sm->issue_rank[MIN(sm_gto_rank_in(sm, k, (uint32_t)slot), sm->n_ranks - 1)]++;
         SmUnit first_unit = (SmUnit)sm->next_unit[slot];
         issue(sm, (uint32_t)slot, now);
         sm->issued++;
-        if (sm->cfg->sm.issue_per_warp > 1)
+        if (dual)
             issue_second(sm, k, (uint32_t)slot, first_unit, &v, now);
+        can_take = sm_ldst_can_take(sm);
         any = true;
         next = MIN(next, now + 1);
     }

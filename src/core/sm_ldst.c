@@ -606,8 +606,6 @@ static void ldst_start(Sm *sm, const MemInst *m, uint64_t now)
         ldst_finish(sm, now);
 }
 
-bool sm_ldst_can_take(const Sm *sm) { return !sm->ldst.active || sm->ldst.mq_n < sm->ldst.mq_cap; }
-
 void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
 {
     Ldst *u = &sm->ldst;

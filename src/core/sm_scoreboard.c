@@ -22,8 +22,7 @@ static bool sb_mentions(const WinstStatic *s, uint16_t reg)
     return false;
 }
 
-/* Drop the entries whose registers are written by `now`. */
-static void sb_compact(Warp *w, uint64_t now)
+void sm_sb_compact(Warp *w, uint64_t now)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < w->n_sb; i++)
@@ -34,7 +33,7 @@ static void sb_compact(Warp *w, uint64_t now)
 
 /* The cycle by which `need` entries are free: the need-th earliest release (pending loads,
  * UINT64_MAX, never count: then the warp waits for their data). */
-static uint64_t sb_free_by(const Warp *w, uint32_t need)
+__attribute__((noinline)) static uint64_t sb_free_by(const Warp *w, uint32_t need)
 {
     uint64_t t = 0;
     uint32_t freed = 0;
@@ -52,20 +51,9 @@ static uint64_t sb_free_by(const Warp *w, uint32_t need)
     return t;
 }
 
-void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now)
-{
-    if (w->n_sb + n > sm->cfg->sm.max_pending_regs)
-        sb_compact(w, now);
-    CHECK(w->n_sb + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
-    uint32_t k = w->n_sb; /* in a local: the entries' stores may alias the count */
-    for (uint32_t d = 0; d < n; d++)
-        w->sb[k++] = (ScoreboardEntry){regs[d], release};
-    w->n_sb = k;
-}
-
 /* cp.async.wait_group (s): every group older than the async_keep most recent committed ones
  * (wait_all: every group, the open one committed first) has no copy in flight. */
-static bool async_waited(const Warp *w, const WinstStatic *s)
+__attribute__((noinline)) static bool async_waited(const Warp *w, const WinstStatic *s)
 {
     uint64_t committed = (uint64_t)w->async_open + ((s->flags & WINST_F_ASYNC_COMMIT) ? 1 : 0);
     if (committed <= s->async_keep)
@@ -90,12 +78,16 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
     }
     uint64_t t = w->ibuf_ready;
     const WinstStatic *s = w->next;
-    uint32_t k = 0; /* one pass: drop the entries written by now (sb_compact), wait for the rest */
-    for (uint32_t i = 0; i < w->n_sb; i++) {
-        ScoreboardEntry e = w->sb[i];
+    /* one pass: drop the entries written by now (sm_sb_compact), wait for the rest; the count and
+     * the entries in locals, as the entries' stores may alias them */
+    ScoreboardEntry *sb = w->sb;
+    const uint32_t n_sb = w->n_sb;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n_sb; i++) {
+        ScoreboardEntry e = sb[i];
         if (e.release <= now)
             continue;
-        w->sb[k++] = e;
+        sb[k++] = e;
         if (e.release > t && t != UINT64_MAX && sb_mentions(s, e.reg))
             t = e.release;
     }
@@ -112,6 +104,27 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
         t = need > cap ? UINT64_MAX : MAX(t, sb_free_by(w, w->n_sb + need - cap));
     w->raw = t > w->ibuf_ready && s->op != WOP_EXIT;
     w->ready_at = t;
+}
+
+/* The schedulers' per-slot view of warp w, for a policy that reads it; apart, so that the warp
+ * update's common path makes no call after the front end's peek. */
+__attribute__((noinline)) static void slot_info_refresh(Sm *sm, Warp *w, uint32_t slot)
+{
+    WarpSlotInfo *si = &sm->slot_info[slot];
+    const bool live = w->live;
+    const WinstStatic *next = w->next;
+    const uint32_t loads_pending = w->loads_pending;
+    si->live = live;
+    si->has_next = live && next;
+    si->loads_pending = loads_pending;
+    if (live && next) {
+        const WinstStatic *s = next;
+        si->next_pc = s->pc;
+        si->next_op = s->op;
+        si->next_space = s->space;
+        si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
+        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm->front->peek_mask(sm->front_self, w->id)) : w->lanes;
+    }
 }
 
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
@@ -132,16 +145,6 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
     sm->ready_at[slot] = ready_at;
     sm->mem_wait_mask = live && loads_pending ? sm->mem_wait_mask | bit : sm->mem_wait_mask & ~bit;
     sm->raw_mask = live && w->raw ? sm->raw_mask | bit : sm->raw_mask & ~bit;
-    WarpSlotInfo *si = &sm->slot_info[slot];
-    si->live = live;
-    si->has_next = live && next;
-    si->loads_pending = loads_pending;
-    if (live && next) {
-        const WinstStatic *s = next;
-        si->next_pc = s->pc;
-        si->next_op = s->op;
-        si->next_space = s->space;
-        si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
-        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm->front->peek_mask(sm->front_self, w->id)) : w->lanes;
-    }
+    if (!sm->sched_ops->ignores_sm_view)
+        slot_info_refresh(sm, w, slot);
 }

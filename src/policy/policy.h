@@ -319,6 +319,10 @@ typedef struct WarpSchedOps {
      * state may answer for the whole SM. Read only for the `sm.sched.active_warps` series;
      * NULL: none throttled. */
     uint64_t (*throttled)(const void *self);
+    /* True when no hook reads WarpSchedView.sm (the SmView and its WarpSlotInfo) nor
+     * may_issue's slot info: the SM then keeps neither up to date, work it would do on every
+     * issue (GTO, LRR). */
+    bool ignores_sm_view;
 } WarpSchedOps;
 
 /* The oldest slot of a mask (smallest age), -1 for an empty mask: GTO's order, for every

@@ -208,8 +208,8 @@ static void synth_exec(void *self, uint32_t warp_id, Winst *out)
         w->live = false;
         return;
     }
-    w->op++;
-    warp_settle(f, w);
+    if (k->ops[++w->op].kind != SOP_INST) /* most steps land on an instruction: nothing to settle */
+        warp_settle(f, w);
 }
 
 static void synth_cta_end(void *self, uint32_t cta_id) { (void)self, (void)cta_id; }

@@ -56,4 +56,5 @@ const WarpSchedOps warp_gto_ops = {
     .pick = gto_pick,
     .on_issue = gto_on_issue,
     .on_warp_exit = gto_on_exit,
+    .ignores_sm_view = true,
 };

@@ -40,4 +40,5 @@ const WarpSchedOps warp_lrr_ops = {
     .destroy = lrr_destroy,
     .pick = lrr_pick,
     .on_issue = lrr_on_issue,
+    .ignores_sm_view = true,
 };
