@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #ifdef __linux__
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #endif
 #ifdef __SANITIZE_ADDRESS__
@@ -201,6 +202,13 @@ static int run_program(const char *sim_args, char **prog_argv)
         prctl(PR_SET_PDEATHSIG, SIGTERM); /* warpsim killed outright: the program still ends */
         if (getppid() != parent)
             _exit(128 + SIGTERM);
+        /* The program's host addresses the same at every run: managed and pinned memory keep
+         * them on the simulated device, where they choose the L2 slice and DRAM bank of each
+         * access, so address-space randomisation made the timing model's results vary from
+         * run to run. Where the system refuses (some sandboxes do), the program runs as it would. */
+        int persona = personality(0xffffffffUL);
+        if (persona != -1)
+            personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
 #endif
         execvp(prog_argv[0], prog_argv);
         fprintf(stderr, "warpsim: cannot run %s: %s\n", prog_argv[0], strerror(errno));
