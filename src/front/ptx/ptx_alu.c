@@ -307,12 +307,14 @@ bool ptx_fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const u
     return true;
 }
 bool ptx_host_fma(void) { return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"); }
+bool ptx_host_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #else
 bool ptx_fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3)
 {
     return false;
 }
 bool ptx_host_fma(void) { return false; }
+bool ptx_host_avx2(void) { return false; }
 #endif
 
 /* An f32 instruction in the default rounding mode (the common case, .approx included), one

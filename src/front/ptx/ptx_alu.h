@@ -43,6 +43,8 @@ __attribute__((target("avx2"))) static inline void ptx_put32x8(uint64_t *p, __m2
  * (nothing done) where the host has none: ptx_host_fma says which, once for all. */
 bool ptx_fma32_warp(uint64_t *d, const uint64_t *p1, const uint64_t *p2, const uint64_t *p3);
 bool ptx_host_fma(void);
+/* The host runs AVX2 (the vector paths built for it are chosen by this). */
+bool ptx_host_avx2(void);
 /* An absent operand's lanes: 32 zeros. */
 extern const uint64_t ptx_zero_lanes[WARP_SIZE];
 /* The value of operand o for every lane: a pointer and a stride (0 for uniform values). Inline,

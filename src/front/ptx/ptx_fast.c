@@ -81,7 +81,6 @@ static uint8_t int_form(const PtxInst *in)
 }
 
 #ifdef PTX_X86
-static bool host_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
 /* An integer form (int_form) of a full warp, eight lanes (four: 64-bit add) a vector; each
  * group reads its operands before it writes d, which may be one of them. */
@@ -198,7 +197,6 @@ __attribute__((target("avx2"))) static void setp_lanes(const PtxInst *in, uint64
     }
 }
 #else
-static bool host_avx2(void) { return false; }
 static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out) { return false; }
 static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b, const PtxInst *in) {}
 static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
@@ -206,7 +204,7 @@ static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64
 
 void ptx_fast_decode(PtxModule *m)
 {
-    const bool avx2 = host_avx2(), fma = ptx_host_fma();
+    const bool avx2 = ptx_host_avx2(), fma = ptx_host_fma();
     for (uint32_t i = 0; i < m->n_insts; i++) {
         PtxInst *in = &m->xinsts[i];
         in->cls = m->statics[i].op;

@@ -691,25 +691,9 @@ __attribute__((target("avx2,fma"))) static void mma_f64_fma(const double *a, con
         _mm256_storeu_pd(d + i * 8 + 4, hi);
     }
 }
-static bool host_avx2(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
-static bool host_fma(void)
-{
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
 #else
 #define mma_f32_avx2 mma_f32_plain
 #define mma_f64_fma mma_f64_plain
-static bool host_avx2(void)
-{
-    return false;
-}
-static bool host_fma(void)
-{
-    return false;
-}
 #endif
 #undef WMMA_F32_BODY
 #undef WMMA_F32_SHAPES
@@ -728,7 +712,7 @@ static void wmma_mma(PtxWarp *w, const PtxInst *in)
     gather(w, &in->o[3], &fc, cf, ci, cd);
     uint64_t d[256];
     if (in->type2 == PT_F64) {
-        if (host_fma())
+        if (ptx_host_fma())
             mma_f64_fma(ad, bd, cd, dd);
         else
             mma_f64_plain(ad, bd, cd, dd);
@@ -752,7 +736,7 @@ static void wmma_mma(PtxWarp *w, const PtxInst *in)
             }
         }
     } else {
-        if (host_avx2())
+        if (ptx_host_avx2())
             mma_f32_avx2(in->shape, af, bf, cf, df);
         else
             mma_f32_plain(in->shape, af, bf, cf, df);
