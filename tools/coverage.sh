@@ -54,6 +54,29 @@ warpsim=$here/build/warpsim
 compat="-DcudaThreadSynchronize=cudaDeviceSynchronize -DcudaThreadExit=cudaDeviceReset"
 compat="$compat -DdeviceOverlap=asyncEngineCount"
 flags="$compat ${NVCC_FLAGS:-}"
+# Fields of cudaDeviceProp CUDA 13 removed, read instead by cudaDeviceGetAttribute as CUDA's
+# notes say: a source that names one (`prop.clockRate`, `p->memoryClockRate`, ...) is built
+# from a copy in the build folder where each such read calls the attribute of the current
+# device (a program reading another device's properties would see the current one's; none of
+# the listed programs does), with `#line` so that messages still cite the original file.
+removed_fields="clockRate:ClockRate memoryClockRate:MemoryClockRate computeMode:ComputeMode"
+removed_fields="$removed_fields kernelExecTimeoutEnabled:KernelExecTimeout"
+compat_copy() { # SOURCE COPY: 0 when SOURCE names a removed field and COPY was written
+    fields=$(for f in $removed_fields; do printf '%s|' "${f%%:*}"; done)
+    fields=${fields%|}
+    grep -qE "(\.|->)[[:space:]]*($fields)\b" "$1" || return 1
+    {
+        echo '#include <cuda_runtime.h>'
+        echo 'static int coverage_attribute(cudaDeviceAttr a)'
+        echo '{ int d = 0, v = 0; cudaGetDevice(&d); cudaDeviceGetAttribute(&v, a, d); return v; }'
+        echo "#line 1 \"$1\""
+        script=""
+        for f in $removed_fields; do
+            script="$script;s/[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?[[:space:]]*(\.|->)[[:space:]]*${f%%:*}\b/coverage_attribute(cudaDevAttr${f#*:})/g"
+        done
+        sed -E "${script#;}" "$1"
+    } > "$2"
+}
 linebuf=$(command -v stdbuf >/dev/null 2>&1 && echo "stdbuf -oL")
 [ -d "$SUITE_DIR/Common" ] && flags="$flags -I$SUITE_DIR/Common"
 keep_work=1
@@ -116,6 +139,14 @@ while read -r name src rest; do
         inc="-I$(dirname "$path")"
     fi
     bin=$WORK/$name
+    if [ -n "$files" ]; then
+        copies=""
+        for f in $files; do
+            c=$WORK/$name.compat.$(basename "$f")
+            if compat_copy "$f" "$c"; then copies="$copies $c"; else copies="$copies $f"; fi
+        done
+        files=$copies
+    fi
     log=$WORK/$name.log
     : > "$log.build"
     srcdir=$(dirname "$path")
