@@ -82,6 +82,14 @@ static uint8_t int_form(const PtxInst *in)
 
 #ifdef PTX_X86
 
+/* The four groups of eight lanes as straight code (gcc -O2 leaves such loops rolled, with the
+ * vectors they index in memory). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PTX_UNROLL4 _Pragma("GCC unroll 4")
+#else
+#define PTX_UNROLL4 _Pragma("unroll 4")
+#endif
+
 /* An integer form (int_form) of a full warp, eight lanes (four: 64-bit add) a vector; each
  * group reads its operands before it writes d, which may be one of them. */
 __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b,
@@ -129,6 +137,7 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
     const uint64_t *base = w->regs + (size_t)ao->reg * WARP_SIZE;
     const __m256i last = _mm256_set1_epi32((int)(l->smem_bytes - bytes)), dv = _mm256_set1_epi32((int)disp);
     __m256i a[4], odd = _mm256_setzero_si256(), inside = _mm256_set1_epi32(-1);
+    PTX_UNROLL4
     for (unsigned k = 0; k < 4; k++) {
         a[k] = _mm256_add_epi32(ptx_low32x8(base + 8 * k), dv);
         odd = _mm256_or_si256(odd, a[k]);
@@ -137,28 +146,56 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
     if (!_mm256_testz_si256(odd, _mm256_set1_epi32((int)(bytes - 1))) ||
         !_mm256_testc_si256(inside, _mm256_set1_epi32(-1)))
         return false;
-    if (out)
+    if (out) {
+        PTX_UNROLL4
         for (unsigned k = 0; k < 4; k++)
             ptx_put32x8(out->addr + 8 * k, a[k], false);
+    }
     uint32_t at[WARP_SIZE]; /* plain loads: on current hosts faster than the gather instruction */
+    PTX_UNROLL4
     for (unsigned k = 0; k < 4; k++)
         _mm256_storeu_si256((__m256i *)(at + 8 * k), a[k]);
+    /* Each group of eight lanes whose addresses are all one (a broadcast: a row of a tile that
+     * every lane of the row reads) or, for scalars, eight consecutive words (a row read across
+     * the lanes) is one vector of the same bytes; other groups go lane by lane. */
+    uint8_t same = 0, run = 0;
+    const __m256i step = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    PTX_UNROLL4
+    for (unsigned k = 0; k < 4; k++) {
+        const __m256i first = _mm256_broadcastd_epi32(_mm256_castsi256_si128(a[k]));
+        same |= (uint8_t)((_mm256_movemask_epi8(_mm256_cmpeq_epi32(a[k], first)) == -1) << k);
+        if (n == 1)
+            run |= (uint8_t)((_mm256_movemask_epi8(_mm256_cmpeq_epi32(a[k], _mm256_add_epi32(first, step))) == -1) << k);
+    }
     const uint8_t *smem = w->cta->smem;
+    const bool sg = ptx_type_signed(in->type);
     for (unsigned e = 0; e < n; e++) { /* element by element, as the general path writes them */
         uint64_t *dst = w->regs + (size_t)(n == 1 ? in->o[0].reg : in->o[0].vreg[e]) * WARP_SIZE;
         const uint8_t *p = smem + 4 * e;
-        if (ptx_type_signed(in->type))
-            for (unsigned i = 0; i < WARP_SIZE; i++) {
+        PTX_UNROLL4
+        for (unsigned k = 0; k < 4; k++) {
+            const uint32_t *ak = at + 8 * k;
+            uint64_t *dk = dst + 8 * k;
+            if (same >> k & 1) {
                 int32_t x;
-                memcpy(&x, p + at[i], 4);
-                dst[i] = (uint64_t)(int64_t)x;
+                memcpy(&x, p + ak[0], 4);
+                ptx_put32x8(dk, _mm256_set1_epi32(x), sg);
+            } else if (run >> k & 1) {
+                ptx_put32x8(dk, _mm256_loadu_si256((const __m256i *)(p + ak[0])), sg);
+            } else if (sg) {
+                for (unsigned i = 0; i < 8; i++) {
+                    int32_t x;
+                    memcpy(&x, p + ak[i], 4);
+                    dk[i] = (uint64_t)(int64_t)x;
+                }
+            } else {
+                for (unsigned i = 0; i < 8; i++) {
+                    uint32_t x;
+                    memcpy(&x, p + ak[i], 4);
+                    dk[i] = x;
+                }
             }
-        else
-            for (unsigned i = 0; i < WARP_SIZE; i++) {
-                uint32_t x;
-                memcpy(&x, p + at[i], 4);
-                dst[i] = x;
-            }
+        }
     }
     return true;
 }
