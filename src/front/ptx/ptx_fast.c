@@ -8,11 +8,18 @@
  * dispatch on opcode, type or modifiers. A form decides before it changes anything: when a
  * lane's access would fault, it returns false and the general path (ptx_exec.c) runs the
  * instruction and reports the fault as it always does. Values, addresses and faults are
- * therefore those of the general path (tests/unit/test_ptx_fast.c holds the two together). */
+ * therefore those of the general path (tests/unit/test_ptx_fast.c holds the two together).
+ *
+ * ptx_fast_run is the functional driver's loop over the instructions of a warp that the step
+ * would run and return from at once (ALU instructions, branches that do not diverge, loads with
+ * a form): what the step does for each, without its checks and dispatch. */
 #include "front/ptx/ptx_fast.h"
 
 #include "front/ptx/ptx_alu.h"
+#include "front/ptx/ptx_exec.h"
 #include "front/ptx/ptx_value.h"
+
+#include "base/base.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -239,6 +246,27 @@ static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64
 static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
 #endif
 
+/* PtxFastRun of in (fast already set): the step's default case (the ALU), a branch or a load
+ * with a form, guarded or not; none returns a WinstOp the functional driver acts on (a
+ * barrier, a write to memory, an exit). */
+static uint8_t run_form(const PtxInst *in)
+{
+    if (in->cls == WOP_EXIT || in->cls == WOP_BARRIER || in->cls == WOP_STORE || in->cls == WOP_ATOMIC)
+        return PTX_RUN_NONE;
+    switch (in->op) {
+    case OP_BRA:
+        return PTX_RUN_BRA;
+    case OP_LD:
+        return in->fast ? PTX_RUN_FORM : PTX_RUN_NONE;
+    case OP_ST: case OP_ATOM: case OP_RED: case OP_PREFETCH: case OP_CALL: case OP_RET: case OP_EXIT:
+    case OP_BAR: case OP_MEMBAR: case OP_NOP: case OP_TEX: case OP_SULD: case OP_SUST: case OP_WMMA:
+    case OP_CPASYNC: /* the step's other cases */
+        return PTX_RUN_NONE;
+    default:
+        return PTX_RUN_ALU;
+    }
+}
+
 void ptx_fast_decode(PtxModule *m)
 {
     const bool avx2 = ptx_host_avx2(), fma = ptx_host_fma();
@@ -249,6 +277,7 @@ void ptx_fast_decode(PtxModule *m)
                    : ld_shared32_form(in) ? PTX_FAST_LD_SHARED32
                    : fma32_form(in)       ? (fma ? PTX_FAST_FMA32 : PTX_FAST_NONE)
                                           : int_form(in);
+        in->run = run_form(in);
     }
 }
 
@@ -280,4 +309,61 @@ bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
         return true;
     }
     }
+}
+
+/* ptx_warp_step's work for an instruction it would run and return from at once, less what a run
+ * of them never needs: the checks of the warp's end, of a failed launch and of bar.red's
+ * result (none changes inside the run: an ALU fault ends it), the dispatch on the opcode and
+ * the stack's upkeep: the top's pc moves on (or to a uniform branch's target) and the run
+ * stops short of the entry's reconvergence point and of the code's end, where the step pops. */
+uint32_t ptx_fast_run(PtxLaunch *l, PtxWarp *w, uint32_t max)
+{
+    const PtxModule *m = l->m;
+    if (l->failed || w->red_lanes)
+        return 0;
+    if (l->inst_limit) /* the step runs the instruction past the limit, and reports it */
+        max = l->stats.warp_insts >= l->inst_limit ? 0 : (uint32_t)MIN(max, l->inst_limit - l->stats.warp_insts);
+    PtxSimtEntry *top = &w->stack[w->depth - 1];
+    const PtxInst *insts = m->xinsts;
+    const uint32_t rpc = top->rpc, end = m->n_insts, mask = top->mask;
+    const uint64_t clock = l->clock;
+    uint32_t pc = top->pc, n = 0;
+    /* The counts are kept here and stored at the end: the ALU reads only the clock (%clock),
+     * which it is given as the step leaves it, counted before the instruction runs. */
+    for (; n < max; n++) {
+        const PtxInst *in = &insts[pc];
+        const uint8_t run = in->run;
+        if (!run)
+            break;
+        uint32_t active = mask, next = pc + 1;
+        if (in->guard != PTX_NO_REG)
+            active = ptx_guard_lanes(w->regs + (size_t)in->guard * WARP_SIZE, (in->flags & PF_GUARD_NEG) ? 1 : 0, mask);
+        if (run == PTX_RUN_BRA) {
+            if (active != mask && active != 0)
+                break; /* divergent: the step pushes the two sides */
+            if (active == mask)
+                next = (uint32_t)in->o[0].imm;
+        }
+        if (next == rpc || next >= end)
+            break; /* the step pops the entry */
+        if (active == 0xFFFFFFFFu && in->fast && ptx_fast_exec(l, w, in, NULL)) {
+            /* its form, which reads no count */
+        } else if (run == PTX_RUN_FORM) {
+            break; /* a load of a partial warp, or one that would fault: the general path */
+        } else if (run == PTX_RUN_ALU && active) {
+            l->clock = clock + n + 1;
+            const char *why = ptx_alu_exec(l, w, in, active, mask);
+            if (why) { /* as the step: counted, the pc moved on, the launch failed */
+                ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, why);
+                pc = next, n++;
+                break;
+            }
+        }
+        pc = next;
+    }
+    top->pc = pc;
+    l->clock = clock + n;
+    l->stats.warp_insts += n;
+    l->stats.thread_insts += (uint64_t)n * (mask == 0xFFFFFFFFu ? WARP_SIZE : popcount_u32(mask));
+    return n;
 }
