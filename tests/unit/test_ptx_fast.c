@@ -1,6 +1,6 @@
 /* test_ptx_fast.c: the pre-decoded full-warp forms of ptx_fast.c (ld.shared of 32-bit elements,
- * fma.rn.f32, integer add, and, or, shl, cvt and setp), the vector fma of ptx_alu.c and
- * the full-warp guard give what the general paths give. As in test_ptx_lanes.c, the same
+ * fma.rn.f32, integer add, and, or, xor, shl, shr, cvt and setp), the vector fma of ptx_alu.c
+ * and the full-warp guard give what the general paths give. As in test_ptx_lanes.c, the same
  * kernel runs as a full warp (32 threads: the fast forms) and as a partial one (31: the general
  * paths); lanes 0-30 must agree, and every lane must agree with the C computation. An access
  * that faults must fault with the same message either way. The shared load reads a group of
@@ -42,7 +42,8 @@ static const char fast_ptx[] =
     "  add.s32 %r22, %r12, %r13;\n  add.s32 %r23, %r12, -5;\n  and.b32 %r24, %r12, 16773120;\n"
     "  or.b32 %r25, %r13, %r14;\n  shl.b32 %r26, %r12, 5;\n  shl.b32 %r27, %r12, 31;\n"
     "  add.s64 %rd8, %rd5, %rd5;\n  add.u64 %rd9, %rd5, 4294967295;\n  cvt.s64.s32 %rd10, %r12;\n"
-    "  cvt.u64.u32 %rd11, %r12;\n"
+    "  cvt.u64.u32 %rd11, %r12;\n  xor.b32 %r34, %r12, %r13;\n  shr.u32 %r35, %r12, 7;\n"
+    "  shr.s32 %r36, %r12, 9;\n  shr.b32 %r37, %r13, 31;\n"
     "  setp.lt.s32 %p2|%p3, %r12, %r13;\n  setp.ge.u64 %p4, %rd5, %rd10;\n  setp.gt.s32 %p5, %r12, -100;\n"
     "  setp.ne.s64 %p6, %rd5, %rd10;\n  setp.ls.u32 %p7, %r12, %r13;\n  selp.u32 %r28, 1, 0, %p2;\n"
     "  selp.u32 %r29, 1, 0, %p3;\n  selp.u32 %r30, 1, 0, %p4;\n  selp.u32 %r31, 1, 0, %p5;\n"
@@ -58,6 +59,7 @@ static const char fast_ptx[] =
     "  st.global.v4.u32 [%rd7+112], {%r26, %r27, %r28, %r29};\n"
     "  st.global.v2.u64 [%rd7+128], {%rd8, %rd9};\n  st.global.v2.u64 [%rd7+144], {%rd10, %rd11};\n"
     "  st.global.v4.u32 [%rd7+160], {%r30, %r31, %r32, %r33};\n"
+    "  st.global.v4.u32 [%rd7+176], {%r34, %r35, %r36, %r37};\n"
     "  ret;\n}\n"
     /* lane 5 reads p_off bytes past its word (of 4 bytes, or of 16 with the vector load) */
     ".visible .entry bad(.param .u32 p_off, .param .u32 p_vec)\n{\n"
@@ -184,6 +186,10 @@ TEST(ptx_fast_forms_match_general_paths)
         EXPECT_EQ_U(v[41], (int32_t)w0 > -100);
         EXPECT_EQ_U(v[42], s1 != r10);
         EXPECT_EQ_U(v[43], w0 <= w2);
+        EXPECT_EQ_U(v[44], w0 ^ w2);
+        EXPECT_EQ_U(v[45], w0 >> 7);
+        EXPECT_EQ_U(v[46], (uint32_t)((int32_t)w0 >> 9));
+        EXPECT_EQ_U(v[47], w2 >> 31);
     }
     ptx_module_free(m);
 }

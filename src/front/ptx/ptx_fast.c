@@ -1,6 +1,6 @@
 /* ptx_fast.c: pre-decoded full-warp forms of the interpreter's hottest instructions: shared
  * loads of 32-bit elements and f32 fma, the inner loop of a tiled matrix product, and the
- * integer add, and, or, shl, cvt and setp of its index arithmetic and loops.
+ * integer add, and, or, xor, shl, shr, cvt and setp of its index arithmetic, loops and hashes.
  *
  * ptx_fast_decode marks, once per module, each instruction of xinsts that has a form here and
  * that this host can run (AVX2: the forms work on eight lanes' low words at once); the warp
@@ -50,11 +50,13 @@ static bool fma32_form(const PtxInst *in)
            !(in->flags & (PF_FTZ | PF_SAT)) && in->n_ops == 4 && in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG;
 }
 
-/* The integer forms, as ptx_alu_int, exec_cvt and exec_setp compute them: add, and, or of the
- * low words (32 bits) or registers (64), zero-extended; shl by an immediate s < 32 (larger ones
- * give 0 there); cvt to 64 bits extends the low word by the source's signedness; setp compares
- * the low words or registers, signed only for lt, le, gt, ge of a signed type (the unsigned
- * order of sign-extended words is that of the words). PtxFastKind or 0. */
+/* The integer forms, as ptx_alu_int, exec_cvt and exec_setp compute them: add, and, or, xor of
+ * the low words (32 bits) or registers (64), zero-extended; shl by an immediate s < 32 (larger
+ * ones give 0 there), and shr so (arithmetic for a signed type, the word's sign coming in: the
+ * low word of what the general path computes); cvt to 64 bits extends the low word by the
+ * source's signedness; setp compares the low words or registers, signed only for lt, le, gt, ge
+ * of a signed type (the unsigned order of sign-extended words is that of the words). PtxFastKind
+ * or 0. */
 static uint8_t int_form(const PtxInst *in)
 {
     const unsigned nb = ptx_type_bytes(in->type);
@@ -65,14 +67,14 @@ static uint8_t int_form(const PtxInst *in)
         if (in->n_ops != 3 || (in->flags & (PF_CC | PF_SAT)))
             return PTX_FAST_NONE;
         return nb == 4 ? PTX_FAST_ADD32 : nb == 8 ? PTX_FAST_ADD64 : PTX_FAST_NONE;
-    case OP_AND: case OP_OR:
+    case OP_AND: case OP_OR: case OP_XOR:
         if (in->n_ops != 3 || nb != 4)
             return PTX_FAST_NONE;
-        return in->op == OP_AND ? PTX_FAST_AND32 : PTX_FAST_OR32;
-    case OP_SHL:
+        return in->op == OP_AND ? PTX_FAST_AND32 : in->op == OP_OR ? PTX_FAST_OR32 : PTX_FAST_XOR32;
+    case OP_SHL: case OP_SHR:
         if (in->n_ops != 3 || nb != 4 || in->o[2].kind != OK_IMM || (in->o[2].imm & 0xFFFFFFFFu) >= 32)
             return PTX_FAST_NONE;
-        return PTX_FAST_SHL32;
+        return in->op == OP_SHL ? PTX_FAST_SHL32 : PTX_FAST_SHR32;
     case OP_CVT:
         if (in->n_ops != 2 || in->mode != CVT_PLAIN || (in->flags & PF_SAT) || nb != 8 ||
             ptx_type_bytes(in->type2) != 4 || ptx_type_float(in->type2))
@@ -114,6 +116,15 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
             ptx_put32x8(d + k, _mm256_sll_epi32(ptx_low32x8(a + k), s), false);
         return;
     }
+    case PTX_FAST_SHR32: { /* the low word shifted: its zeros or its sign bit come in */
+        const __m128i s = _mm_cvtsi32_si128((int)(in->o[2].imm & 31));
+        const bool sg = ptx_type_signed(in->type);
+        for (unsigned k = 0; k < WARP_SIZE; k += 8) {
+            const __m256i x = ptx_low32x8(a + k);
+            ptx_put32x8(d + k, sg ? _mm256_sra_epi32(x, s) : _mm256_srl_epi32(x, s), false);
+        }
+        return;
+    }
     case PTX_FAST_CVT32TO64: {
         const bool sg = ptx_type_signed(in->type2);
         for (unsigned k = 0; k < WARP_SIZE; k += 8)
@@ -125,8 +136,9 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
     }
     for (unsigned k = 0; k < WARP_SIZE; k += 8) {
         const __m256i x = ptx_low32x8(a + k), y = ptx_low32x8(b + k);
-        ptx_put32x8(d + k, kind == PTX_FAST_ADD32 ? _mm256_add_epi32(x, y)
-                           : kind == PTX_FAST_AND32 ? _mm256_and_si256(x, y) : _mm256_or_si256(x, y), false);
+        ptx_put32x8(d + k, kind == PTX_FAST_ADD32   ? _mm256_add_epi32(x, y)
+                           : kind == PTX_FAST_AND32 ? _mm256_and_si256(x, y)
+                           : kind == PTX_FAST_OR32  ? _mm256_or_si256(x, y) : _mm256_xor_si256(x, y), false);
     }
 }
 

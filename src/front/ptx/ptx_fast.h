@@ -21,7 +21,9 @@ typedef enum PtxFastKind {
     PTX_FAST_ADD64,       /* add of 64-bit integers, without .cc or .sat */
     PTX_FAST_AND32,       /* and.b32 */
     PTX_FAST_OR32,        /* or.b32 */
+    PTX_FAST_XOR32,       /* xor.b32 */
     PTX_FAST_SHL32,       /* shl.b32 by an immediate below 32 */
+    PTX_FAST_SHR32,       /* shr of a 32-bit type by an immediate below 32 (arithmetic when signed) */
     PTX_FAST_CVT32TO64,   /* cvt of a 32-bit integer to a 64-bit one, without .sat */
     PTX_FAST_SETP,        /* setp of 32- or 64-bit integers, without a boolean operation */
     PTX_FAST_COUNT
