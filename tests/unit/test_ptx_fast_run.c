@@ -77,6 +77,8 @@ static void run_runk(const PtxModule *m, uint32_t threads, bool run, uint32_t *o
     PtxLaunch *l = ptx_launch_create(m, "runk", grid, block, 0, params, ki->param_bytes, mem, err, sizeof err);
     EXPECT(l);
     *warp_insts = *thread_insts = 0;
+    if (l)
+        ptx_launch_set_inst_limit(l, 1000000); /* a broken run may loop */
     if (l && run) {
         PtxRunStats st;
         EXPECT(ptx_run_kernel(l, &st, err, sizeof err));
@@ -89,7 +91,7 @@ static void run_runk(const PtxModule *m, uint32_t threads, bool run, uint32_t *o
         ptx_front_ops.kernel_begin(l, &fk, wpc);
         ptx_front_ops.cta_start(l, 0, 0, 0);
         for (uint32_t w = 0; w < wpc; w++)
-            while (ptx_front_ops.peek(l, w)) {
+            while (ptx_front_ops.peek(l, w) && *warp_insts < 1000000) {
                 Winst wi;
                 *thread_insts += popcount_u32(ptx_front_ops.peek_mask(l, w));
                 ptx_front_ops.exec(l, w, &wi);

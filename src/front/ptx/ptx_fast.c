@@ -252,7 +252,18 @@ __attribute__((target("avx2"))) static void setp_lanes(const PtxInst *in, uint64
             _mm256_storeu_si256((__m256i *)(q + k), _mm256_xor_si256(t, one));
     }
 }
+/* d's lanes of active set to r's; the others keep theirs. */
+__attribute__((target("avx2"))) static void blend_lanes(uint64_t *d, const uint64_t *r, uint32_t active)
+{
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    for (unsigned k = 0; k < WARP_SIZE; k += 4) {
+        const __m256i m = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(active >> k), bit), bit);
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(d + k)), y = _mm256_loadu_si256((const __m256i *)(r + k));
+        _mm256_storeu_si256((__m256i *)(d + k), _mm256_blendv_epi8(x, y, m));
+    }
+}
 #else
+static void blend_lanes(uint64_t *d, const uint64_t *r, uint32_t active) {}
 static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out) { return false; }
 static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b, const PtxInst *in) {}
 static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
@@ -323,6 +334,35 @@ bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
     }
 }
 
+/* An integer form (add .. setp) for the lanes of active only, a partial warp's: every lane is
+ * computed into scratch registers and the active lanes' values are copied into the destinations
+ * (setp's p, then q), the others keeping theirs; a lane's result depends on its own operands
+ * alone, and these forms cannot fault. False: not such a form. */
+static bool int_masked(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    uint64_t t1[WARP_SIZE], t2[WARP_SIZE], r[WARP_SIZE], rq[WARP_SIZE];
+    switch (in->fast) {
+    case PTX_FAST_NONE: case PTX_FAST_LD_SHARED32: case PTX_FAST_FMA32:
+        return false;
+    case PTX_FAST_SETP: {
+        const PtxOperand *q = &in->o[1];
+        const bool has_q = q->kind == OK_REG && q->reg != PTX_NO_REG;
+        setp_lanes(in, r, has_q ? rq : NULL, ptx_lane_values(l, w, &in->o[2], t1), ptx_lane_values(l, w, &in->o[3], t2));
+        blend_lanes(w->regs + (size_t)in->o[0].reg * WARP_SIZE, r, active);
+        if (has_q)
+            blend_lanes(w->regs + (size_t)q->reg * WARP_SIZE, rq, active);
+        return true;
+    }
+    default: {
+        const uint64_t *a = ptx_lane_values(l, w, &in->o[1], t1);
+        const uint64_t *b = in->n_ops > 2 ? ptx_lane_values(l, w, &in->o[2], t2) : NULL;
+        int_lanes(in->fast, r, a, b, in);
+        blend_lanes(w->regs + (size_t)in->o[0].reg * WARP_SIZE, r, active);
+        return true;
+    }
+    }
+}
+
 /* ptx_warp_step's work for an instruction it would run and return from at once, less what a run
  * of them never needs: the checks of the warp's end, of a failed launch and of bar.red's
  * result (none changes inside the run: an ALU fault ends it), the dispatch on the opcode and
@@ -362,6 +402,8 @@ uint32_t ptx_fast_run(PtxLaunch *l, PtxWarp *w, uint32_t max)
             /* its form, which reads no count */
         } else if (run == PTX_RUN_FORM) {
             break; /* a load of a partial warp, or one that would fault: the general path */
+        } else if (run == PTX_RUN_ALU && active && active != 0xFFFFFFFFu && int_masked(l, w, in, active)) {
+            /* a partial warp's integer form */
         } else if (run == PTX_RUN_ALU && active) {
             l->clock = clock + n + 1;
             const char *why = ptx_alu_exec(l, w, in, active, mask);
