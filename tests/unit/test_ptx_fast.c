@@ -1,9 +1,11 @@
 /* test_ptx_fast.c: the pre-decoded full-warp forms of ptx_fast.c (ld.shared of 32-bit elements,
- * fma.rn.f32, integer add, and, or, shl, cvt and setp), the vector fma of ptx_alu.c and the
- * full-warp guard give what the general paths give. As in test_ptx_lanes.c, the same kernel
- * runs as a full warp (32 threads: the fast forms) and as a partial one (31: the general paths);
- * lanes 0-30 must agree, and every lane must agree with the C computation. An access that
- * faults must fault with the same message either way. */
+ * fma.rn.f32, integer add, and, or, xor, shl, shr, cvt and setp), the vector fma of ptx_alu.c
+ * and the full-warp guard give what the general paths give. As in test_ptx_lanes.c, the same
+ * kernel runs as a full warp (32 threads: the fast forms) and as a partial one (31: the general
+ * paths); lanes 0-30 must agree, and every lane must agree with the C computation. An access
+ * that faults must fault with the same message either way. The shared load reads a group of
+ * eight lanes whose addresses are one word, or eight consecutive words, as one vector: tables of
+ * addresses hold every kind of group to the same. */
 #include "../test.h"
 
 #include "../ptx/ptx_test.h"
@@ -40,7 +42,8 @@ static const char fast_ptx[] =
     "  add.s32 %r22, %r12, %r13;\n  add.s32 %r23, %r12, -5;\n  and.b32 %r24, %r12, 16773120;\n"
     "  or.b32 %r25, %r13, %r14;\n  shl.b32 %r26, %r12, 5;\n  shl.b32 %r27, %r12, 31;\n"
     "  add.s64 %rd8, %rd5, %rd5;\n  add.u64 %rd9, %rd5, 4294967295;\n  cvt.s64.s32 %rd10, %r12;\n"
-    "  cvt.u64.u32 %rd11, %r12;\n"
+    "  cvt.u64.u32 %rd11, %r12;\n  xor.b32 %r34, %r12, %r13;\n  shr.u32 %r35, %r12, 7;\n"
+    "  shr.s32 %r36, %r12, 9;\n  shr.b32 %r37, %r13, 31;\n"
     "  setp.lt.s32 %p2|%p3, %r12, %r13;\n  setp.ge.u64 %p4, %rd5, %rd10;\n  setp.gt.s32 %p5, %r12, -100;\n"
     "  setp.ne.s64 %p6, %rd5, %rd10;\n  setp.ls.u32 %p7, %r12, %r13;\n  selp.u32 %r28, 1, 0, %p2;\n"
     "  selp.u32 %r29, 1, 0, %p3;\n  selp.u32 %r30, 1, 0, %p4;\n  selp.u32 %r31, 1, 0, %p5;\n"
@@ -56,6 +59,7 @@ static const char fast_ptx[] =
     "  st.global.v4.u32 [%rd7+112], {%r26, %r27, %r28, %r29};\n"
     "  st.global.v2.u64 [%rd7+128], {%rd8, %rd9};\n  st.global.v2.u64 [%rd7+144], {%rd10, %rd11};\n"
     "  st.global.v4.u32 [%rd7+160], {%r30, %r31, %r32, %r33};\n"
+    "  st.global.v4.u32 [%rd7+176], {%r34, %r35, %r36, %r37};\n"
     "  ret;\n}\n"
     /* lane 5 reads p_off bytes past its word (of 4 bytes, or of 16 with the vector load) */
     ".visible .entry bad(.param .u32 p_off, .param .u32 p_vec)\n{\n"
@@ -182,6 +186,10 @@ TEST(ptx_fast_forms_match_general_paths)
         EXPECT_EQ_U(v[41], (int32_t)w0 > -100);
         EXPECT_EQ_U(v[42], s1 != r10);
         EXPECT_EQ_U(v[43], w0 <= w2);
+        EXPECT_EQ_U(v[44], w0 ^ w2);
+        EXPECT_EQ_U(v[45], w0 >> 7);
+        EXPECT_EQ_U(v[46], (uint32_t)((int32_t)w0 >> 9));
+        EXPECT_EQ_U(v[47], w2 >> 31);
     }
     ptx_module_free(m);
 }
@@ -228,6 +236,100 @@ TEST(ptx_fast_faults_as_general_path)
             EXPECT_CONTAINS(full, cases[c].want);
         else
             EXPECT_STR(full, "");
+    }
+    ptx_module_free(m);
+}
+
+/* Each lane reads word w = table[tid] of a 64-word shared array (sh[w] = input word w) as u32,
+ * as s32 into 64 bits, and reads the 16-byte and 8-byte vectors at 16 (w & 15) and 8 (w & 31). */
+static const char grp_ptx[] =
+    ".version 9.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry grp(.param .u64 p_in, .param .u64 p_tab, .param .u64 p_out)\n{\n"
+    "  .reg .pred %p<4>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<16>;\n"
+    "  .shared .align 16 .b8 sh[256];\n"
+    "  ld.param.u64 %rd1, [p_in];\n  ld.param.u64 %rd2, [p_tab];\n  ld.param.u64 %rd3, [p_out];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, sh;\n"
+    /* threads t fill words t, t + 31 and (t < 2) t + 62: all 64 by 31 threads or 32 */
+    "  mul.wide.u32 %rd4, %r1, 4;\n  add.s64 %rd5, %rd1, %rd4;\n  add.s64 %rd10, %rd2, %rd4;\n"
+    "  shl.b32 %r3, %r1, 2;\n  add.s32 %r4, %r2, %r3;\n"
+    "  ld.global.u32 %r5, [%rd5];\n  st.shared.u32 [%r4], %r5;\n"
+    "  ld.global.u32 %r6, [%rd5+124];\n  st.shared.u32 [%r4+124], %r6;\n"
+    "  setp.lt.u32 %p1, %r1, 2;\n  @%p1 ld.global.u32 %r7, [%rd5+248];\n  @%p1 st.shared.u32 [%r4+248], %r7;\n"
+    "  bar.sync 0;\n"
+    "  ld.global.u32 %r8, [%rd10];\n  shl.b32 %r9, %r8, 2;\n  add.s32 %r10, %r2, %r9;\n"
+    "  ld.shared.u32 %r11, [%r10];\n  ld.shared.s32 %rd6, [%r10];\n"
+    "  and.b32 %r12, %r8, 15;\n  shl.b32 %r13, %r12, 4;\n  add.s32 %r14, %r2, %r13;\n"
+    "  ld.shared.v4.u32 {%r15, %r16, %r17, %r18}, [%r14];\n"
+    "  and.b32 %r19, %r8, 31;\n  shl.b32 %r20, %r19, 3;\n  add.s32 %r21, %r2, %r20;\n"
+    "  ld.shared.v2.s32 {%r22, %r23}, [%r21];\n"
+    "  mul.wide.u32 %rd7, %r1, 48;\n  add.s64 %rd8, %rd3, %rd7;\n"
+    "  st.global.u32 [%rd8], %r11;\n  st.global.u64 [%rd8+8], %rd6;\n"
+    "  st.global.v4.u32 [%rd8+16], {%r15, %r16, %r17, %r18};\n  st.global.v2.u32 [%rd8+32], {%r22, %r23};\n"
+    "  ret;\n}\n";
+
+enum { GV = 12 }; /* words of output a lane (48 bytes: the v4 aligned) */
+
+static uint32_t grp_word(uint32_t i)
+{
+    uint32_t h = (i + 1) * 0x9E3779B1u;
+    return h ^ (h >> 13); /* both signs */
+}
+
+static void run_grp(const PtxModule *m, const uint32_t *table, uint32_t threads, uint32_t *out)
+{
+    PtxMemory *mem = ptx_memory_create();
+    uint32_t in[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = grp_word(i);
+    uint64_t a = pt_upload(mem, in, sizeof in), t = pt_upload(mem, table, 32 * 4);
+    uint64_t o = pt_upload(mem, NULL, 32 * GV * 4);
+    uint64_t args[3] = {a, t, o};
+    PtxRunStats st;
+    EXPECT(pt_run(m, mem, "grp", 1, 1, 1, threads, 1, 1, 0, args, 3, &st));
+    ptx_memory_read(mem, o, out, 32 * GV * 4);
+    ptx_memory_destroy(mem);
+}
+
+TEST(ptx_fast_shared_groups_match_lanes)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(grp_ptx, "grp.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    unsigned forms = 0;
+    for (uint32_t i = 0; i < m->n_insts; i++)
+        forms += m->xinsts[i].fast == PTX_FAST_LD_SHARED32;
+    EXPECT_EQ_U(forms, ptx_host_avx2() ? 4 : 0);
+    enum { TABLES = 7 };
+    static uint32_t tab[TABLES][32];
+    for (uint32_t i = 0; i < 32; i++) {
+        tab[0][i] = i;                 /* every group eight consecutive words */
+        tab[1][i] = 5 + i;             /* ... not on a 32-byte line */
+        tab[2][i] = i / 8 * 3;         /* every group one word */
+        tab[3][i] = i % 16;            /* lanes 16-31 read what 0-15 read (a tile's row) */
+        tab[4][i] = 7;                 /* one word for the warp */
+        tab[5][i] = i < 8 ? 8 + i : i < 16 ? 40 : i < 24 ? 55 - i : i == 31 ? 0 : 32 + i - 24;
+        tab[6][i] = (i * 13 + 7) % 64; /* scattered */
+    }
+    /* tab[5]: consecutive, one word, descending, consecutive but for its last lane */
+    for (unsigned k = 0; k < TABLES; k++) {
+        static uint32_t full[32 * GV], part[32 * GV];
+        run_grp(m, tab[k], 32, full);
+        run_grp(m, tab[k], 31, part);
+        for (uint32_t t = 0; t < 31; t++)
+            for (uint32_t j = 0; j < GV; j++)
+                EXPECT_EQ_U(full[t * GV + j], part[t * GV + j]);
+        for (uint32_t t = 0; t < 32; t++) {
+            const uint32_t *v = &full[t * GV], w = tab[k][t], q = 4 * (w & 15), d = 2 * (w & 31);
+            EXPECT_EQ_U(v[0], grp_word(w));
+            EXPECT_EQ_U(v[2], grp_word(w));
+            EXPECT_EQ_U(v[3], (grp_word(w) >> 31) ? 0xffffffffu : 0); /* s32 sign-extended */
+            for (uint32_t e = 0; e < 4; e++)
+                EXPECT_EQ_U(v[4 + e], grp_word(q + e));
+            EXPECT_EQ_U(v[8], grp_word(d));
+            EXPECT_EQ_U(v[9], grp_word(d + 1));
+        }
     }
     ptx_module_free(m);
 }

@@ -1,6 +1,6 @@
 /* ptx_fast.c: pre-decoded full-warp forms of the interpreter's hottest instructions: shared
  * loads of 32-bit elements and f32 fma, the inner loop of a tiled matrix product, and the
- * integer add, and, or, shl, cvt and setp of its index arithmetic and loops.
+ * integer add, and, or, xor, shl, shr, cvt and setp of its index arithmetic, loops and hashes.
  *
  * ptx_fast_decode marks, once per module, each instruction of xinsts that has a form here and
  * that this host can run (AVX2: the forms work on eight lanes' low words at once); the warp
@@ -8,11 +8,18 @@
  * dispatch on opcode, type or modifiers. A form decides before it changes anything: when a
  * lane's access would fault, it returns false and the general path (ptx_exec.c) runs the
  * instruction and reports the fault as it always does. Values, addresses and faults are
- * therefore those of the general path (tests/unit/test_ptx_fast.c holds the two together). */
+ * therefore those of the general path (tests/unit/test_ptx_fast.c holds the two together).
+ *
+ * ptx_fast_run is the functional driver's loop over the instructions of a warp that the step
+ * would run and return from at once (ALU instructions, branches that do not diverge, loads with
+ * a form): what the step does for each, without its checks and dispatch. */
 #include "front/ptx/ptx_fast.h"
 
 #include "front/ptx/ptx_alu.h"
+#include "front/ptx/ptx_exec.h"
 #include "front/ptx/ptx_value.h"
+
+#include "base/base.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -43,11 +50,13 @@ static bool fma32_form(const PtxInst *in)
            !(in->flags & (PF_FTZ | PF_SAT)) && in->n_ops == 4 && in->o[0].kind == OK_REG && in->o[0].reg != PTX_NO_REG;
 }
 
-/* The integer forms, as ptx_alu_int, exec_cvt and exec_setp compute them: add, and, or of the
- * low words (32 bits) or registers (64), zero-extended; shl by an immediate s < 32 (larger ones
- * give 0 there); cvt to 64 bits extends the low word by the source's signedness; setp compares
- * the low words or registers, signed only for lt, le, gt, ge of a signed type (the unsigned
- * order of sign-extended words is that of the words). PtxFastKind or 0. */
+/* The integer forms, as ptx_alu_int, exec_cvt and exec_setp compute them: add, and, or, xor of
+ * the low words (32 bits) or registers (64), zero-extended; shl by an immediate s < 32 (larger
+ * ones give 0 there), and shr so (arithmetic for a signed type, the word's sign coming in: the
+ * low word of what the general path computes); cvt to 64 bits extends the low word by the
+ * source's signedness; setp compares the low words or registers, signed only for lt, le, gt, ge
+ * of a signed type (the unsigned order of sign-extended words is that of the words). PtxFastKind
+ * or 0. */
 static uint8_t int_form(const PtxInst *in)
 {
     const unsigned nb = ptx_type_bytes(in->type);
@@ -58,14 +67,14 @@ static uint8_t int_form(const PtxInst *in)
         if (in->n_ops != 3 || (in->flags & (PF_CC | PF_SAT)))
             return PTX_FAST_NONE;
         return nb == 4 ? PTX_FAST_ADD32 : nb == 8 ? PTX_FAST_ADD64 : PTX_FAST_NONE;
-    case OP_AND: case OP_OR:
+    case OP_AND: case OP_OR: case OP_XOR:
         if (in->n_ops != 3 || nb != 4)
             return PTX_FAST_NONE;
-        return in->op == OP_AND ? PTX_FAST_AND32 : PTX_FAST_OR32;
-    case OP_SHL:
+        return in->op == OP_AND ? PTX_FAST_AND32 : in->op == OP_OR ? PTX_FAST_OR32 : PTX_FAST_XOR32;
+    case OP_SHL: case OP_SHR:
         if (in->n_ops != 3 || nb != 4 || in->o[2].kind != OK_IMM || (in->o[2].imm & 0xFFFFFFFFu) >= 32)
             return PTX_FAST_NONE;
-        return PTX_FAST_SHL32;
+        return in->op == OP_SHL ? PTX_FAST_SHL32 : PTX_FAST_SHR32;
     case OP_CVT:
         if (in->n_ops != 2 || in->mode != CVT_PLAIN || (in->flags & PF_SAT) || nb != 8 ||
             ptx_type_bytes(in->type2) != 4 || ptx_type_float(in->type2))
@@ -81,6 +90,14 @@ static uint8_t int_form(const PtxInst *in)
 }
 
 #ifdef PTX_X86
+
+/* The four groups of eight lanes as straight code (gcc -O2 leaves such loops rolled, with the
+ * vectors they index in memory). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PTX_UNROLL4 _Pragma("GCC unroll 4")
+#else
+#define PTX_UNROLL4 _Pragma("unroll 4")
+#endif
 
 /* An integer form (int_form) of a full warp, eight lanes (four: 64-bit add) a vector; each
  * group reads its operands before it writes d, which may be one of them. */
@@ -99,6 +116,15 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
             ptx_put32x8(d + k, _mm256_sll_epi32(ptx_low32x8(a + k), s), false);
         return;
     }
+    case PTX_FAST_SHR32: { /* the low word shifted: its zeros or its sign bit come in */
+        const __m128i s = _mm_cvtsi32_si128((int)(in->o[2].imm & 31));
+        const bool sg = ptx_type_signed(in->type);
+        for (unsigned k = 0; k < WARP_SIZE; k += 8) {
+            const __m256i x = ptx_low32x8(a + k);
+            ptx_put32x8(d + k, sg ? _mm256_sra_epi32(x, s) : _mm256_srl_epi32(x, s), false);
+        }
+        return;
+    }
     case PTX_FAST_CVT32TO64: {
         const bool sg = ptx_type_signed(in->type2);
         for (unsigned k = 0; k < WARP_SIZE; k += 8)
@@ -110,8 +136,9 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
     }
     for (unsigned k = 0; k < WARP_SIZE; k += 8) {
         const __m256i x = ptx_low32x8(a + k), y = ptx_low32x8(b + k);
-        ptx_put32x8(d + k, kind == PTX_FAST_ADD32 ? _mm256_add_epi32(x, y)
-                           : kind == PTX_FAST_AND32 ? _mm256_and_si256(x, y) : _mm256_or_si256(x, y), false);
+        ptx_put32x8(d + k, kind == PTX_FAST_ADD32   ? _mm256_add_epi32(x, y)
+                           : kind == PTX_FAST_AND32 ? _mm256_and_si256(x, y)
+                           : kind == PTX_FAST_OR32  ? _mm256_or_si256(x, y) : _mm256_xor_si256(x, y), false);
     }
 }
 
@@ -129,6 +156,7 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
     const uint64_t *base = w->regs + (size_t)ao->reg * WARP_SIZE;
     const __m256i last = _mm256_set1_epi32((int)(l->smem_bytes - bytes)), dv = _mm256_set1_epi32((int)disp);
     __m256i a[4], odd = _mm256_setzero_si256(), inside = _mm256_set1_epi32(-1);
+    PTX_UNROLL4
     for (unsigned k = 0; k < 4; k++) {
         a[k] = _mm256_add_epi32(ptx_low32x8(base + 8 * k), dv);
         odd = _mm256_or_si256(odd, a[k]);
@@ -137,28 +165,56 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
     if (!_mm256_testz_si256(odd, _mm256_set1_epi32((int)(bytes - 1))) ||
         !_mm256_testc_si256(inside, _mm256_set1_epi32(-1)))
         return false;
-    if (out)
+    if (out) {
+        PTX_UNROLL4
         for (unsigned k = 0; k < 4; k++)
             ptx_put32x8(out->addr + 8 * k, a[k], false);
+    }
     uint32_t at[WARP_SIZE]; /* plain loads: on current hosts faster than the gather instruction */
+    PTX_UNROLL4
     for (unsigned k = 0; k < 4; k++)
         _mm256_storeu_si256((__m256i *)(at + 8 * k), a[k]);
+    /* Each group of eight lanes whose addresses are all one (a broadcast: a row of a tile that
+     * every lane of the row reads) or, for scalars, eight consecutive words (a row read across
+     * the lanes) is one vector of the same bytes; other groups go lane by lane. */
+    uint8_t same = 0, run = 0;
+    const __m256i step = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    PTX_UNROLL4
+    for (unsigned k = 0; k < 4; k++) {
+        const __m256i first = _mm256_broadcastd_epi32(_mm256_castsi256_si128(a[k]));
+        same |= (uint8_t)((_mm256_movemask_epi8(_mm256_cmpeq_epi32(a[k], first)) == -1) << k);
+        if (n == 1)
+            run |= (uint8_t)((_mm256_movemask_epi8(_mm256_cmpeq_epi32(a[k], _mm256_add_epi32(first, step))) == -1) << k);
+    }
     const uint8_t *smem = w->cta->smem;
+    const bool sg = ptx_type_signed(in->type);
     for (unsigned e = 0; e < n; e++) { /* element by element, as the general path writes them */
         uint64_t *dst = w->regs + (size_t)(n == 1 ? in->o[0].reg : in->o[0].vreg[e]) * WARP_SIZE;
         const uint8_t *p = smem + 4 * e;
-        if (ptx_type_signed(in->type))
-            for (unsigned i = 0; i < WARP_SIZE; i++) {
+        PTX_UNROLL4
+        for (unsigned k = 0; k < 4; k++) {
+            const uint32_t *ak = at + 8 * k;
+            uint64_t *dk = dst + 8 * k;
+            if (same >> k & 1) {
                 int32_t x;
-                memcpy(&x, p + at[i], 4);
-                dst[i] = (uint64_t)(int64_t)x;
+                memcpy(&x, p + ak[0], 4);
+                ptx_put32x8(dk, _mm256_set1_epi32(x), sg);
+            } else if (run >> k & 1) {
+                ptx_put32x8(dk, _mm256_loadu_si256((const __m256i *)(p + ak[0])), sg);
+            } else if (sg) {
+                for (unsigned i = 0; i < 8; i++) {
+                    int32_t x;
+                    memcpy(&x, p + ak[i], 4);
+                    dk[i] = (uint64_t)(int64_t)x;
+                }
+            } else {
+                for (unsigned i = 0; i < 8; i++) {
+                    uint32_t x;
+                    memcpy(&x, p + ak[i], 4);
+                    dk[i] = x;
+                }
             }
-        else
-            for (unsigned i = 0; i < WARP_SIZE; i++) {
-                uint32_t x;
-                memcpy(&x, p + at[i], 4);
-                dst[i] = x;
-            }
+        }
     }
     return true;
 }
@@ -196,11 +252,43 @@ __attribute__((target("avx2"))) static void setp_lanes(const PtxInst *in, uint64
             _mm256_storeu_si256((__m256i *)(q + k), _mm256_xor_si256(t, one));
     }
 }
+/* d's lanes of active set to r's; the others keep theirs. */
+__attribute__((target("avx2"))) static void blend_lanes(uint64_t *d, const uint64_t *r, uint32_t active)
+{
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    for (unsigned k = 0; k < WARP_SIZE; k += 4) {
+        const __m256i m = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(active >> k), bit), bit);
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(d + k)), y = _mm256_loadu_si256((const __m256i *)(r + k));
+        _mm256_storeu_si256((__m256i *)(d + k), _mm256_blendv_epi8(x, y, m));
+    }
+}
 #else
+static void blend_lanes(uint64_t *d, const uint64_t *r, uint32_t active) {}
 static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out) { return false; }
 static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b, const PtxInst *in) {}
 static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
 #endif
+
+/* PtxFastRun of in (fast already set): the step's default case (the ALU), a branch or a load
+ * with a form, guarded or not; none returns a WinstOp the functional driver acts on (a
+ * barrier, a write to memory, an exit). */
+static uint8_t run_form(const PtxInst *in)
+{
+    if (in->cls == WOP_EXIT || in->cls == WOP_BARRIER || in->cls == WOP_STORE || in->cls == WOP_ATOMIC)
+        return PTX_RUN_NONE;
+    switch (in->op) {
+    case OP_BRA:
+        return PTX_RUN_BRA;
+    case OP_LD:
+        return in->fast ? PTX_RUN_FORM : PTX_RUN_NONE;
+    case OP_ST: case OP_ATOM: case OP_RED: case OP_PREFETCH: case OP_CALL: case OP_RET: case OP_EXIT:
+    case OP_BAR: case OP_MEMBAR: case OP_NOP: case OP_TEX: case OP_SULD: case OP_SUST: case OP_WMMA:
+    case OP_CPASYNC: /* the step's other cases */
+        return PTX_RUN_NONE;
+    default:
+        return PTX_RUN_ALU;
+    }
+}
 
 void ptx_fast_decode(PtxModule *m)
 {
@@ -212,6 +300,7 @@ void ptx_fast_decode(PtxModule *m)
                    : ld_shared32_form(in) ? PTX_FAST_LD_SHARED32
                    : fma32_form(in)       ? (fma ? PTX_FAST_FMA32 : PTX_FAST_NONE)
                                           : int_form(in);
+        in->run = run_form(in);
     }
 }
 
@@ -243,4 +332,92 @@ bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
         return true;
     }
     }
+}
+
+/* An integer form (add .. setp) for the lanes of active only, a partial warp's: every lane is
+ * computed into scratch registers and the active lanes' values are copied into the destinations
+ * (setp's p, then q), the others keeping theirs; a lane's result depends on its own operands
+ * alone, and these forms cannot fault. False: not such a form. */
+static bool int_masked(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+{
+    uint64_t t1[WARP_SIZE], t2[WARP_SIZE], r[WARP_SIZE], rq[WARP_SIZE];
+    switch (in->fast) {
+    case PTX_FAST_NONE: case PTX_FAST_LD_SHARED32: case PTX_FAST_FMA32:
+        return false;
+    case PTX_FAST_SETP: {
+        const PtxOperand *q = &in->o[1];
+        const bool has_q = q->kind == OK_REG && q->reg != PTX_NO_REG;
+        setp_lanes(in, r, has_q ? rq : NULL, ptx_lane_values(l, w, &in->o[2], t1), ptx_lane_values(l, w, &in->o[3], t2));
+        blend_lanes(w->regs + (size_t)in->o[0].reg * WARP_SIZE, r, active);
+        if (has_q)
+            blend_lanes(w->regs + (size_t)q->reg * WARP_SIZE, rq, active);
+        return true;
+    }
+    default: {
+        const uint64_t *a = ptx_lane_values(l, w, &in->o[1], t1);
+        const uint64_t *b = in->n_ops > 2 ? ptx_lane_values(l, w, &in->o[2], t2) : NULL;
+        int_lanes(in->fast, r, a, b, in);
+        blend_lanes(w->regs + (size_t)in->o[0].reg * WARP_SIZE, r, active);
+        return true;
+    }
+    }
+}
+
+/* ptx_warp_step's work for an instruction it would run and return from at once, less what a run
+ * of them never needs: the checks of the warp's end, of a failed launch and of bar.red's
+ * result (none changes inside the run: an ALU fault ends it), the dispatch on the opcode and
+ * the stack's upkeep: the top's pc moves on (or to a uniform branch's target) and the run
+ * stops short of the entry's reconvergence point and of the code's end, where the step pops. */
+uint32_t ptx_fast_run(PtxLaunch *l, PtxWarp *w, uint32_t max)
+{
+    const PtxModule *m = l->m;
+    if (l->failed || w->red_lanes)
+        return 0;
+    if (l->inst_limit) /* the step runs the instruction past the limit, and reports it */
+        max = l->stats.warp_insts >= l->inst_limit ? 0 : (uint32_t)MIN(max, l->inst_limit - l->stats.warp_insts);
+    PtxSimtEntry *top = &w->stack[w->depth - 1];
+    const PtxInst *insts = m->xinsts;
+    const uint32_t rpc = top->rpc, end = m->n_insts, mask = top->mask;
+    const uint64_t clock = l->clock;
+    uint32_t pc = top->pc, n = 0;
+    /* The counts are kept here and stored at the end: the ALU reads only the clock (%clock),
+     * which it is given as the step leaves it, counted before the instruction runs. */
+    for (; n < max; n++) {
+        const PtxInst *in = &insts[pc];
+        const uint8_t run = in->run;
+        if (!run)
+            break;
+        uint32_t active = mask, next = pc + 1;
+        if (in->guard != PTX_NO_REG)
+            active = ptx_guard_lanes(w->regs + (size_t)in->guard * WARP_SIZE, (in->flags & PF_GUARD_NEG) ? 1 : 0, mask);
+        if (run == PTX_RUN_BRA) {
+            if (active != mask && active != 0)
+                break; /* divergent: the step pushes the two sides */
+            if (active == mask)
+                next = (uint32_t)in->o[0].imm;
+        }
+        if (next == rpc || next >= end)
+            break; /* the step pops the entry */
+        if (active == 0xFFFFFFFFu && in->fast && ptx_fast_exec(l, w, in, NULL)) {
+            /* its form, which reads no count */
+        } else if (run == PTX_RUN_FORM) {
+            break; /* a load of a partial warp, or one that would fault: the general path */
+        } else if (run == PTX_RUN_ALU && active && active != 0xFFFFFFFFu && int_masked(l, w, in, active)) {
+            /* a partial warp's integer form */
+        } else if (run == PTX_RUN_ALU && active) {
+            l->clock = clock + n + 1;
+            const char *why = ptx_alu_exec(l, w, in, active, mask);
+            if (why) { /* as the step: counted, the pc moved on, the launch failed */
+                ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, why);
+                pc = next, n++;
+                break;
+            }
+        }
+        pc = next;
+    }
+    top->pc = pc;
+    l->clock = clock + n;
+    l->stats.warp_insts += n;
+    l->stats.thread_insts += (uint64_t)n * (mask == 0xFFFFFFFFu ? WARP_SIZE : popcount_u32(mask));
+    return n;
 }

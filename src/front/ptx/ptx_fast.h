@@ -21,11 +21,23 @@ typedef enum PtxFastKind {
     PTX_FAST_ADD64,       /* add of 64-bit integers, without .cc or .sat */
     PTX_FAST_AND32,       /* and.b32 */
     PTX_FAST_OR32,        /* or.b32 */
+    PTX_FAST_XOR32,       /* xor.b32 */
     PTX_FAST_SHL32,       /* shl.b32 by an immediate below 32 */
+    PTX_FAST_SHR32,       /* shr of a 32-bit type by an immediate below 32 (arithmetic when signed) */
     PTX_FAST_CVT32TO64,   /* cvt of a 32-bit integer to a 64-bit one, without .sat */
     PTX_FAST_SETP,        /* setp of 32- or 64-bit integers, without a boolean operation */
     PTX_FAST_COUNT
 } PtxFastKind;
+
+/* How the functional driver's run of a warp (ptx_fast_run) may run an instruction: one the step
+ * would finish and return from at once, leaving the SIMT stack as it was but for its top's pc,
+ * with no barrier, write to memory or exit (the WinstOps the driver acts on). */
+typedef enum PtxFastRun {
+    PTX_RUN_NONE, /* through ptx_warp_step */
+    PTX_RUN_FORM, /* a load by its full-warp form (PtxInst.fast), when every lane is active */
+    PTX_RUN_ALU,  /* the ALU: its form when every lane is active, else ptx_alu_exec */
+    PTX_RUN_BRA,  /* a branch that every active lane takes, or none */
+} PtxFastRun;
 
 /* Mark the instructions of m->xinsts that have a full-warp form on this host, and copy each
  * one's WinstOp from m->statics into it (PtxInst.cls). */
@@ -33,5 +45,11 @@ void ptx_fast_decode(PtxModule *m);
 /* Run in, pre-decoded as in->fast, for all 32 lanes of w (filling out's addresses when non-NULL);
  * false: it did nothing, and the general path must run it. */
 bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out);
+
+/* For the functional driver: run w's instructions from its stack's top entry as ptx_warp_step
+ * would, one at a time, while each is marked (PtxInst.run) and leaves the entry as it was, up
+ * to max of them; how many ran. Each counts in l's stats and clock as a step does. 0: the step
+ * runs the next. */
+uint32_t ptx_fast_run(PtxLaunch *l, PtxWarp *w, uint32_t max);
 
 #endif

@@ -146,6 +146,7 @@ typedef struct PtxInst {
     uint32_t line;  /* source line, for run-time error messages */
     uint8_t fast;   /* in xinsts: the PtxFastKind that runs it as a full warp (ptx_fast.h), or 0 */
     uint8_t cls;    /* in xinsts: statics' op, the WinstOp a step returns (in the line the step reads) */
+    uint8_t run;    /* in xinsts: how ptx_fast_run may run it (PtxFastRun, ptx_fast.h), or 0: by the step */
     PtxOperand o[PTX_MAX_OPS];
 } PtxInst;
 

@@ -17,6 +17,7 @@
  * holds up to (2^31-1) x 65535 x 65535 of them (the timing model's own numbering, FrontOps', is
  * 32-bit). A launch's printf and assert text is written when it ends. */
 #include "front/ptx/ptx_exec.h"
+#include "front/ptx/ptx_fast.h"
 
 #include "front/ptx/ptx_slice.h"
 
@@ -267,6 +268,9 @@ static bool run_cta_turn(PtxLaunch *l, RunCta *r, uint64_t *at_write)
     for (uint32_t i = 0; i < l->warps_per_cta; i++) {
         PtxWarp *w = &r->warps[i];
         for (uint32_t n = 0; n < PTX_TURN_INSTS && !w->done && !w->at_barrier; n++) {
+            n += ptx_fast_run(l, w, PTX_TURN_INSTS - n); /* what needs no step */
+            if (n == PTX_TURN_INSTS)
+                break;
             uint32_t pc = w->stack[w->depth - 1].pc;
             l->clock++;
             int op = ptx_warp_step(l, w, NULL);
