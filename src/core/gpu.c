@@ -481,8 +481,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
         Dram *d = g->drams[p];
         MemReqQueue *q = &g->dram_delay[p];
         while (q->head && q->head->ready <= now && dram_can_accept(d)) {
-            dram_push(d, memreq_queue_pop(q), now);
-            g->dram_wake[p] = now;
+            if (dram_push(d, memreq_queue_pop(q), now)) /* a busy bank's queue waits: no tick */
+                g->dram_wake[p] = now;
             progress = true;
         }
         /* A controller waiting on its timing constraints is not ticked until it can act

@@ -160,7 +160,7 @@ void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx)
 
 bool dram_can_accept(const Dram *d) { return d->q_n < d->t.queue; }
 
-void dram_push(Dram *d, MemReq *r, uint64_t now)
+bool dram_push(Dram *d, MemReq *r, uint64_t now)
 {
     CHECK(d->q_n < d->t.queue);
     CHECK(r->bank < d->t.n_banks && r->row != ROW_CLOSED);
@@ -168,10 +168,12 @@ void dram_push(Dram *d, MemReq *r, uint64_t now)
     d->q[at] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
     d->q_req[at] = r;
     d->q_n++;
-    if (!d->banks[r->bank].req)
-        d->waiting_banks |= 1ull << r->bank;
     if (d->q_n == d->t.queue)
         d->full_since = now;
+    if (d->banks[r->bank].req)
+        return false; /* its bank looks at the queue only when it finishes */
+    d->waiting_banks |= 1ull << r->bank;
+    return true;
 }
 
 /* Move entry i of bank `bank`'s queue into the (idle) bank. */
