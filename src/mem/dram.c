@@ -46,6 +46,7 @@ typedef struct DramBank {
     uint32_t cols_left; /* column commands still to issue for req */
     bool req_write;
     uint32_t n_queued;  /* requests of this bank waiting in the scheduler queue */
+    uint32_t q_start;   /* where they start in its part of the queue */
     uint32_t group;     /* bank group: bank % n_bank_groups, precomputed (no division per cycle) */
     uint64_t act_ready; /* earliest ACT: tRC after ACT, tRP after PRE */
     uint64_t col_ready; /* earliest column command: tRCD after ACT */
@@ -65,8 +66,8 @@ struct Dram {
     DramConfig t; /* timing and geometry */
     uint32_t bytes_per_col, bus_cycles;
 
-    /* The scheduler queue, kept per bank: bank b's requests in arrival order at q[b * t.queue],
-     * banks[b].n_queued of them, so that a pick and a removal see only the bank's (the policies
+    /* The scheduler queue, kept per bank: bank b's requests in arrival order at q[b * t.queue +
+     * banks[b].q_start], banks[b].n_queued of them, so that a pick and a removal see only the bank's (the policies
      * look at no other bank's). */
     DramSchedEntry *q;
     MemReq **q_req; /* the request behind q[i] */
@@ -164,13 +165,22 @@ bool dram_push(Dram *d, MemReq *r, uint64_t now)
 {
     CHECK(d->q_n < d->t.queue);
     CHECK(r->bank < d->t.n_banks && r->row != ROW_CLOSED);
-    size_t at = (size_t)r->bank * d->t.queue + d->banks[r->bank].n_queued++;
+    DramBank *b = &d->banks[r->bank];
+    size_t base = (size_t)r->bank * d->t.queue;
+    if (b->q_start + b->n_queued == d->t.queue) { /* at the end of its part: move to the front */
+        for (uint32_t k = 0; k < b->n_queued; k++) {
+            d->q[base + k] = d->q[base + b->q_start + k];
+            d->q_req[base + k] = d->q_req[base + b->q_start + k];
+        }
+        b->q_start = 0;
+    }
+    size_t at = base + b->q_start + b->n_queued++;
     d->q[at] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
     d->q_req[at] = r;
     d->q_n++;
     if (d->q_n == d->t.queue)
         d->full_since = now;
-    if (d->banks[r->bank].req)
+    if (b->req)
         return false; /* its bank looks at the queue only when it finishes */
     d->waiting_banks |= 1ull << r->bank;
     return true;
@@ -180,16 +190,28 @@ bool dram_push(Dram *d, MemReq *r, uint64_t now)
 static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
 {
     DramBank *b = &d->banks[bank];
-    DramSchedEntry *q = &d->q[(size_t)bank * d->t.queue];
-    MemReq **q_req = &d->q_req[(size_t)bank * d->t.queue], *r = q_req[i];
+    size_t base = (size_t)bank * d->t.queue + b->q_start;
+    DramSchedEntry *q = &d->q[base];
+    MemReq **q_req = &d->q_req[base], *r = q_req[i];
     if (d->q_n == d->t.queue)
         d->st.queue_full += now - d->full_since;
-    for (uint32_t k = i + 1; k < b->n_queued; k++) { /* a bank holds few: no library call */
-        q[k - 1] = q[k];
-        q_req[k - 1] = q_req[k];
+    /* Close the gap from the nearer end (a bank holds few: no library call); the pick is
+     * mostly the oldest, which moves nothing. */
+    if (i < b->n_queued - 1 - i) {
+        for (uint32_t k = i; k > 0; k--) {
+            q[k] = q[k - 1];
+            q_req[k] = q_req[k - 1];
+        }
+        b->q_start++;
+    } else {
+        for (uint32_t k = i + 1; k < b->n_queued; k++) {
+            q[k - 1] = q[k];
+            q_req[k - 1] = q_req[k];
+        }
     }
     d->q_n--;
-    b->n_queued--;
+    if (!--b->n_queued)
+        b->q_start = 0;
     b->req = r;
     d->busy_banks |= 1ull << r->bank;
     d->waiting_banks &= ~(1ull << r->bank);
@@ -299,7 +321,7 @@ bool dram_tick(Dram *d, uint64_t now)
     for (uint64_t m = d->waiting_banks; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         DramBank *b = &d->banks[i];
-        const DramSchedEntry *q = &d->q[(size_t)i * d->t.queue];
+        const DramSchedEntry *q = &d->q[(size_t)i * d->t.queue + b->q_start];
         int pick = d->sched->pick(q, b->n_queued, i, b->open_row);
         CHECK(pick >= 0 && (uint32_t)pick < b->n_queued && q[pick].bank == i);
         take_request(d, i, (uint32_t)pick, now);
@@ -368,7 +390,7 @@ void dram_dump(const Dram *d, FILE *f)
             d->sched->meta.name, d->q_n, d->t.queue, d->ret_n, d->t.return_queue, d->bus_free, d->rr);
     for (uint32_t b = 0, i = 0; b < d->t.n_banks; b++) /* bank by bank, each in arrival order */
         for (uint32_t k = 0; k < d->banks[b].n_queued; k++, i++) {
-            size_t at = (size_t)b * d->t.queue + k;
+            size_t at = (size_t)b * d->t.queue + d->banks[b].q_start + k;
             const MemReq *r = d->q_req[at];
             fprintf(f, "  queue[%u] %s addr=0x%" PRIx64 " bank=%u row=%u arrived=%" PRIu64 "\n", i,
                     d->q[at].is_write ? "write" : "read", r->addr, d->q[at].bank, d->q[at].row, d->q[at].arrival);
