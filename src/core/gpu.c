@@ -620,7 +620,8 @@ static void stall_report(Gpu *g, FILE *f, uint64_t insts, const char *key, const
     fprintf(f, "warpsim: %s\n", g->stop_reason);
 }
 
-/* The main loop's instants between two checks of gpu.spin_insts and gpu.stall_insts. */
+/* The main loop's instants between two checks of gpu.spin_insts and gpu.stall_insts (the
+ * progress line's 65,536 a multiple of it). */
 #define LIMIT_CHECK_INSTANTS 256
 
 /* gpu.spin_insts and gpu.stall_insts, counted from the check that first saw a CTA completion
@@ -665,6 +666,31 @@ static void sum_sm_stats(Gpu *g)
     g->sim_thread_insts = t;
 }
 
+/* Domain d ticks at its cycle, and its next tick's time is kept in at[d]; true on progress. */
+static inline bool domain_tick(Gpu *g, int d, double at[DOMAIN_COUNT])
+{
+    uint64_t now = g->cycle[d];
+    bool progress = false;
+    switch (d) {
+    case DOMAIN_CORE: progress = core_tick(g, now); break;
+    case DOMAIN_ICNT: progress = icnt_tick(g, now); break;
+    case DOMAIN_L2: progress = l2_domain_tick(g, now); break;
+    case DOMAIN_DRAM: progress = dram_domain_tick(g, now); break;
+    }
+    g->cycle[d]++;
+    at[d] = (double)g->cycle[d] * g->period[d];
+    return progress;
+}
+
+/* The first core cycle at which a time-series sample or gpu.max_cycles is due. */
+static uint64_t checks_due(const Gpu *g, uint64_t start_cycle, uint64_t limit)
+{
+    uint64_t due = g->next_sample ? g->next_sample : UINT64_MAX;
+    if (limit && limit <= UINT64_MAX - start_cycle)
+        due = MIN(due, start_cycle + limit);
+    return due;
+}
+
 GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const FrontKernel *k, FILE *report)
 {
     if (!report)
@@ -701,25 +727,20 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     double at[DOMAIN_COUNT]; /* each domain's next tick in time, as cycle x period, kept with cycle */
     for (int d = 0; d < DOMAIN_COUNT; d++)
         at[d] = (double)g->cycle[d] * g->period[d];
+    uint64_t due = checks_due(g, start_cycle, limit);
+    _Static_assert(DOMAIN_COUNT == 4, "the loop below ticks four domains");
     while (g->n_done < g->n_ctas) {
-        /* The next instant: the earliest next tick of any domain. */
-        double t = INFINITY;
-        for (int d = 0; d < DOMAIN_COUNT; d++)
-            t = MIN(t, at[d]);
+        /* The next instant: the earliest next tick of any domain; those due tick in order. */
+        double t = MIN(MIN(at[DOMAIN_CORE], at[DOMAIN_ICNT]), MIN(at[DOMAIN_L2], at[DOMAIN_DRAM]));
         bool progress = false;
-        for (int d = 0; d < DOMAIN_COUNT; d++) {
-            if (at[d] > t)
-                continue;
-            uint64_t now = g->cycle[d];
-            switch (d) {
-            case DOMAIN_CORE: progress |= core_tick(g, now); break;
-            case DOMAIN_ICNT: progress |= icnt_tick(g, now); break;
-            case DOMAIN_L2: progress |= l2_domain_tick(g, now); break;
-            case DOMAIN_DRAM: progress |= dram_domain_tick(g, now); break;
-            }
-            g->cycle[d]++;
-            at[d] = (double)g->cycle[d] * g->period[d];
-        }
+        if (at[DOMAIN_CORE] <= t)
+            progress |= domain_tick(g, DOMAIN_CORE, at);
+        if (at[DOMAIN_ICNT] <= t)
+            progress |= domain_tick(g, DOMAIN_ICNT, at);
+        if (at[DOMAIN_L2] <= t)
+            progress |= domain_tick(g, DOMAIN_L2, at);
+        if (at[DOMAIN_DRAM] <= t)
+            progress |= domain_tick(g, DOMAIN_DRAM, at);
         uint64_t core_now = g->cycle[DOMAIN_CORE];
         if (progress) {
             g->last_progress = core_now;
@@ -750,18 +771,22 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
                 break;
             }
         }
-        while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
-            take_sample(g);
-        if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
-            snprintf(g->stop_reason, sizeof g->stop_reason,
-                     "kernel '%s' stopped at gpu.max_cycles = %llu (%u of %u CTAs done); raise it with "
-                     "-o gpu.max_cycles=N (0: no limit)", k->name, (unsigned long long)limit, g->n_done, g->n_ctas);
-            g->stop_limit = "gpu.max_cycles";
-            status = GPU_RUN_CYCLE_LIMIT;
-            break;
+        if (g->cycle[DOMAIN_CORE] >= due) { /* a sample or gpu.max_cycles */
+            while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
+                take_sample(g);
+            if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
+                snprintf(g->stop_reason, sizeof g->stop_reason,
+                         "kernel '%s' stopped at gpu.max_cycles = %llu (%u of %u CTAs done); raise it with "
+                         "-o gpu.max_cycles=N (0: no limit)", k->name, (unsigned long long)limit, g->n_done, g->n_ctas);
+                g->stop_limit = "gpu.max_cycles";
+                status = GPU_RUN_CYCLE_LIMIT;
+                break;
+            }
+            due = checks_due(g, start_cycle, limit);
         }
-        ++rounds;
-        if (limits && rounds % LIMIT_CHECK_INSTANTS == 0 && limits_met(g, report)) {
+        if (++rounds % LIMIT_CHECK_INSTANTS)
+            continue;
+        if (limits && limits_met(g, report)) {
             status = GPU_RUN_CYCLE_LIMIT;
             break;
         }
