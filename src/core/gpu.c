@@ -385,11 +385,19 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     /* The clusters with queued requests, from the bits of their SMs, in ascending order. */
     uint32_t last = UINT32_MAX, per = g->sms_per_cluster;
     for (uint32_t wi = 0; wi < bits_words(g->n_sms); wi++)
-        for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
-            uint32_t s = wi * 64 + (uint32_t)__builtin_ctzll(m), c = per == 1 ? s : s / per; /* no divide for one */
-            if (c != last && g->inject_wake[c] <= now) /* not visited with an SM before this one */
-                progress |= inject(g, c, now);
-            last = c;
+        if (per == 1) { /* an SM's bit is its cluster's */
+            for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
+                uint32_t c = wi * 64 + (uint32_t)__builtin_ctzll(m);
+                if (g->inject_wake[c] <= now)
+                    progress |= inject(g, c, now);
+            }
+        } else {
+            for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
+                uint32_t c = (wi * 64 + (uint32_t)__builtin_ctzll(m)) / per;
+                if (c != last && g->inject_wake[c] <= now) /* not visited with an SM before this one */
+                    progress |= inject(g, c, now);
+                last = c;
+            }
         }
     /* The slices with requests arriving or replies to send, in ascending order (visiting one
      * changes no other's bits). */
