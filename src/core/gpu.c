@@ -485,17 +485,19 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
 static bool dram_domain_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
-    for (uint32_t p = 0; p < g->n_partitions; p++) {
-        Dram *d = g->drams[p];
-        MemReqQueue *q = &g->dram_delay[p];
+    Dram *const *drams = g->drams; /* in locals: the calls below could write g for all the compiler knows */
+    MemReqQueue *q = g->dram_delay;
+    uint64_t *wake = g->dram_wake;
+    for (uint32_t p = 0, n = g->n_partitions; p < n; p++, q++) {
+        Dram *d = drams[p];
         while (q->head && q->head->ready <= now && dram_can_accept(d)) {
             if (dram_push(d, memreq_queue_pop(q), now)) /* a busy bank's queue waits: no tick */
-                g->dram_wake[p] = now;
+                wake[p] = now;
             progress = true;
         }
         /* A controller waiting on its timing constraints is not ticked until it can act
          * (it is deterministic whatever cycles are skipped). */
-        if (g->dram_wake[p] > now)
+        if (wake[p] > now)
             continue;
         bool acted = dram_tick(d, now);
         MemReq *r;
@@ -507,7 +509,7 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
             acted = true;
         }
         /* its next event from the state it left (the cycle after a command is seldom one) */
-        g->dram_wake[p] = dram_next_event(d, now + 1);
+        wake[p] = dram_next_event(d, now + 1);
         progress |= acted;
     }
     return progress;
