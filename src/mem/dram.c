@@ -86,6 +86,9 @@ struct Dram {
     uint64_t col_ready; /* tCCD after any column command */
     uint64_t rd_ready;  /* tCDLR after the last write data */
     uint64_t bus_free;  /* end of the last data transfer on the bus */
+    /* The earliest read and write column command by the four above but cmd_ready (tCCD, the
+     * data bus, tCDLR), found at each column command rather than at each bank's every look. */
+    uint64_t col_rd_ready, col_wr_ready;
     uint64_t cmd_ready; /* one command per cycle */
     uint32_t rr;        /* bank the command scan starts at */
 
@@ -229,24 +232,23 @@ static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
 static DramCmd next_command(const Dram *d, uint32_t bank, uint64_t *at)
 {
     const DramBank *b = &d->banks[bank];
-    const DramGroup *g = &d->groups[b->group];
     uint64_t t = d->cmd_ready;
     if (b->open_row == ROW_CLOSED) {
         t = MAX(t, MAX(b->act_ready, d->act_ready));
         *at = t;
         return CMD_ACT;
     }
+    const DramGroup *g = &d->groups[b->group];
     if (b->open_row != b->req->row) {
         t = MAX(t, MAX(b->pre_ready, g->pre_ready));
         *at = t;
         return CMD_PRE;
     }
-    uint32_t lat = b->req_write ? d->t.tWL : d->t.tCL;
-    t = MAX(t, MAX(b->col_ready, MAX(d->col_ready, g->col_ready)));
-    if (d->bus_free > lat)
-        t = MAX(t, d->bus_free - lat); /* data may start only once the bus is free */
-    if (!b->req_write) {
-        t = MAX(t, d->rd_ready);
+    t = MAX(t, MAX(b->col_ready, g->col_ready));
+    if (b->req_write) {
+        t = MAX(t, d->col_wr_ready);
+    } else {
+        t = MAX(t, d->col_rd_ready);
         if (b->cols_left == 1 && d->ret_n == d->t.return_queue)
             t = NEVER;
     }
@@ -271,6 +273,14 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
     } else {
         g->pre_ready = MAX(g->pre_ready, now + d->t.tRTPL);
     }
+    /* data may start only once the bus is free */
+    uint64_t rd = d->col_ready, wr = d->col_ready;
+    if (d->bus_free > d->t.tCL)
+        rd = MAX(rd, d->bus_free - d->t.tCL);
+    if (d->bus_free > d->t.tWL)
+        wr = MAX(wr, d->bus_free - d->t.tWL);
+    d->col_rd_ready = MAX(rd, d->rd_ready);
+    d->col_wr_ready = wr;
     if (--b->cols_left)
         return;
     MemReq *r = b->req;
