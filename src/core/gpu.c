@@ -108,6 +108,7 @@ Gpu *gpu_create(const Config *cfg)
                             .n_l2_slices = g->n_slices, .n_dram_channels = g->n_partitions};
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
+    g->fetch_loc = xcalloc(g->n_slices, sizeof *g->fetch_loc);
     for (uint32_t p = 0; p < g->n_partitions; p++)
         g->dram_wake[p] = UINT64_MAX; /* empty: nothing to do until a request arrives */
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
@@ -164,6 +165,7 @@ void gpu_destroy(Gpu *g)
     free(g->drams);
     free(g->dram_delay);
     free(g->dram_wake);
+    free(g->fetch_loc);
     free(g->cluster_rr);
     free(g->cta_last_core);
     free(g->eject);
@@ -301,7 +303,26 @@ static void route(const Gpu *g, MemReq *r)
     r->slice = loc.slice;
     r->bank = loc.bank;
     r->row = loc.row;
-    r->col = loc.col;
+    r->routed = true;
+}
+
+/* Route a read that slice i sends to DRAM: a line's sectors are fetched one after another,
+ * and all but the first find their location from the one before instead of decoding it. */
+static void route_fetch(Gpu *g, uint32_t i, MemReq *r)
+{
+    struct GpuFetchLoc *m = &g->fetch_loc[i];
+    const unsigned k = g->addrdec.same_loc_bits;
+    if (!m->valid || (r->addr >> k) != (m->addr >> k)) {
+        addrdec_decode(&g->addrdec, r->addr, &m->loc);
+        m->addr = r->addr;
+        m->valid = true;
+    }
+    uint64_t low = (1ull << k) - 1; /* k < 64: below the channel bits */
+    r->local_addr = m->loc.local ^ ((r->addr ^ m->addr) & low);
+    r->partition = m->loc.partition;
+    r->slice = m->loc.slice;
+    r->bank = m->loc.bank;
+    r->row = m->loc.row;
     r->routed = true;
 }
 
@@ -473,7 +494,10 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
             /* Misses and write-backs start their fixed DRAM latency. */
             MemReq *r;
             while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {
-                route(g, r);
+                if (r->kind == MREQ_READ && !r->routed)
+                    route_fetch(g, i, r);
+                else
+                    route(g, r);
                 r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
                 memreq_queue_push(&g->dram_delay[r->partition], r);
                 progress = true;

@@ -37,6 +37,13 @@ struct Gpu {
     Dram **drams;
     MemReqQueue *dram_delay; /* per partition: L2 -> DRAM requests serving mem.dram_lat */
     uint64_t *dram_wake;     /* per partition: the controller's next event (dram_next_event after its last tick) */
+    /* per slice: the last DRAM-bound read it routed, whose location a read of the same span of
+     * addrdec.same_loc_bits shares (a line's other sectors) */
+    struct GpuFetchLoc {
+        bool valid;
+        uint64_t addr;
+        AddrLoc loc;
+    } *fetch_loc;
     uint32_t *cluster_rr;    /* per cluster: next SM to inject from */
     /* A cluster whose every miss-queue head the request network refused is not tried again
      * before its port frees (inject_wake, an interconnect cycle), a destination it waits for

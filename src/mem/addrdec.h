@@ -27,6 +27,10 @@ typedef struct AddrDecoder {
      * contributes to the bank, row and column (a decode is then a few lookups, not a loop over
      * each mask bit). Only the bytes below n_lut_bytes hold mask bits. */
     unsigned n_lut_bytes;
+    /* Addresses equal above their low same_loc_bits bits have the same partition, slice, bank
+     * and row, and local addresses that differ in those bits only (they lie below the channel
+     * bits and every bank and row bit). */
+    unsigned same_loc_bits;
     AddrLutEntry lut[8][256];
 } AddrDecoder;
 
