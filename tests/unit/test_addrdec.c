@@ -217,3 +217,26 @@ TEST(addrdec_same_loc_bits)
     ASSERT(addrdec_parse(&d, maps[4], 6, 2, 16, err, sizeof err));
     EXPECT_EQ_U(d.same_loc_bits, 3); /* the channel at bit 3 */
 }
+
+/* addrdec_drop_bits against a bit-by-bit gather of the bits outside the mask, on random values
+ * and masks of up to four bits. */
+TEST(addrdec_drop_bits_random)
+{
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (int n = 0; n < 20000; n++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t v = x, mask = 0;
+        for (int k = 0; k < n % 5; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            mask |= 1ull << (x % 64);
+        }
+        uint64_t want = 0;
+        for (unsigned i = 0, o = 0; i < 64; i++)
+            if (!(mask >> i & 1))
+                want |= (v >> i & 1) << o++;
+        if (addrdec_drop_bits(v, mask) != want) {
+            EXPECT_EQ_U(addrdec_drop_bits(v, mask), want);
+            return;
+        }
+    }
+}
