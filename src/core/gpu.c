@@ -122,6 +122,7 @@ Gpu *gpu_create(const Config *cfg)
     g->eject_queued = xcalloc(bits_words(g->n_clusters), sizeof *g->eject_queued);
     g->missq_queued = xcalloc(bits_words(g->n_sms), sizeof *g->missq_queued);
     g->inject_wake = xcalloc(g->n_clusters, sizeof *g->inject_wake);
+    g->credit_asleep = xcalloc(bits_words(g->n_clusters), sizeof *g->credit_asleep);
     g->credit_wait = xcalloc((size_t)g->n_slices * bits_words(g->n_clusters), sizeof *g->credit_wait);
     for (uint32_t i = 0; i < g->n_sms; i++) {
         g->sms[i].l1d.queued_bits = g->missq_queued;
@@ -174,6 +175,7 @@ void gpu_destroy(Gpu *g)
     free(g->eject_queued);
     free(g->missq_queued);
     free(g->inject_wake);
+    free(g->credit_asleep);
     free(g->credit_wait);
     free(g->launched);
     free(g->cta_sm);
@@ -384,7 +386,12 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
         sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
         return true;
     }
-    g->inject_wake[c] = port > now ? port : UINT64_MAX;
+    if (port > now) {
+        g->inject_wake[c] = port;
+    } else {
+        g->inject_wake[c] = UINT64_MAX;
+        bits_set(g->credit_asleep, c);
+    }
     return false;
 }
 
@@ -396,6 +403,7 @@ static void credit_freed(Gpu *g, uint32_t i)
     for (uint32_t wi = 0; wi < cw; wi++, w++) {
         for (uint64_t m = *w; m; m &= m - 1)
             g->inject_wake[wi * 64 + (uint32_t)__builtin_ctzll(m)] = 0;
+        g->credit_asleep[wi] &= ~*w;
         *w = 0;
     }
 }
@@ -406,8 +414,8 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     /* The clusters with queued requests, from the bits of their SMs, in ascending order. */
     uint32_t last = UINT32_MAX, per = g->sms_per_cluster;
     for (uint32_t wi = 0; wi < bits_words(g->n_sms); wi++)
-        if (per == 1) { /* an SM's bit is its cluster's */
-            for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
+        if (per == 1) { /* an SM's bit is its cluster's; those asleep on credits are left out */
+            for (uint64_t m = g->missq_queued[wi] & ~g->credit_asleep[wi]; m; m &= m - 1) {
                 uint32_t c = wi * 64 + (uint32_t)__builtin_ctzll(m);
                 if (g->inject_wake[c] <= now)
                     progress |= inject(g, c, now);

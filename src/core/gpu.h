@@ -50,6 +50,10 @@ struct Gpu {
      * frees a credit (credit_wait: per destination, bits of the clusters) or one of its SMs
      * gets a new head (L1d.inject_wake); a retry before then would change nothing. */
     uint64_t *inject_wake, *credit_wait;
+    /* bits: the clusters asleep on credits (inject_wake UINT64_MAX), which clusters of one SM
+     * leave out of the injection loop: only a credit wakes them, as an SM's new head comes
+     * only to an empty miss queue, which a refused cluster's is not */
+    uint64_t *credit_asleep;
     uint64_t dram_delay_cycles;
     Icnt req_net, reply_net;
     uint32_t missq_total, replies_total; /* requests in SM miss queues, replies in L2 slices */
