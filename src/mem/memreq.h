@@ -34,6 +34,8 @@ typedef struct MemReq {
     uint16_t slice;       /* L2 slice (partition * subpartitions + sub) */
     uint32_t bank, row;   /* DRAM coordinates, filled by the address decoder (the column is not
                            * modelled: a request moves its bytes in column commands) */
+    uint32_t l2_set;      /* in an L2 slice: the set of local_addr, found as it enters (or is
+                           * fetched for) the slice */
     uint64_t ready;       /* cycle (of the holding component's clock) it may move on */
     uint64_t issued;      /* core cycle the SM sent it, for latency stats */
     uint32_t pool_id;     /* index in the owning MemPool (a token for MSHR waiters) */
