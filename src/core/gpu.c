@@ -108,9 +108,10 @@ Gpu *gpu_create(const Config *cfg)
                             .n_l2_slices = g->n_slices, .n_dram_channels = g->n_partitions};
     g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
     g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
+    g->dram_due = xcalloc(g->n_partitions, sizeof *g->dram_due);
     g->fetch_loc = xcalloc(g->n_slices, sizeof *g->fetch_loc);
     for (uint32_t p = 0; p < g->n_partitions; p++)
-        g->dram_wake[p] = UINT64_MAX; /* empty: nothing to do until a request arrives */
+        g->dram_wake[p] = g->dram_due[p] = UINT64_MAX; /* empty: nothing to do until a request arrives */
     g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
     g->cta_last_core = xcalloc(g->n_clusters, sizeof *g->cta_last_core);
     g->cta_last_cluster = g->n_clusters - 1; /* the first dispatch starts at cluster 0, core 0 */
@@ -166,6 +167,7 @@ void gpu_destroy(Gpu *g)
     free(g->drams);
     free(g->dram_delay);
     free(g->dram_wake);
+    free(g->dram_due);
     free(g->fetch_loc);
     free(g->cluster_rr);
     free(g->cta_last_core);
@@ -508,6 +510,7 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
                     route(g, r);
                 r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
                 memreq_queue_push(&g->dram_delay[r->partition], r);
+                g->dram_due[r->partition] = MIN(g->dram_due[r->partition], r->ready);
                 progress = true;
             }
         }
@@ -519,8 +522,10 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
     bool progress = false;
     Dram *const *drams = g->drams; /* in locals: the calls below could write g for all the compiler knows */
     MemReqQueue *q = g->dram_delay;
-    uint64_t *wake = g->dram_wake;
+    uint64_t *wake = g->dram_wake, *due = g->dram_due;
     for (uint32_t p = 0, n = g->n_partitions; p < n; p++, q++) {
+        if (due[p] > now) /* neither its delay queue's head nor its controller */
+            continue;
         Dram *d = drams[p];
         while (q->head && q->head->ready <= now && dram_can_accept(d)) {
             if (dram_push(d, memreq_queue_pop(q), now)) /* a busy bank's queue waits: no tick */
@@ -529,8 +534,10 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
         }
         /* A controller waiting on its timing constraints is not ticked until it can act
          * (it is deterministic whatever cycles are skipped). */
-        if (wake[p] > now)
+        if (wake[p] > now) {
+            due[p] = MIN(wake[p], q->head ? q->head->ready : UINT64_MAX);
             continue;
+        }
         bool acted = dram_tick(d, now);
         MemReq *r;
         while ((r = dram_pop_reply(d, now)) != NULL) {
@@ -542,6 +549,7 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
         }
         /* its next event from the state it left (the cycle after a command is seldom one) */
         wake[p] = dram_next_event(d, now + 1);
+        due[p] = MIN(wake[p], q->head ? q->head->ready : UINT64_MAX);
         progress |= acted;
     }
     return progress;

@@ -37,6 +37,7 @@ struct Gpu {
     Dram **drams;
     MemReqQueue *dram_delay; /* per partition: L2 -> DRAM requests serving mem.dram_lat */
     uint64_t *dram_wake;     /* per partition: the controller's next event (dram_next_event after its last tick) */
+    uint64_t *dram_due;      /* per partition: the earlier of dram_wake and its delay queue head's ready cycle */
     /* per slice: the last DRAM-bound read it routed, whose location a read of the same span of
      * addrdec.same_loc_bits shares (a line's other sectors) */
     struct GpuFetchLoc {
