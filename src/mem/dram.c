@@ -78,6 +78,8 @@ struct Dram {
     DramGroup *groups;
     uint64_t busy_banks;    /* banks serving a request (bit per bank) */
     uint64_t waiting_banks; /* idle banks with requests queued */
+    uint64_t act_banks;     /* busy banks whose next command is an ACT (row closed) */
+    uint64_t col_banks;     /* busy banks whose next command is a column command (their row open) */
 
     MemReq **ret; /* return queue ring: reads in order of their last column command */
     uint32_t ret_head, ret_n;
@@ -218,6 +220,10 @@ static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
     b->req = r;
     d->busy_banks |= 1ull << r->bank;
     d->waiting_banks &= ~(1ull << r->bank);
+    if (b->open_row == ROW_CLOSED)
+        d->act_banks |= 1ull << r->bank;
+    else if (b->open_row == r->row)
+        d->col_banks |= 1ull << r->bank;
     b->req_write = req_is_write(r);
     uint32_t size = r->size_bytes ? r->size_bytes : 1;
     b->cols_left = (size + d->bytes_per_col - 1) / d->bytes_per_col;
@@ -288,6 +294,7 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
     MemReq *r = b->req;
     b->req = NULL;
     d->busy_banks &= ~(1ull << bank);
+    d->col_banks &= ~(1ull << bank);
     if (b->n_queued)
         d->waiting_banks |= 1ull << bank;
     r->ready = data_end;
@@ -310,6 +317,8 @@ static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
     switch (cmd) {
     case CMD_ACT:
         b->open_row = b->req->row;
+        d->act_banks &= ~(1ull << bank);
+        d->col_banks |= 1ull << bank;
         b->act_ready = now + d->t.tRC;
         b->col_ready = now + d->t.tRCD;
         b->pre_ready = MAX(b->pre_ready, now + d->t.tRAS);
@@ -318,6 +327,7 @@ static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
         break;
     case CMD_PRE:
         b->open_row = ROW_CLOSED;
+        d->act_banks |= 1ull << bank;
         b->act_ready = MAX(b->act_ready, now + d->t.tRP);
         d->st.precharges++;
         break;
@@ -343,8 +353,18 @@ bool dram_tick(Dram *d, uint64_t now)
         return changed;
     /* Busy banks in round-robin order from d->rr: those at or above it, then those below. */
     uint32_t n = d->t.n_banks;
-    uint64_t above = d->busy_banks & (~0ull << d->rr);
-    uint64_t parts[2] = {above, d->busy_banks & ~above};
+    /* Left out: banks whose command the controller-wide constraints hold back past now (tRRD
+     * for an ACT; tCCD, the data bus or tCDLR for a column command). They would not issue, and
+     * the others keep their order. */
+    uint64_t busy = d->busy_banks;
+    if (busy & (busy - 1)) { /* one bank is as quickly asked */
+        if (d->act_ready > now)
+            busy &= ~d->act_banks;
+        if (MIN(d->col_rd_ready, d->col_wr_ready) > now)
+            busy &= ~d->col_banks;
+    }
+    uint64_t above = busy & (~0ull << d->rr);
+    uint64_t parts[2] = {above, busy & ~above};
     for (int p = 0; p < 2; p++) {
         for (uint64_t m = parts[p]; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m);
