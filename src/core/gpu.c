@@ -1,4 +1,4 @@
-/* gpu.c: builds the machine and runs kernels across four clock domains.
+/* gpu.c: runs kernels across four clock domains (gpu_build.c builds the machine).
  *
  * Tick order at one instant (GPGPU-Sim's order): core (CTA dispatch, then every awake SM),
  * interconnect (SM miss queues -> request network -> L2 input; L2 replies -> reply network ->
@@ -29,156 +29,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The DRAM is done with a write: recycle its request. */
-static void gpu_dram_write_done(void *pool, MemReq *r) { mempool_put(pool, r); }
-
-void gpu_copy_touch(Gpu *g, uint64_t addr, uint64_t bytes)
-{
-    if (!g->cfg.mem.copy_warms_l2)
-        return;
-    /* GPGPU-Sim steps the copy 32 bytes at a time from its first byte */
-    for (uint64_t off = 0; off < bytes; off += 32) {
-        AddrLoc loc;
-        addrdec_decode(&g->addrdec, addr + off, &loc);
-        l2_wake(&g->slices[loc.slice], g->cycle[DOMAIN_L2]);
-        l2_copy_fill(&g->slices[loc.slice], loc.local, g->cycle[DOMAIN_CORE]);
-    }
-}
-
-Gpu *gpu_create(const Config *cfg)
-{
-    Gpu *g = xcalloc(1, sizeof *g);
-    g->cfg = *cfg;
-    cfg = &g->cfg;
-    stats_init(&g->stats);
-    mempool_init(&g->pool);
-    addrdec_init(&g->addrdec, cfg);
-    g->n_clusters = cfg->gpu.n_clusters;
-    g->sms_per_cluster = cfg->gpu.cores_per_cluster;
-    g->n_sms = g->n_clusters * g->sms_per_cluster;
-    g->n_partitions = cfg->mem.n_partitions;
-    g->n_slices = g->n_partitions * cfg->mem.subpartitions;
-    stats_counter(&g->stats, &g->sim_cycles, "sim.cycles", "core cycles simulated");
-    stats_counter(&g->stats, &g->sim_warp_insts, "sim.warp_insts", "warp instructions issued");
-    stats_counter(&g->stats, &g->sim_thread_insts, "sim.thread_insts", "thread instructions issued");
-    stats_counter(&g->stats, &g->kernels, "sim.kernels", "kernels run");
-    stats_counter(&g->stats, &g->reply_stall, "icnt.reply_stall",
-                  "interconnect cycles an L2 slice's next reply waited for the reply network, summed over the slices "
-                  "(GPGPU-Sim's gpu_stall_icnt2sh)");
-    stats_counter(&g->stats, &g->reply_held, "icnt.reply_held",
-                  "interconnect cycles a reply delivered to a cluster stayed in the reply network because the cluster "
-                  "could not take it (its ejection buffer full, or without one its SM's response FIFO), summed over "
-                  "the clusters");
-    stats_counter(&g->stats, &g->reply_net.packets, "icnt.reply_packets",
-                  "packets sent on the reply network (read data, store acknowledgements; with mem.sector_replies one "
-                  "per sector)");
-    stats_counter(&g->stats, &g->reply_net.flits, "icnt.reply_flits", "flits of those packets (icnt.flit_bytes each)");
-    if (cfg->gpu.sample_cycles) {
-        g->stats.series_period = cfg->gpu.sample_cycles;
-        g->next_sample = cfg->gpu.sample_cycles;
-        g->series_ipc = stats_series(&g->stats, "sim.ipc", "thread instructions per core cycle in the period");
-        g->series_warps = stats_series(&g->stats, "sm.active_warps", "warps resident on all SMs at the sample");
-        g->series_l1d_hit = stats_series(&g->stats, "l1d.hit_rate", "L1D load hits per access in the period (0: none)");
-        g->series_unthrottled = stats_series(&g->stats, "sm.sched.active_warps",
-                                             "warps resident on all SMs that their schedulers do not throttle at the "
-                                             "sample (WarpSchedOps.throttled: SWL's and PCAL's throttled warps, CIAO's "
-                                             "stalled ones, the warps CCWS admits no load)");
-    }
-    g->sms = xcalloc(g->n_sms, sizeof *g->sms);
-    for (uint32_t i = 0; i < g->n_sms; i++) {
-        sm_init(&g->sms[i], i, cfg, &g->pool, &g->stats);
-        g->sms[i].l1d.queued_total = &g->missq_total;
-        g->sms[i].view.mem = &g->mem_busy;
-    }
-    g->slices = xcalloc(g->n_slices, sizeof *g->slices);
-    for (uint32_t i = 0; i < g->n_slices; i++) {
-        l2_init(&g->slices[i], i, cfg, &g->pool, &g->stats);
-        g->slices[i].replies_total = &g->replies_total;
-        g->slices[i].index_drop = g->addrdec.sub_mask;
-    }
-    g->drams = xcalloc(g->n_partitions, sizeof *g->drams);
-    for (uint32_t i = 0; i < g->n_partitions; i++)
-    {
-        g->drams[i] = dram_create(cfg, i, &g->stats);
-        dram_set_write_done(g->drams[i], gpu_dram_write_done, &g->pool);
-        dram_set_busy_total(g->drams[i], &g->mem_busy.dram_busy_cycles);
-    }
-    g->mem_busy = (MemBusy){.l2_cycle = &g->cycle[DOMAIN_L2], .dram_cycle = &g->cycle[DOMAIN_DRAM],
-                            .n_l2_slices = g->n_slices, .n_dram_channels = g->n_partitions};
-    g->dram_delay = xcalloc(g->n_partitions, sizeof *g->dram_delay);
-    g->dram_wake = xcalloc(g->n_partitions, sizeof *g->dram_wake);
-    for (uint32_t p = 0; p < g->n_partitions; p++)
-        g->dram_wake[p] = UINT64_MAX; /* empty: nothing to do until a request arrives */
-    g->cluster_rr = xcalloc(g->n_clusters, sizeof *g->cluster_rr);
-    g->cta_last_core = xcalloc(g->n_clusters, sizeof *g->cta_last_core);
-    g->cta_last_cluster = g->n_clusters - 1; /* the first dispatch starts at cluster 0, core 0 */
-    for (uint32_t c = 0; c < g->n_clusters; c++)
-        g->cta_last_core[c] = g->sms_per_cluster - 1;
-    g->eject = xcalloc(g->n_clusters, sizeof *g->eject);
-    g->slice_input = xcalloc(bits_words(g->n_slices), sizeof *g->slice_input);
-    g->slice_replies = xcalloc(bits_words(g->n_slices), sizeof *g->slice_replies);
-    g->eject_queued = xcalloc(bits_words(g->n_clusters), sizeof *g->eject_queued);
-    g->missq_queued = xcalloc(bits_words(g->n_sms), sizeof *g->missq_queued);
-    g->inject_wake = xcalloc(g->n_clusters, sizeof *g->inject_wake);
-    g->credit_wait = xcalloc((size_t)g->n_slices * bits_words(g->n_clusters), sizeof *g->credit_wait);
-    for (uint32_t i = 0; i < g->n_sms; i++) {
-        g->sms[i].l1d.queued_bits = g->missq_queued;
-        g->sms[i].l1d.inject_wake = &g->inject_wake[i / g->sms_per_cluster];
-    }
-    g->cta_sm = xcalloc(g->n_sms, sizeof *g->cta_sm);
-    g->cta_ops = policy_cta(cfg->gpu.cta_sched);
-    CHECK(g->cta_ops);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "gpu.cta_sched.%s", g->cta_ops->meta.name);
-    policy_ctx_init(&g->cta_ctx, &g->cta_ops->meta, "gpu.cta_sched", cfg, &g->stats, prefix, 0, 0);
-    g->cta_sched = g->cta_ops->create ? g->cta_ops->create(&g->cta_ctx, g->n_sms) : NULL;
-    /* mem.dram_lat is in core cycles (as GPGPU-Sim's -dram_latency); served in DRAM cycles. */
-    g->dram_delay_cycles = (uint64_t)llround(cfg->mem.dram_lat * cfg->gpu.dram_mhz / cfg->gpu.core_mhz);
-    icnt_init(&g->req_net, g->n_clusters, g->n_slices, &cfg->icnt);
-    icnt_init(&g->reply_net, g->n_slices, g->n_clusters, &cfg->icnt);
-    const double mhz[DOMAIN_COUNT] = {cfg->gpu.core_mhz, cfg->gpu.icnt_mhz, cfg->gpu.l2_mhz, cfg->gpu.dram_mhz};
-    for (int d = 0; d < DOMAIN_COUNT; d++)
-        g->period[d] = 1e9 / mhz[d];
-    return g;
-}
-
-void gpu_destroy(Gpu *g)
-{
-    if (!g)
-        return;
-    if (g->cta_ops && g->cta_ops->destroy)
-        g->cta_ops->destroy(g->cta_sched);
-    if (g->cta_ops)
-        policy_ctx_free(&g->cta_ctx);
-    for (uint32_t i = 0; i < g->n_sms; i++)
-        sm_free(&g->sms[i]);
-    for (uint32_t i = 0; i < g->n_slices; i++)
-        l2_free(&g->slices[i]);
-    for (uint32_t i = 0; i < g->n_partitions; i++)
-        dram_destroy(g->drams[i]);
-    icnt_free(&g->req_net);
-    icnt_free(&g->reply_net);
-    free(g->sms);
-    free(g->slices);
-    free(g->drams);
-    free(g->dram_delay);
-    free(g->dram_wake);
-    free(g->cluster_rr);
-    free(g->cta_last_core);
-    free(g->eject);
-    free(g->slice_input);
-    free(g->slice_replies);
-    free(g->eject_queued);
-    free(g->missq_queued);
-    free(g->inject_wake);
-    free(g->credit_wait);
-    free(g->launched);
-    free(g->cta_sm);
-    mempool_free(&g->pool);
-    stats_free(&g->stats);
-    free(g);
-}
 
 void gpu_set_progress(Gpu *g, bool on) { g->progress_line = on; }
 
@@ -301,7 +151,26 @@ static void route(const Gpu *g, MemReq *r)
     r->slice = loc.slice;
     r->bank = loc.bank;
     r->row = loc.row;
-    r->col = loc.col;
+    r->routed = true;
+}
+
+/* Route a read that slice i sends to DRAM: a line's sectors are fetched one after another,
+ * and all but the first find their location from the one before instead of decoding it. */
+static void route_fetch(Gpu *g, uint32_t i, MemReq *r)
+{
+    struct GpuFetchLoc *m = &g->fetch_loc[i];
+    const unsigned k = g->addrdec.same_loc_bits;
+    if (!m->valid || (r->addr >> k) != (m->addr >> k)) {
+        addrdec_decode(&g->addrdec, r->addr, &m->loc);
+        m->addr = r->addr;
+        m->valid = true;
+    }
+    uint64_t low = (1ull << k) - 1; /* k < 64: below the channel bits */
+    r->local_addr = m->loc.local ^ ((r->addr ^ m->addr) & low);
+    r->partition = m->loc.partition;
+    r->slice = m->loc.slice;
+    r->bank = m->loc.bank;
+    r->row = m->loc.row;
     r->routed = true;
 }
 
@@ -363,7 +232,12 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
         sm_miss_queue_drained(&g->sms[s], g->cycle[DOMAIN_CORE]);
         return true;
     }
-    g->inject_wake[c] = port > now ? port : UINT64_MAX;
+    if (port > now) {
+        g->inject_wake[c] = port;
+    } else {
+        g->inject_wake[c] = UINT64_MAX;
+        bits_set(g->credit_asleep, c);
+    }
     return false;
 }
 
@@ -375,6 +249,7 @@ static void credit_freed(Gpu *g, uint32_t i)
     for (uint32_t wi = 0; wi < cw; wi++, w++) {
         for (uint64_t m = *w; m; m &= m - 1)
             g->inject_wake[wi * 64 + (uint32_t)__builtin_ctzll(m)] = 0;
+        g->credit_asleep[wi] &= ~*w;
         *w = 0;
     }
 }
@@ -385,11 +260,19 @@ static bool icnt_tick(Gpu *g, uint64_t now)
     /* The clusters with queued requests, from the bits of their SMs, in ascending order. */
     uint32_t last = UINT32_MAX, per = g->sms_per_cluster;
     for (uint32_t wi = 0; wi < bits_words(g->n_sms); wi++)
-        for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
-            uint32_t s = wi * 64 + (uint32_t)__builtin_ctzll(m), c = per == 1 ? s : s / per; /* no divide for one */
-            if (c != last && g->inject_wake[c] <= now) /* not visited with an SM before this one */
-                progress |= inject(g, c, now);
-            last = c;
+        if (per == 1) { /* an SM's bit is its cluster's; those asleep on credits are left out */
+            for (uint64_t m = g->missq_queued[wi] & ~g->credit_asleep[wi]; m; m &= m - 1) {
+                uint32_t c = wi * 64 + (uint32_t)__builtin_ctzll(m);
+                if (g->inject_wake[c] <= now)
+                    progress |= inject(g, c, now);
+            }
+        } else {
+            for (uint64_t m = g->missq_queued[wi]; m; m &= m - 1) {
+                uint32_t c = (wi * 64 + (uint32_t)__builtin_ctzll(m)) / per;
+                if (c != last && g->inject_wake[c] <= now) /* not visited with an SM before this one */
+                    progress |= inject(g, c, now);
+                last = c;
+            }
         }
     /* The slices with requests arriving or replies to send, in ascending order (visiting one
      * changes no other's bits). */
@@ -465,9 +348,13 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
             /* Misses and write-backs start their fixed DRAM latency. */
             MemReq *r;
             while ((r = memreq_queue_pop(&sl->to_dram)) != NULL) {
-                route(g, r);
+                if (r->kind == MREQ_READ && !r->routed)
+                    route_fetch(g, i, r);
+                else
+                    route(g, r);
                 r->ready = g->cycle[DOMAIN_DRAM] + g->dram_delay_cycles;
                 memreq_queue_push(&g->dram_delay[r->partition], r);
+                g->dram_due[r->partition] = MIN(g->dram_due[r->partition], r->ready);
                 progress = true;
             }
         }
@@ -477,18 +364,24 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
 static bool dram_domain_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
-    for (uint32_t p = 0; p < g->n_partitions; p++) {
-        Dram *d = g->drams[p];
-        MemReqQueue *q = &g->dram_delay[p];
+    Dram *const *drams = g->drams; /* in locals: the calls below could write g for all the compiler knows */
+    MemReqQueue *q = g->dram_delay;
+    uint64_t *wake = g->dram_wake, *due = g->dram_due;
+    for (uint32_t p = 0, n = g->n_partitions; p < n; p++, q++) {
+        if (due[p] > now) /* neither its delay queue's head nor its controller */
+            continue;
+        Dram *d = drams[p];
         while (q->head && q->head->ready <= now && dram_can_accept(d)) {
-            dram_push(d, memreq_queue_pop(q), now);
-            g->dram_wake[p] = now;
+            if (dram_push(d, memreq_queue_pop(q), now)) /* a busy bank's queue waits: no tick */
+                wake[p] = now;
             progress = true;
         }
         /* A controller waiting on its timing constraints is not ticked until it can act
          * (it is deterministic whatever cycles are skipped). */
-        if (g->dram_wake[p] > now)
+        if (wake[p] > now) {
+            due[p] = MIN(wake[p], q->head ? q->head->ready : UINT64_MAX);
             continue;
+        }
         bool acted = dram_tick(d, now);
         MemReq *r;
         while ((r = dram_pop_reply(d, now)) != NULL) {
@@ -499,7 +392,8 @@ static bool dram_domain_tick(Gpu *g, uint64_t now)
             acted = true;
         }
         /* its next event from the state it left (the cycle after a command is seldom one) */
-        g->dram_wake[p] = dram_next_event(d, now + 1);
+        wake[p] = dram_next_event(d, now + 1);
+        due[p] = MIN(wake[p], q->head ? q->head->ready : UINT64_MAX);
         progress |= acted;
     }
     return progress;
@@ -620,7 +514,8 @@ static void stall_report(Gpu *g, FILE *f, uint64_t insts, const char *key, const
     fprintf(f, "warpsim: %s\n", g->stop_reason);
 }
 
-/* The main loop's instants between two checks of gpu.spin_insts and gpu.stall_insts. */
+/* The main loop's instants between two checks of gpu.spin_insts and gpu.stall_insts (the
+ * progress line's 65,536 a multiple of it). */
 #define LIMIT_CHECK_INSTANTS 256
 
 /* gpu.spin_insts and gpu.stall_insts, counted from the check that first saw a CTA completion
@@ -665,6 +560,31 @@ static void sum_sm_stats(Gpu *g)
     g->sim_thread_insts = t;
 }
 
+/* Domain d ticks at its cycle, and its next tick's time is kept in at[d]; true on progress. */
+static inline bool domain_tick(Gpu *g, int d, double at[DOMAIN_COUNT])
+{
+    uint64_t now = g->cycle[d];
+    bool progress = false;
+    switch (d) {
+    case DOMAIN_CORE: progress = core_tick(g, now); break;
+    case DOMAIN_ICNT: progress = icnt_tick(g, now); break;
+    case DOMAIN_L2: progress = l2_domain_tick(g, now); break;
+    case DOMAIN_DRAM: progress = dram_domain_tick(g, now); break;
+    }
+    g->cycle[d]++;
+    at[d] = (double)g->cycle[d] * g->period[d];
+    return progress;
+}
+
+/* The first core cycle at which a time-series sample or gpu.max_cycles is due. */
+static uint64_t checks_due(const Gpu *g, uint64_t start_cycle, uint64_t limit)
+{
+    uint64_t due = g->next_sample ? g->next_sample : UINT64_MAX;
+    if (limit && limit <= UINT64_MAX - start_cycle)
+        due = MIN(due, start_cycle + limit);
+    return due;
+}
+
 GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const FrontKernel *k, FILE *report)
 {
     if (!report)
@@ -701,25 +621,20 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     double at[DOMAIN_COUNT]; /* each domain's next tick in time, as cycle x period, kept with cycle */
     for (int d = 0; d < DOMAIN_COUNT; d++)
         at[d] = (double)g->cycle[d] * g->period[d];
+    uint64_t due = checks_due(g, start_cycle, limit);
+    _Static_assert(DOMAIN_COUNT == 4, "the loop below ticks four domains");
     while (g->n_done < g->n_ctas) {
-        /* The next instant: the earliest next tick of any domain. */
-        double t = INFINITY;
-        for (int d = 0; d < DOMAIN_COUNT; d++)
-            t = MIN(t, at[d]);
+        /* The next instant: the earliest next tick of any domain; those due tick in order. */
+        double t = MIN(MIN(at[DOMAIN_CORE], at[DOMAIN_ICNT]), MIN(at[DOMAIN_L2], at[DOMAIN_DRAM]));
         bool progress = false;
-        for (int d = 0; d < DOMAIN_COUNT; d++) {
-            if (at[d] > t)
-                continue;
-            uint64_t now = g->cycle[d];
-            switch (d) {
-            case DOMAIN_CORE: progress |= core_tick(g, now); break;
-            case DOMAIN_ICNT: progress |= icnt_tick(g, now); break;
-            case DOMAIN_L2: progress |= l2_domain_tick(g, now); break;
-            case DOMAIN_DRAM: progress |= dram_domain_tick(g, now); break;
-            }
-            g->cycle[d]++;
-            at[d] = (double)g->cycle[d] * g->period[d];
-        }
+        if (at[DOMAIN_CORE] <= t)
+            progress |= domain_tick(g, DOMAIN_CORE, at);
+        if (at[DOMAIN_ICNT] <= t)
+            progress |= domain_tick(g, DOMAIN_ICNT, at);
+        if (at[DOMAIN_L2] <= t)
+            progress |= domain_tick(g, DOMAIN_L2, at);
+        if (at[DOMAIN_DRAM] <= t)
+            progress |= domain_tick(g, DOMAIN_DRAM, at);
         uint64_t core_now = g->cycle[DOMAIN_CORE];
         if (progress) {
             g->last_progress = core_now;
@@ -750,18 +665,22 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
                 break;
             }
         }
-        while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
-            take_sample(g);
-        if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
-            snprintf(g->stop_reason, sizeof g->stop_reason,
-                     "kernel '%s' stopped at gpu.max_cycles = %llu (%u of %u CTAs done); raise it with "
-                     "-o gpu.max_cycles=N (0: no limit)", k->name, (unsigned long long)limit, g->n_done, g->n_ctas);
-            g->stop_limit = "gpu.max_cycles";
-            status = GPU_RUN_CYCLE_LIMIT;
-            break;
+        if (g->cycle[DOMAIN_CORE] >= due) { /* a sample or gpu.max_cycles */
+            while (g->next_sample && g->cycle[DOMAIN_CORE] >= g->next_sample)
+                take_sample(g);
+            if (limit && g->cycle[DOMAIN_CORE] - start_cycle >= limit) {
+                snprintf(g->stop_reason, sizeof g->stop_reason,
+                         "kernel '%s' stopped at gpu.max_cycles = %llu (%u of %u CTAs done); raise it with "
+                         "-o gpu.max_cycles=N (0: no limit)", k->name, (unsigned long long)limit, g->n_done, g->n_ctas);
+                g->stop_limit = "gpu.max_cycles";
+                status = GPU_RUN_CYCLE_LIMIT;
+                break;
+            }
+            due = checks_due(g, start_cycle, limit);
         }
-        ++rounds;
-        if (limits && rounds % LIMIT_CHECK_INSTANTS == 0 && limits_met(g, report)) {
+        if (++rounds % LIMIT_CHECK_INSTANTS)
+            continue;
+        if (limits && limits_met(g, report)) {
             status = GPU_RUN_CYCLE_LIMIT;
             break;
         }

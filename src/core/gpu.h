@@ -37,12 +37,24 @@ struct Gpu {
     Dram **drams;
     MemReqQueue *dram_delay; /* per partition: L2 -> DRAM requests serving mem.dram_lat */
     uint64_t *dram_wake;     /* per partition: the controller's next event (dram_next_event after its last tick) */
+    uint64_t *dram_due;      /* per partition: the earlier of dram_wake and its delay queue head's ready cycle */
+    /* per slice: the last DRAM-bound read it routed, whose location a read of the same span of
+     * addrdec.same_loc_bits shares (a line's other sectors) */
+    struct GpuFetchLoc {
+        bool valid;
+        uint64_t addr;
+        AddrLoc loc;
+    } *fetch_loc;
     uint32_t *cluster_rr;    /* per cluster: next SM to inject from */
     /* A cluster whose every miss-queue head the request network refused is not tried again
      * before its port frees (inject_wake, an interconnect cycle), a destination it waits for
      * frees a credit (credit_wait: per destination, bits of the clusters) or one of its SMs
      * gets a new head (L1d.inject_wake); a retry before then would change nothing. */
     uint64_t *inject_wake, *credit_wait;
+    /* bits: the clusters asleep on credits (inject_wake UINT64_MAX), which clusters of one SM
+     * leave out of the injection loop: only a credit wakes them, as an SM's new head comes
+     * only to an empty miss queue, which a refused cluster's is not */
+    uint64_t *credit_asleep;
     uint64_t dram_delay_cycles;
     Icnt req_net, reply_net;
     uint32_t missq_total, replies_total; /* requests in SM miss queues, replies in L2 slices */

@@ -144,6 +144,8 @@ int addrdec_parse(AddrDecoder *d, const char *spec, uint32_t n_partitions, uint3
     for (unsigned i = 0; i < log2_u64(subpartitions); i++, bm &= bm - 1)
         d->sub_mask |= bm & -bm;
     d->chan_bit = chan_bit;
+    uint64_t bank_row = d->bank_mask | d->row_mask;
+    d->same_loc_bits = bank_row ? MIN(chan_bit, (unsigned)__builtin_ctzll(bank_row)) : chan_bit;
     build_luts(d);
     return 1;
 }

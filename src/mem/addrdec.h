@@ -27,6 +27,10 @@ typedef struct AddrDecoder {
      * contributes to the bank, row and column (a decode is then a few lookups, not a loop over
      * each mask bit). Only the bytes below n_lut_bytes hold mask bits. */
     unsigned n_lut_bytes;
+    /* Addresses equal above their low same_loc_bits bits have the same partition, slice, bank
+     * and row, and local addresses that differ in those bits only (they lie below the channel
+     * bits and every bank and row bit). */
+    unsigned same_loc_bits;
     AddrLutEntry lut[8][256];
 } AddrDecoder;
 
@@ -53,10 +57,9 @@ void addrdec_decode_local(const AddrDecoder *d, uint32_t partition, uint64_t loc
 static inline uint64_t addrdec_drop_bits(uint64_t v, uint64_t mask)
 {
     while (mask) { /* highest first, so the lower ones keep their positions */
-        unsigned b = 63u - (unsigned)__builtin_clzll(mask);
-        uint64_t low = b ? v & ((1ull << b) - 1) : 0;
-        v = (b < 63 ? (v >> (b + 1)) << b : 0) | low;
-        mask &= ~(1ull << b);
+        uint64_t bit = 1ull << (63u - (unsigned)__builtin_clzll(mask)), low = bit - 1;
+        v = ((v >> 1) & ~low) | (v & low); /* the bits above `bit` down one, over it */
+        mask &= ~bit;
     }
     return v;
 }

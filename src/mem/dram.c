@@ -46,6 +46,7 @@ typedef struct DramBank {
     uint32_t cols_left; /* column commands still to issue for req */
     bool req_write;
     uint32_t n_queued;  /* requests of this bank waiting in the scheduler queue */
+    uint32_t q_start;   /* where they start in its part of the queue */
     uint32_t group;     /* bank group: bank % n_bank_groups, precomputed (no division per cycle) */
     uint64_t act_ready; /* earliest ACT: tRC after ACT, tRP after PRE */
     uint64_t col_ready; /* earliest column command: tRCD after ACT */
@@ -65,8 +66,8 @@ struct Dram {
     DramConfig t; /* timing and geometry */
     uint32_t bytes_per_col, bus_cycles;
 
-    /* The scheduler queue, kept per bank: bank b's requests in arrival order at q[b * t.queue],
-     * banks[b].n_queued of them, so that a pick and a removal see only the bank's (the policies
+    /* The scheduler queue, kept per bank: bank b's requests in arrival order at q[b * t.queue +
+     * banks[b].q_start], banks[b].n_queued of them, so that a pick and a removal see only the bank's (the policies
      * look at no other bank's). */
     DramSchedEntry *q;
     MemReq **q_req; /* the request behind q[i] */
@@ -77,6 +78,8 @@ struct Dram {
     DramGroup *groups;
     uint64_t busy_banks;    /* banks serving a request (bit per bank) */
     uint64_t waiting_banks; /* idle banks with requests queued */
+    uint64_t act_banks;     /* busy banks whose next command is an ACT (row closed) */
+    uint64_t col_banks;     /* busy banks whose next command is a column command (their row open) */
 
     MemReq **ret; /* return queue ring: reads in order of their last column command */
     uint32_t ret_head, ret_n;
@@ -85,6 +88,9 @@ struct Dram {
     uint64_t col_ready; /* tCCD after any column command */
     uint64_t rd_ready;  /* tCDLR after the last write data */
     uint64_t bus_free;  /* end of the last data transfer on the bus */
+    /* The earliest read and write column command by the four above but cmd_ready (tCCD, the
+     * data bus, tCDLR), found at each column command rather than at each bank's every look. */
+    uint64_t col_rd_ready, col_wr_ready;
     uint64_t cmd_ready; /* one command per cycle */
     uint32_t rr;        /* bank the command scan starts at */
 
@@ -160,37 +166,64 @@ void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx)
 
 bool dram_can_accept(const Dram *d) { return d->q_n < d->t.queue; }
 
-void dram_push(Dram *d, MemReq *r, uint64_t now)
+bool dram_push(Dram *d, MemReq *r, uint64_t now)
 {
     CHECK(d->q_n < d->t.queue);
     CHECK(r->bank < d->t.n_banks && r->row != ROW_CLOSED);
-    size_t at = (size_t)r->bank * d->t.queue + d->banks[r->bank].n_queued++;
+    DramBank *b = &d->banks[r->bank];
+    size_t base = (size_t)r->bank * d->t.queue;
+    if (b->q_start + b->n_queued == d->t.queue) { /* at the end of its part: move to the front */
+        for (uint32_t k = 0; k < b->n_queued; k++) {
+            d->q[base + k] = d->q[base + b->q_start + k];
+            d->q_req[base + k] = d->q_req[base + b->q_start + k];
+        }
+        b->q_start = 0;
+    }
+    size_t at = base + b->q_start + b->n_queued++;
     d->q[at] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
     d->q_req[at] = r;
     d->q_n++;
-    if (!d->banks[r->bank].req)
-        d->waiting_banks |= 1ull << r->bank;
     if (d->q_n == d->t.queue)
         d->full_since = now;
+    if (b->req)
+        return false; /* its bank looks at the queue only when it finishes */
+    d->waiting_banks |= 1ull << r->bank;
+    return true;
 }
 
 /* Move entry i of bank `bank`'s queue into the (idle) bank. */
 static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
 {
     DramBank *b = &d->banks[bank];
-    DramSchedEntry *q = &d->q[(size_t)bank * d->t.queue];
-    MemReq **q_req = &d->q_req[(size_t)bank * d->t.queue], *r = q_req[i];
+    size_t base = (size_t)bank * d->t.queue + b->q_start;
+    DramSchedEntry *q = &d->q[base];
+    MemReq **q_req = &d->q_req[base], *r = q_req[i];
     if (d->q_n == d->t.queue)
         d->st.queue_full += now - d->full_since;
-    for (uint32_t k = i + 1; k < b->n_queued; k++) { /* a bank holds few: no library call */
-        q[k - 1] = q[k];
-        q_req[k - 1] = q_req[k];
+    /* Close the gap from the nearer end (a bank holds few: no library call); the pick is
+     * mostly the oldest, which moves nothing. */
+    if (i < b->n_queued - 1 - i) {
+        for (uint32_t k = i; k > 0; k--) {
+            q[k] = q[k - 1];
+            q_req[k] = q_req[k - 1];
+        }
+        b->q_start++;
+    } else {
+        for (uint32_t k = i + 1; k < b->n_queued; k++) {
+            q[k - 1] = q[k];
+            q_req[k - 1] = q_req[k];
+        }
     }
     d->q_n--;
-    b->n_queued--;
+    if (!--b->n_queued)
+        b->q_start = 0;
     b->req = r;
     d->busy_banks |= 1ull << r->bank;
     d->waiting_banks &= ~(1ull << r->bank);
+    if (b->open_row == ROW_CLOSED)
+        d->act_banks |= 1ull << r->bank;
+    else if (b->open_row == r->row)
+        d->col_banks |= 1ull << r->bank;
     b->req_write = req_is_write(r);
     uint32_t size = r->size_bytes ? r->size_bytes : 1;
     b->cols_left = (size + d->bytes_per_col - 1) / d->bytes_per_col;
@@ -201,28 +234,29 @@ static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
 }
 
 /* The command bank `bank` needs next for its request, and the earliest cycle it may issue
- * (NEVER while a read's last column command waits for room in the return queue). */
-static DramCmd next_command(const Dram *d, uint32_t bank, uint64_t *at)
+ * (NEVER while a read's last column command waits for room in the return queue). Inline in
+ * the scans, which ask it of each busy bank: the call cost more than the answer (GCC kept it
+ * out of line, also with -O3 -flto). */
+static inline __attribute__((always_inline)) DramCmd next_command(const Dram *d, uint32_t bank, uint64_t *at)
 {
     const DramBank *b = &d->banks[bank];
-    const DramGroup *g = &d->groups[b->group];
     uint64_t t = d->cmd_ready;
     if (b->open_row == ROW_CLOSED) {
         t = MAX(t, MAX(b->act_ready, d->act_ready));
         *at = t;
         return CMD_ACT;
     }
+    const DramGroup *g = &d->groups[b->group];
     if (b->open_row != b->req->row) {
         t = MAX(t, MAX(b->pre_ready, g->pre_ready));
         *at = t;
         return CMD_PRE;
     }
-    uint32_t lat = b->req_write ? d->t.tWL : d->t.tCL;
-    t = MAX(t, MAX(b->col_ready, MAX(d->col_ready, g->col_ready)));
-    if (d->bus_free > lat)
-        t = MAX(t, d->bus_free - lat); /* data may start only once the bus is free */
-    if (!b->req_write) {
-        t = MAX(t, d->rd_ready);
+    t = MAX(t, MAX(b->col_ready, g->col_ready));
+    if (b->req_write) {
+        t = MAX(t, d->col_wr_ready);
+    } else {
+        t = MAX(t, d->col_rd_ready);
         if (b->cols_left == 1 && d->ret_n == d->t.return_queue)
             t = NEVER;
     }
@@ -247,11 +281,20 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
     } else {
         g->pre_ready = MAX(g->pre_ready, now + d->t.tRTPL);
     }
+    /* data may start only once the bus is free */
+    uint64_t rd = d->col_ready, wr = d->col_ready;
+    if (d->bus_free > d->t.tCL)
+        rd = MAX(rd, d->bus_free - d->t.tCL);
+    if (d->bus_free > d->t.tWL)
+        wr = MAX(wr, d->bus_free - d->t.tWL);
+    d->col_rd_ready = MAX(rd, d->rd_ready);
+    d->col_wr_ready = wr;
     if (--b->cols_left)
         return;
     MemReq *r = b->req;
     b->req = NULL;
     d->busy_banks &= ~(1ull << bank);
+    d->col_banks &= ~(1ull << bank);
     if (b->n_queued)
         d->waiting_banks |= 1ull << bank;
     r->ready = data_end;
@@ -274,6 +317,8 @@ static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
     switch (cmd) {
     case CMD_ACT:
         b->open_row = b->req->row;
+        d->act_banks &= ~(1ull << bank);
+        d->col_banks |= 1ull << bank;
         b->act_ready = now + d->t.tRC;
         b->col_ready = now + d->t.tRCD;
         b->pre_ready = MAX(b->pre_ready, now + d->t.tRAS);
@@ -282,6 +327,7 @@ static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
         break;
     case CMD_PRE:
         b->open_row = ROW_CLOSED;
+        d->act_banks |= 1ull << bank;
         b->act_ready = MAX(b->act_ready, now + d->t.tRP);
         d->st.precharges++;
         break;
@@ -297,7 +343,7 @@ bool dram_tick(Dram *d, uint64_t now)
     for (uint64_t m = d->waiting_banks; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         DramBank *b = &d->banks[i];
-        const DramSchedEntry *q = &d->q[(size_t)i * d->t.queue];
+        const DramSchedEntry *q = &d->q[(size_t)i * d->t.queue + b->q_start];
         int pick = d->sched->pick(q, b->n_queued, i, b->open_row);
         CHECK(pick >= 0 && (uint32_t)pick < b->n_queued && q[pick].bank == i);
         take_request(d, i, (uint32_t)pick, now);
@@ -307,8 +353,18 @@ bool dram_tick(Dram *d, uint64_t now)
         return changed;
     /* Busy banks in round-robin order from d->rr: those at or above it, then those below. */
     uint32_t n = d->t.n_banks;
-    uint64_t above = d->busy_banks & (~0ull << d->rr);
-    uint64_t parts[2] = {above, d->busy_banks & ~above};
+    /* Left out: banks whose command the controller-wide constraints hold back past now (tRRD
+     * for an ACT; tCCD, the data bus or tCDLR for a column command). They would not issue, and
+     * the others keep their order. */
+    uint64_t busy = d->busy_banks;
+    if (busy & (busy - 1)) { /* one bank is as quickly asked */
+        if (d->act_ready > now)
+            busy &= ~d->act_banks;
+        if (MIN(d->col_rd_ready, d->col_wr_ready) > now)
+            busy &= ~d->col_banks;
+    }
+    uint64_t above = busy & (~0ull << d->rr);
+    uint64_t parts[2] = {above, busy & ~above};
     for (int p = 0; p < 2; p++) {
         for (uint64_t m = parts[p]; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m);
@@ -366,7 +422,7 @@ void dram_dump(const Dram *d, FILE *f)
             d->sched->meta.name, d->q_n, d->t.queue, d->ret_n, d->t.return_queue, d->bus_free, d->rr);
     for (uint32_t b = 0, i = 0; b < d->t.n_banks; b++) /* bank by bank, each in arrival order */
         for (uint32_t k = 0; k < d->banks[b].n_queued; k++, i++) {
-            size_t at = (size_t)b * d->t.queue + k;
+            size_t at = (size_t)b * d->t.queue + d->banks[b].q_start + k;
             const MemReq *r = d->q_req[at];
             fprintf(f, "  queue[%u] %s addr=0x%" PRIx64 " bank=%u row=%u arrived=%" PRIu64 "\n", i,
                     d->q[at].is_write ? "write" : "read", r->addr, d->q[at].bank, d->q[at].row, d->q[at].arrival);

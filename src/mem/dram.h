@@ -35,8 +35,10 @@ void dram_set_busy_total(Dram *d, uint64_t *total);
 
 /* Room in the scheduler queue? */
 bool dram_can_accept(const Dram *d);
-/* Enqueue a request whose bank/row/col are already decoded (see addrdec.h). */
-void dram_push(Dram *d, MemReq *r, uint64_t now);
+/* Enqueue a request whose bank/row/col are already decoded (see addrdec.h). True when its
+ * bank is idle and takes it at the next tick; false when the bank is busy, which leaves
+ * dram_next_event as it was. */
+bool dram_push(Dram *d, MemReq *r, uint64_t now);
 /* Advance one DRAM cycle; returns true if anything changed (a command issued, data moved). */
 bool dram_tick(Dram *d, uint64_t now);
 /* A finished request (read: data transferred, is_reply set; write: data written, is_reply

@@ -27,11 +27,6 @@ void icnt_free(Icnt *n)
     free(n->dst_queued);
 }
 
-bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint64_t now)
-{
-    return n->src[src].busy_until <= now && n->dst[dst].credits_used < n->in_buffer;
-}
-
 void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_bytes, uint64_t now)
 {
     IcntPort *s = &n->src[src], *d = &n->dst[dst];

@@ -32,7 +32,10 @@ typedef struct Icnt {
 
 void icnt_init(Icnt *n, uint32_t n_src, uint32_t n_dst, const IcntConfig *cfg);
 void icnt_free(Icnt *n);
-bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint64_t now);
+static inline bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint64_t now)
+{
+    return n->src[src].busy_until <= now && n->dst[dst].credits_used < n->in_buffer;
+}
 /* payload_bytes excludes the header. */
 void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_bytes, uint64_t now);
 /* Whether a packet has been delivered at dst by now. */

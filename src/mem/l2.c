@@ -70,6 +70,7 @@ bool l2_can_accept(L2Slice *s, uint64_t now)
 /* r joins `in` behind every other request, in its ROP delay. */
 static void in_append(L2Slice *s, MemReq *r)
 {
+    r->l2_set = l2_set_of(s, r->local_addr); /* once, not at each try */
     memreq_queue_push(&s->in, r);
     if (!s->rop_next)
         s->rop_next = r;
@@ -216,6 +217,7 @@ static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint64_t addr, uint64_t l
     f->size_bytes = bytes;
     f->sectors = r->sectors;
     f->slice = s->id;
+    f->l2_set = local_addr == r->local_addr ? r->l2_set : l2_set_of(s, local_addr); /* its fill's */
     memreq_queue_push(&s->to_dram, f);
     s->access++;
     s->miss++;
@@ -362,7 +364,7 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
     if (!r || r->ready > now)
         return false;
     rop_advance(s, now); /* r is past its delay: rop_next is behind it */
-    uint32_t set = l2_set_of(s, r->local_addr);
+    uint32_t set = r->l2_set;
     memreq_queue_pop(&s->in); /* serving may link r into another queue, or recycle it */
     bool done;
     if (r->kind == MREQ_WRITE)
@@ -386,7 +388,7 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
 {
     Tags *t = &s->tags;
     bool sectored = tags_sectored(t);
-    uint32_t set = l2_set_of(s, f->local_addr), way, sector = 1u << tags_sector_of(t, f->local_addr);
+    uint32_t set = f->l2_set, way, sector = 1u << tags_sector_of(t, f->local_addr);
     /* a stall on a reserved set waits for a way of that set; the others for any fill */
     if (s->stall_why != &s->stall_line || set == s->stall_set)
         l2_wake(s, now);

@@ -22,7 +22,7 @@ typedef struct MemReq {
     uint32_t size_bytes;  /* bytes moved with the data (line or sectors for reads, written bytes for writes) */
     uint8_t kind;         /* MemReqKind */
     bool is_reply;
-    bool routed;          /* partition/slice/bank/row/col decoded */
+    bool routed;          /* partition/slice/bank/row decoded */
     bool inst : 1;        /* an instruction-cache line fetch (its reply goes to the SM's I-cache) */
     bool ctl : 1;         /* a CTA controller's request (SmCtaCtl.send): its reply goes to the controller */
     uint8_t subs_left;    /* a request served as sector accesses: those not yet done (with
@@ -32,7 +32,10 @@ typedef struct MemReq {
     uint32_t sectors;     /* 32-byte segments of the line it covers (bit i: bytes 32i..32i+31); 0: the whole line */
     uint16_t partition;   /* memory partition (DRAM controller) */
     uint16_t slice;       /* L2 slice (partition * subpartitions + sub) */
-    uint32_t bank, row, col; /* DRAM coordinates, filled by the address decoder */
+    uint32_t bank, row;   /* DRAM coordinates, filled by the address decoder (the column is not
+                           * modelled: a request moves its bytes in column commands) */
+    uint32_t l2_set;      /* in an L2 slice: the set of local_addr, found as it enters (or is
+                           * fetched for) the slice */
     uint64_t ready;       /* cycle (of the holding component's clock) it may move on */
     uint64_t issued;      /* core cycle the SM sent it, for latency stats */
     uint32_t pool_id;     /* index in the owning MemPool (a token for MSHR waiters) */

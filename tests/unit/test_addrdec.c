@@ -174,3 +174,69 @@ TEST(addrdec_slice_index_address)
     ASSERT(addrdec_parse(&d, GTX480_MAP, 6, 1, 16, err, sizeof err));
     EXPECT_EQ_U(d.sub_mask, 0ull);
 }
+
+/* Addresses equal above same_loc_bits decode to one partition, slice, bank and row, their local
+ * addresses differing in those low bits only (what the GPU's fetch routing relies on), on the
+ * maps of the configs with 6 and 8 partitions, and with a bank bit below the channel bits. */
+TEST(addrdec_same_loc_bits)
+{
+    static const char *const maps[] = {
+        GTX480_MAP,
+        "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS",
+        "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS",
+        "dramid@10;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS",
+        "dramid@3;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.CCCSSSSS",
+    };
+    const uint32_t parts[] = {6, 8, 5};
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (unsigned mi = 0; mi < sizeof maps / sizeof *maps; mi++)
+        for (unsigned pi = 0; pi < 3; pi++) {
+            AddrDecoder d;
+            char err[256];
+            ASSERT(addrdec_parse(&d, maps[mi], parts[pi], 2, 16, err, sizeof err));
+            uint64_t low = (1ull << d.same_loc_bits) - 1;
+            for (int n = 0; n < 2000; n++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                uint64_t a = x >> 24, b = a ^ ((x >> 3) & low);
+                AddrLoc la, lb;
+                addrdec_decode(&d, a, &la);
+                addrdec_decode(&d, b, &lb);
+                if (la.partition != lb.partition || la.slice != lb.slice || la.bank != lb.bank || la.row != lb.row ||
+                    (la.local ^ lb.local) != (a ^ b)) {
+                    EXPECT(0);
+                    return;
+                }
+            }
+        }
+    AddrDecoder d;
+    char err[256];
+    ASSERT(addrdec_parse(&d, GTX480_MAP, 6, 2, 16, err, sizeof err));
+    EXPECT_EQ_U(d.same_loc_bits, 8); /* bank bit 8 and the channel at bit 8 */
+    ASSERT(addrdec_parse(&d, maps[2], 6, 2, 16, err, sizeof err));
+    EXPECT_EQ_U(d.same_loc_bits, 7); /* a bank bit at 7 */
+    ASSERT(addrdec_parse(&d, maps[4], 6, 2, 16, err, sizeof err));
+    EXPECT_EQ_U(d.same_loc_bits, 3); /* the channel at bit 3 */
+}
+
+/* addrdec_drop_bits against a bit-by-bit gather of the bits outside the mask, on random values
+ * and masks of up to four bits. */
+TEST(addrdec_drop_bits_random)
+{
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (int n = 0; n < 20000; n++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t v = x, mask = 0;
+        for (int k = 0; k < n % 5; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            mask |= 1ull << (x % 64);
+        }
+        uint64_t want = 0;
+        for (unsigned i = 0, o = 0; i < 64; i++)
+            if (!(mask >> i & 1))
+                want |= (v >> i & 1) << o++;
+        if (addrdec_drop_bits(v, mask) != want) {
+            EXPECT_EQ_U(addrdec_drop_bits(v, mask), want);
+            return;
+        }
+    }
+}
