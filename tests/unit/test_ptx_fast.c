@@ -194,6 +194,99 @@ TEST(ptx_fast_forms_match_general_paths)
     ptx_module_free(m);
 }
 
+/* Operand code c of a compact record (PtxRec) names o: its register's slot offset, its
+ * immediate's row of imm_lanes (which holds its value), or PTX_REC_OP. */
+static bool rec_names(const PtxModule *m, uint32_t c, const PtxOperand *o)
+{
+    if (o->kind == OK_REG && o->reg != PTX_NO_REG && !o->n)
+        return c == (uint32_t)o->reg * WARP_SIZE;
+    if (o->lanes)
+        return c == (PTX_REC_IMM | (uint32_t)(o->lanes - 1)) && m->imm_lanes[o->lanes - 1][0] == o->imm &&
+               m->imm_lanes[o->lanes - 1][WARP_SIZE - 1] == o->imm;
+    return c == PTX_REC_OP;
+}
+
+/* The compact records beside xinsts hold what the run and the forms read of each instruction:
+ * the same marks, guard, shift, comparison, vector and signedness, the operands' slots. */
+TEST(ptx_fast_records_match_instructions)
+{
+    char err[512];
+    PtxModule *m = ptx_module_parse(fast_ptx, "fast.ptx", err, sizeof err);
+    if (!m)
+        printf("  %s\n", err);
+    ASSERT(m);
+    EXPECT_EQ_U(sizeof(PtxRec), 32);
+    EXPECT_EQ_U((uintptr_t)m->xrec % 64, 0);
+    unsigned checked = 0, imms = 0, guarded = 0;
+    for (uint32_t i = 0; i < m->n_insts; i++) {
+        const PtxInst *in = &m->xinsts[i];
+        const PtxRec *r = &m->xrec[i];
+        EXPECT_EQ_U(r->run, in->run);
+        EXPECT_EQ_U(r->fast, in->fast);
+        EXPECT_EQ_U(r->guard, in->guard);
+        EXPECT_EQ_U(!!(r->bits & PTX_REC_GUARD_NEG), !!(in->flags & PF_GUARD_NEG));
+        guarded += in->guard != PTX_NO_REG && in->fast;
+        if (in->op == OP_BRA)
+            EXPECT_EQ_U(r->target, (uint32_t)in->o[0].imm);
+        if (!in->fast)
+            continue;
+        checked++;
+        switch (in->fast) {
+        case PTX_FAST_LD_SHARED32:
+            EXPECT_EQ_U(r->aux, in->vec);
+            EXPECT_EQ_U(!!(r->bits & PTX_REC_SIGNED), ptx_type_signed(in->type));
+            EXPECT_EQ_U(r->sym, in->o[1].sym);
+            EXPECT_EQ_U(r->ld.base, (uint32_t)in->o[1].reg * WARP_SIZE);
+            EXPECT_EQ_U(r->ld.disp, (uint32_t)in->o[1].imm);
+            for (unsigned e = 0; e < in->vec; e++)
+                EXPECT_EQ_U(r->ld.d[e], (uint32_t)(in->vec == 1 ? in->o[0].reg : in->o[0].vreg[e]) * WARP_SIZE);
+            break;
+        case PTX_FAST_SETP: {
+            const bool ordered = in->mode == CMP_LT || in->mode == CMP_LE || in->mode == CMP_GT || in->mode == CMP_GE;
+            EXPECT_EQ_U(r->aux, in->mode);
+            EXPECT_EQ_U(!!(r->bits & PTX_REC_SIGNED), ordered && ptx_type_signed(in->type));
+            EXPECT_EQ_U(!!(r->bits & PTX_REC_WIDE), ptx_type_bytes(in->type) == 8);
+            EXPECT_EQ_U(r->alu.d, (uint32_t)in->o[0].reg * WARP_SIZE);
+            if (in->o[1].kind == OK_REG && in->o[1].reg != PTX_NO_REG)
+                EXPECT_EQ_U(r->alu.q, (uint32_t)in->o[1].reg * WARP_SIZE);
+            else
+                EXPECT_EQ_U(r->alu.q, PTX_REC_NONE);
+            EXPECT(rec_names(m, r->alu.a, &in->o[2]));
+            EXPECT(rec_names(m, r->alu.b, &in->o[3]));
+            imms += in->o[3].kind == OK_IMM;
+            break;
+        }
+        case PTX_FAST_FMA32:
+            EXPECT_EQ_U(r->alu.d, (uint32_t)in->o[0].reg * WARP_SIZE);
+            for (unsigned k = 1; k < 4; k++)
+                EXPECT(rec_names(m, k == 1 ? r->alu.a : k == 2 ? r->alu.b : r->alu.c, &in->o[k]));
+            break;
+        default:
+            EXPECT_EQ_U(r->alu.d, (uint32_t)in->o[0].reg * WARP_SIZE);
+            EXPECT(rec_names(m, r->alu.a, &in->o[1]));
+            if (in->n_ops > 2) {
+                EXPECT(rec_names(m, r->alu.b, &in->o[2]));
+                imms += in->o[2].kind == OK_IMM;
+            } else {
+                EXPECT_EQ_U(r->alu.b, PTX_REC_NONE);
+            }
+            if (in->fast == PTX_FAST_SHL32 || in->fast == PTX_FAST_SHR32)
+                EXPECT_EQ_U(r->aux, (uint32_t)(in->o[2].imm & 31));
+            if (in->fast == PTX_FAST_SHR32)
+                EXPECT_EQ_U(!!(r->bits & PTX_REC_SIGNED), ptx_type_signed(in->type));
+            if (in->fast == PTX_FAST_CVT32TO64)
+                EXPECT_EQ_U(!!(r->bits & PTX_REC_SIGNED), ptx_type_signed(in->type2));
+            break;
+        }
+    }
+    if (ptx_host_fma()) { /* an AVX2 host: the forms, some with immediates, some guarded */
+        EXPECT(checked >= 20);
+        EXPECT(imms >= 3);
+        EXPECT(guarded >= 1);
+    }
+    ptx_module_free(m);
+}
+
 /* The error of kernel bad run with threads threads (empty: it ran without one). */
 static void run_bad(const PtxModule *m, uint32_t threads, uint32_t off, uint32_t vec, char *err, size_t len)
 {

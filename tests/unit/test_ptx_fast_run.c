@@ -114,8 +114,16 @@ TEST(ptx_fast_run_matches_steps)
         printf("  %s\n", err);
     ASSERT(m);
     unsigned marked[PTX_RUN_BRA + 1] = {0};
-    for (uint32_t i = 0; i < m->n_insts; i++)
-        marked[m->xinsts[i].run]++;
+    for (uint32_t i = 0; i < m->n_insts; i++) { /* the compact records hold the run's marks, guards, targets */
+        const PtxInst *in = &m->xinsts[i];
+        const PtxRec *r = &m->xrec[i];
+        marked[in->run]++;
+        EXPECT_EQ_U(r->run, in->run);
+        EXPECT_EQ_U(r->guard, in->guard);
+        EXPECT_EQ_U(!!(r->bits & PTX_REC_GUARD_NEG), !!(in->flags & PF_GUARD_NEG));
+        if (in->run == PTX_RUN_BRA)
+            EXPECT_EQ_U(r->target, (uint32_t)in->o[0].imm);
+    }
     EXPECT(marked[PTX_RUN_ALU] >= 20);
     EXPECT_EQ_U(marked[PTX_RUN_BRA], 4);
     EXPECT_EQ_U(marked[PTX_RUN_FORM], ptx_host_avx2() ? 1 : 0);

@@ -22,6 +22,7 @@
 #include "base/base.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ld.shared of 32-bit elements at [reg + imm (+ a variable)] into registers (no sink). */
@@ -101,9 +102,9 @@ static uint8_t int_form(const PtxInst *in)
 
 /* An integer form (int_form) of a full warp, eight lanes (four: 64-bit add) a vector; each
  * group reads its operands before it writes d, which may be one of them. */
-__attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b,
-                                                     const PtxInst *in)
+__attribute__((target("avx2"))) static void int_lanes(const PtxRec *r, uint64_t *d, const uint64_t *a, const uint64_t *b)
 {
+    const uint8_t kind = r->fast;
     switch (kind) {
     case PTX_FAST_ADD64:
         for (unsigned k = 0; k < WARP_SIZE; k += 4)
@@ -111,14 +112,14 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
                                                                      _mm256_loadu_si256((const __m256i *)(b + k))));
         return;
     case PTX_FAST_SHL32: {
-        const __m128i s = _mm_cvtsi32_si128((int)(in->o[2].imm & 31));
+        const __m128i s = _mm_cvtsi32_si128(r->aux);
         for (unsigned k = 0; k < WARP_SIZE; k += 8)
             ptx_put32x8(d + k, _mm256_sll_epi32(ptx_low32x8(a + k), s), false);
         return;
     }
     case PTX_FAST_SHR32: { /* the low word shifted: its zeros or its sign bit come in */
-        const __m128i s = _mm_cvtsi32_si128((int)(in->o[2].imm & 31));
-        const bool sg = ptx_type_signed(in->type);
+        const __m128i s = _mm_cvtsi32_si128(r->aux);
+        const bool sg = r->bits & PTX_REC_SIGNED;
         for (unsigned k = 0; k < WARP_SIZE; k += 8) {
             const __m256i x = ptx_low32x8(a + k);
             ptx_put32x8(d + k, sg ? _mm256_sra_epi32(x, s) : _mm256_srl_epi32(x, s), false);
@@ -126,7 +127,7 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
         return;
     }
     case PTX_FAST_CVT32TO64: {
-        const bool sg = ptx_type_signed(in->type2);
+        const bool sg = r->bits & PTX_REC_SIGNED;
         for (unsigned k = 0; k < WARP_SIZE; k += 8)
             ptx_put32x8(d + k, ptx_low32x8(a + k), sg);
         return;
@@ -146,14 +147,13 @@ __attribute__((target("avx2"))) static void int_lanes(uint8_t kind, uint64_t *d,
  * are each aligned and leave room for the access inside the block's shared memory (checked
  * eight lanes at a time, before anything is read); then each element is read lane by lane
  * and widened into its register. */
-__attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
+__attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxRec *r, Winst *out)
 {
-    const PtxOperand *ao = &in->o[1];
-    const unsigned n = in->vec, bytes = 4 * n;
-    const uint32_t disp = (uint32_t)(ao->imm + (ao->sym != PTX_NO_SYM ? l->sym_addr[ao->sym] : 0));
+    const unsigned n = r->aux, bytes = 4 * n;
+    const uint32_t disp = r->ld.disp + (r->sym != PTX_NO_SYM ? (uint32_t)l->sym_addr[r->sym] : 0);
     if (l->smem_bytes < bytes)
         return false;
-    const uint64_t *base = w->regs + (size_t)ao->reg * WARP_SIZE;
+    const uint64_t *base = w->regs + r->ld.base;
     const __m256i last = _mm256_set1_epi32((int)(l->smem_bytes - bytes)), dv = _mm256_set1_epi32((int)disp);
     __m256i a[4], odd = _mm256_setzero_si256(), inside = _mm256_set1_epi32(-1);
     PTX_UNROLL4
@@ -187,9 +187,9 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
             run |= (uint8_t)((_mm256_movemask_epi8(_mm256_cmpeq_epi32(a[k], _mm256_add_epi32(first, step))) == -1) << k);
     }
     const uint8_t *smem = w->cta->smem;
-    const bool sg = ptx_type_signed(in->type);
+    const bool sg = r->bits & PTX_REC_SIGNED;
     for (unsigned e = 0; e < n; e++) { /* element by element, as the general path writes them */
-        uint64_t *dst = w->regs + (size_t)(n == 1 ? in->o[0].reg : in->o[0].vreg[e]) * WARP_SIZE;
+        uint64_t *dst = w->regs + r->ld.d[e];
         const uint8_t *p = smem + 4 * e;
         PTX_UNROLL4
         for (unsigned k = 0; k < 4; k++) {
@@ -221,15 +221,14 @@ __attribute__((target("avx2"))) static bool ld_shared32(PtxLaunch *l, PtxWarp *w
 /* setp (int_form) of a full warp: p = a CMP b (0 or 1), q = !p where q is given. Each
  * comparison is x > y, y > x or x == y, perhaps negated; unsigned ones compare with the sign
  * bits flipped. */
-__attribute__((target("avx2"))) static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a,
+__attribute__((target("avx2"))) static void setp_lanes(const PtxRec *rec, uint64_t *p, uint64_t *q, const uint64_t *a,
                                                       const uint64_t *b)
 {
-    const uint8_t cmp = in->mode;
-    const bool ordered = cmp == CMP_LT || cmp == CMP_LE || cmp == CMP_GT || cmp == CMP_GE;
-    const bool sg = ordered && ptx_type_signed(in->type), eq = cmp == CMP_EQ || cmp == CMP_NE;
+    const uint8_t cmp = rec->aux;
+    const bool sg = rec->bits & PTX_REC_SIGNED, eq = cmp == CMP_EQ || cmp == CMP_NE;
     const bool swap = cmp == CMP_LT || cmp == CMP_LO || cmp == CMP_GE || cmp == CMP_HS;
     const bool neg = cmp == CMP_NE || cmp == CMP_LE || cmp == CMP_LS || cmp == CMP_GE || cmp == CMP_HS;
-    if (ptx_type_bytes(in->type) == 4) {
+    if (!(rec->bits & PTX_REC_WIDE)) {
         const __m256i bias = _mm256_set1_epi32(sg ? 0 : INT32_MIN), one = _mm256_set1_epi32(1);
         for (unsigned k = 0; k < WARP_SIZE; k += 8) {
             __m256i x = _mm256_xor_si256(ptx_low32x8(a + k), bias), y = _mm256_xor_si256(ptx_low32x8(b + k), bias);
@@ -264,9 +263,9 @@ __attribute__((target("avx2"))) static void blend_lanes(uint64_t *d, const uint6
 }
 #else
 static void blend_lanes(uint64_t *d, const uint64_t *r, uint32_t active) {}
-static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out) { return false; }
-static void int_lanes(uint8_t kind, uint64_t *d, const uint64_t *a, const uint64_t *b, const PtxInst *in) {}
-static void setp_lanes(const PtxInst *in, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
+static bool ld_shared32(PtxLaunch *l, PtxWarp *w, const PtxRec *r, Winst *out) { return false; }
+static void int_lanes(const PtxRec *r, uint64_t *d, const uint64_t *a, const uint64_t *b) {}
+static void setp_lanes(const PtxRec *rec, uint64_t *p, uint64_t *q, const uint64_t *a, const uint64_t *b) {}
 #endif
 
 /* PtxFastRun of in (fast already set): the step's default case (the ALU), a branch or a load
@@ -290,9 +289,86 @@ static uint8_t run_form(const PtxInst *in)
     }
 }
 
+/* An operand as the compact record holds it (PtxRec): a register's slot offset, an immediate's
+ * row of imm_lanes, PTX_REC_OP for any other (a symbol, a negated predicate, an immediate the
+ * pool has no row for, no operand), read from the PtxInst as ptx_lane_values reads it. */
+static uint32_t rec_operand(const PtxOperand *o)
+{
+    if (o->kind == OK_REG && o->reg != PTX_NO_REG && !o->n)
+        return (uint32_t)o->reg * WARP_SIZE;
+    if (o->lanes)
+        return PTX_REC_IMM | (uint32_t)(o->lanes - 1);
+    return PTX_REC_OP;
+}
+
+/* in's compact record (fast and run already set). */
+static void rec_build(const PtxInst *in, PtxRec *r)
+{
+    memset(r, 0, sizeof *r);
+    r->run = in->run;
+    r->fast = in->fast;
+    r->guard = in->guard;
+    r->sym = PTX_NO_SYM;
+    r->bits = (in->flags & PF_GUARD_NEG) ? PTX_REC_GUARD_NEG : 0;
+    r->alu.d = r->alu.q = r->alu.a = r->alu.b = r->alu.c = PTX_REC_NONE;
+    if (in->op == OP_BRA) {
+        r->target = (uint32_t)in->o[0].imm;
+        return;
+    }
+    switch (in->fast) {
+    case PTX_FAST_NONE:
+        return;
+    case PTX_FAST_LD_SHARED32:
+        r->aux = in->vec;
+        r->bits |= ptx_type_signed(in->type) ? PTX_REC_SIGNED : 0;
+        r->sym = in->o[1].sym;
+        for (unsigned e = 0; e < 4; e++)
+            r->ld.d[e] = e < in->vec ? (uint32_t)(in->vec == 1 ? in->o[0].reg : in->o[0].vreg[e]) * WARP_SIZE : PTX_REC_NONE;
+        r->ld.base = (uint32_t)in->o[1].reg * WARP_SIZE;
+        r->ld.disp = (uint32_t)in->o[1].imm;
+        return;
+    case PTX_FAST_FMA32:
+        r->alu.d = (uint32_t)in->o[0].reg * WARP_SIZE;
+        r->alu.a = rec_operand(&in->o[1]);
+        r->alu.b = rec_operand(&in->o[2]);
+        r->alu.c = rec_operand(&in->o[3]);
+        return;
+    case PTX_FAST_SETP: {
+        const uint8_t cmp = in->mode;
+        const bool ordered = cmp == CMP_LT || cmp == CMP_LE || cmp == CMP_GT || cmp == CMP_GE;
+        const PtxOperand *q = &in->o[1];
+        r->aux = cmp;
+        r->bits |= (ordered && ptx_type_signed(in->type) ? PTX_REC_SIGNED : 0) |
+                   (ptx_type_bytes(in->type) == 4 ? 0 : PTX_REC_WIDE);
+        r->alu.d = (uint32_t)in->o[0].reg * WARP_SIZE;
+        if (q->kind == OK_REG && q->reg != PTX_NO_REG)
+            r->alu.q = (uint32_t)q->reg * WARP_SIZE;
+        r->alu.a = rec_operand(&in->o[2]);
+        r->alu.b = rec_operand(&in->o[3]);
+        return;
+    }
+    default: /* the integer forms */
+        r->alu.d = (uint32_t)in->o[0].reg * WARP_SIZE;
+        r->alu.a = rec_operand(&in->o[1]);
+        if (in->n_ops > 2)
+            r->alu.b = rec_operand(&in->o[2]);
+        if (in->fast == PTX_FAST_SHL32 || in->fast == PTX_FAST_SHR32)
+            r->aux = (uint8_t)(in->o[2].imm & 31);
+        r->bits |= (in->fast == PTX_FAST_SHR32 && ptx_type_signed(in->type)) ||
+                   (in->fast == PTX_FAST_CVT32TO64 && ptx_type_signed(in->type2)) ? PTX_REC_SIGNED : 0;
+        return;
+    }
+}
+
 void ptx_fast_decode(PtxModule *m)
 {
     const bool avx2 = ptx_host_avx2(), fma = ptx_host_fma();
+    _Static_assert(sizeof(PtxRec) == 32, "a compact record is half a cache line");
+    void *rec = NULL;
+    if (posix_memalign(&rec, 64, (m->n_insts ? m->n_insts : 1) * sizeof(PtxRec)))
+        fatal("out of memory");
+    free(m->xrec);
+    m->xrec = rec;
     for (uint32_t i = 0; i < m->n_insts; i++) {
         PtxInst *in = &m->xinsts[i];
         in->cls = m->statics[i].op;
@@ -301,63 +377,82 @@ void ptx_fast_decode(PtxModule *m)
                    : fma32_form(in)       ? (fma ? PTX_FAST_FMA32 : PTX_FAST_NONE)
                                           : int_form(in);
         in->run = run_form(in);
+        rec_build(in, &m->xrec[i]);
     }
 }
 
-bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
+/* A form's source operand (coded as rec_operand codes it) for every lane; the PtxInst (its
+ * operand o) is read only for PTX_REC_OP. */
+static inline const uint64_t *rec_lanes(const PtxLaunch *l, const PtxWarp *w, uint32_t code, const PtxOperand *o,
+                                        uint64_t tmp[WARP_SIZE])
 {
-    switch (in->fast) {
+    if (!(code & PTX_REC_IMM))
+        return w->regs + code;
+    if (code != PTX_REC_OP)
+        return l->m->imm_lanes[code & ~PTX_REC_IMM];
+    return ptx_lane_values(l, w, o, tmp);
+}
+
+/* Run the instruction of record r (in: its PtxInst, read only for an operand coded PTX_REC_OP)
+ * for all 32 lanes; false: nothing done, the general path runs it. */
+static bool rec_exec(PtxLaunch *l, PtxWarp *w, const PtxRec *r, const PtxInst *in, Winst *out)
+{
+    switch (r->fast) {
     case PTX_FAST_LD_SHARED32:
-        return ld_shared32(l, w, in, out);
+        return ld_shared32(l, w, r, out);
     case PTX_FAST_FMA32: {
         uint64_t t1[WARP_SIZE], t2[WARP_SIZE], t3[WARP_SIZE];
-        return ptx_fma32_warp(w->regs + (size_t)in->o[0].reg * WARP_SIZE, ptx_lane_values(l, w, &in->o[1], t1),
-                              ptx_lane_values(l, w, &in->o[2], t2), ptx_lane_values(l, w, &in->o[3], t3));
+        return ptx_fma32_warp(w->regs + r->alu.d, rec_lanes(l, w, r->alu.a, &in->o[1], t1),
+                              rec_lanes(l, w, r->alu.b, &in->o[2], t2), rec_lanes(l, w, r->alu.c, &in->o[3], t3));
     }
     case PTX_FAST_SETP: {
         uint64_t t2[WARP_SIZE], t3[WARP_SIZE];
-        const PtxOperand *q = &in->o[1];
-        setp_lanes(in, w->regs + (size_t)in->o[0].reg * WARP_SIZE,
-                   q->kind == OK_REG && q->reg != PTX_NO_REG ? w->regs + (size_t)q->reg * WARP_SIZE : NULL,
-                   ptx_lane_values(l, w, &in->o[2], t2), ptx_lane_values(l, w, &in->o[3], t3));
+        setp_lanes(r, w->regs + r->alu.d, r->alu.q != PTX_REC_NONE ? w->regs + r->alu.q : NULL,
+                   rec_lanes(l, w, r->alu.a, &in->o[2], t2), rec_lanes(l, w, r->alu.b, &in->o[3], t3));
         return true;
     }
     case PTX_FAST_NONE:
         return false;
     default: { /* the integer forms */
         uint64_t t1[WARP_SIZE], t2[WARP_SIZE];
-        const uint64_t *a = ptx_lane_values(l, w, &in->o[1], t1);
-        const uint64_t *b = in->n_ops > 2 ? ptx_lane_values(l, w, &in->o[2], t2) : NULL;
-        int_lanes(in->fast, w->regs + (size_t)in->o[0].reg * WARP_SIZE, a, b, in);
+        const uint64_t *a = rec_lanes(l, w, r->alu.a, &in->o[1], t1);
+        const uint64_t *b = r->alu.b != PTX_REC_NONE ? rec_lanes(l, w, r->alu.b, &in->o[2], t2) : NULL;
+        int_lanes(r, w->regs + r->alu.d, a, b);
         return true;
     }
     }
+}
+
+bool ptx_fast_exec(PtxLaunch *l, PtxWarp *w, const PtxInst *in, Winst *out)
+{
+    const PtxModule *m = l->m;
+    return rec_exec(l, w, &m->xrec[in - m->xinsts], in, out);
 }
 
 /* An integer form (add .. setp) for the lanes of active only, a partial warp's: every lane is
  * computed into scratch registers and the active lanes' values are copied into the destinations
  * (setp's p, then q), the others keeping theirs; a lane's result depends on its own operands
  * alone, and these forms cannot fault. False: not such a form. */
-static bool int_masked(PtxLaunch *l, PtxWarp *w, const PtxInst *in, uint32_t active)
+static bool int_masked(PtxLaunch *l, PtxWarp *w, const PtxRec *rec, const PtxInst *in, uint32_t active)
 {
     uint64_t t1[WARP_SIZE], t2[WARP_SIZE], r[WARP_SIZE], rq[WARP_SIZE];
-    switch (in->fast) {
+    switch (rec->fast) {
     case PTX_FAST_NONE: case PTX_FAST_LD_SHARED32: case PTX_FAST_FMA32:
         return false;
     case PTX_FAST_SETP: {
-        const PtxOperand *q = &in->o[1];
-        const bool has_q = q->kind == OK_REG && q->reg != PTX_NO_REG;
-        setp_lanes(in, r, has_q ? rq : NULL, ptx_lane_values(l, w, &in->o[2], t1), ptx_lane_values(l, w, &in->o[3], t2));
-        blend_lanes(w->regs + (size_t)in->o[0].reg * WARP_SIZE, r, active);
+        const bool has_q = rec->alu.q != PTX_REC_NONE;
+        setp_lanes(rec, r, has_q ? rq : NULL, rec_lanes(l, w, rec->alu.a, &in->o[2], t1),
+                   rec_lanes(l, w, rec->alu.b, &in->o[3], t2));
+        blend_lanes(w->regs + rec->alu.d, r, active);
         if (has_q)
-            blend_lanes(w->regs + (size_t)q->reg * WARP_SIZE, rq, active);
+            blend_lanes(w->regs + rec->alu.q, rq, active);
         return true;
     }
     default: {
-        const uint64_t *a = ptx_lane_values(l, w, &in->o[1], t1);
-        const uint64_t *b = in->n_ops > 2 ? ptx_lane_values(l, w, &in->o[2], t2) : NULL;
-        int_lanes(in->fast, r, a, b, in);
-        blend_lanes(w->regs + (size_t)in->o[0].reg * WARP_SIZE, r, active);
+        const uint64_t *a = rec_lanes(l, w, rec->alu.a, &in->o[1], t1);
+        const uint64_t *b = rec->alu.b != PTX_REC_NONE ? rec_lanes(l, w, rec->alu.b, &in->o[2], t2) : NULL;
+        int_lanes(rec, r, a, b);
+        blend_lanes(w->regs + rec->alu.d, r, active);
         return true;
     }
     }
@@ -377,36 +472,39 @@ uint32_t ptx_fast_run(PtxLaunch *l, PtxWarp *w, uint32_t max)
         max = l->stats.warp_insts >= l->inst_limit ? 0 : (uint32_t)MIN(max, l->inst_limit - l->stats.warp_insts);
     PtxSimtEntry *top = &w->stack[w->depth - 1];
     const PtxInst *insts = m->xinsts;
+    const PtxRec *recs = m->xrec;
     const uint32_t rpc = top->rpc, end = m->n_insts, mask = top->mask;
     const uint64_t clock = l->clock;
     uint32_t pc = top->pc, n = 0;
     /* The counts are kept here and stored at the end: the ALU reads only the clock (%clock),
-     * which it is given as the step leaves it, counted before the instruction runs. */
+     * which it is given as the step leaves it, counted before the instruction runs. Only the
+     * compact records are read here (and by the forms), the PtxInst only by the ALU's general
+     * path and for an operand the record does not hold. */
     for (; n < max; n++) {
-        const PtxInst *in = &insts[pc];
-        const uint8_t run = in->run;
+        const PtxRec *r = &recs[pc];
+        const uint8_t run = r->run;
         if (!run)
             break;
         uint32_t active = mask, next = pc + 1;
-        if (in->guard != PTX_NO_REG)
-            active = ptx_guard_lanes(w->regs + (size_t)in->guard * WARP_SIZE, (in->flags & PF_GUARD_NEG) ? 1 : 0, mask);
+        if (r->guard != PTX_NO_REG)
+            active = ptx_guard_lanes(w->regs + (size_t)r->guard * WARP_SIZE, r->bits & PTX_REC_GUARD_NEG, mask);
         if (run == PTX_RUN_BRA) {
             if (active != mask && active != 0)
                 break; /* divergent: the step pushes the two sides */
             if (active == mask)
-                next = (uint32_t)in->o[0].imm;
+                next = r->target;
         }
         if (next == rpc || next >= end)
             break; /* the step pops the entry */
-        if (active == 0xFFFFFFFFu && in->fast && ptx_fast_exec(l, w, in, NULL)) {
+        if (active == 0xFFFFFFFFu && r->fast && rec_exec(l, w, r, &insts[pc], NULL)) {
             /* its form, which reads no count */
         } else if (run == PTX_RUN_FORM) {
             break; /* a load of a partial warp, or one that would fault: the general path */
-        } else if (run == PTX_RUN_ALU && active && active != 0xFFFFFFFFu && int_masked(l, w, in, active)) {
+        } else if (run == PTX_RUN_ALU && active && active != 0xFFFFFFFFu && int_masked(l, w, r, &insts[pc], active)) {
             /* a partial warp's integer form */
         } else if (run == PTX_RUN_ALU && active) {
             l->clock = clock + n + 1;
-            const char *why = ptx_alu_exec(l, w, in, active, mask);
+            const char *why = ptx_alu_exec(l, w, &insts[pc], active, mask);
             if (why) { /* as the step: counted, the pc moved on, the launch failed */
                 ptx_launch_fault(l, pc, PTX_FAULT_FAILURE, why);
                 pc = next, n++;

@@ -39,8 +39,9 @@ typedef enum PtxFastRun {
     PTX_RUN_BRA,  /* a branch that every active lane takes, or none */
 } PtxFastRun;
 
-/* Mark the instructions of m->xinsts that have a full-warp form on this host, and copy each
- * one's WinstOp from m->statics into it (PtxInst.cls). */
+/* Mark the instructions of m->xinsts that have a full-warp form on this host, copy each one's
+ * WinstOp from m->statics into it (PtxInst.cls), and build m->xrec, the compact records the run
+ * and the forms read (PtxRec, ptx_ir.h). */
 void ptx_fast_decode(PtxModule *m);
 /* Run in, pre-decoded as in->fast, for all 32 lanes of w (filling out's addresses when non-NULL);
  * false: it did nothing, and the general path must run it. */

@@ -150,6 +150,34 @@ typedef struct PtxInst {
     PtxOperand o[PTX_MAX_OPS];
 } PtxInst;
 
+/* What the functional driver's run of a warp (ptx_fast_run) and the full-warp forms read of an
+ * instruction, one per instruction of xinsts (PtxModule.xrec, built by ptx_fast_decode), in half
+ * a cache line where the PtxInst spans four: its register operands as offsets of their slots in
+ * the warp's registers (slot * WARP_SIZE), an immediate operand as PTX_REC_IMM | its row of
+ * PtxModule.imm_lanes, any other as PTX_REC_OP (read from the PtxInst), none as PTX_REC_NONE. */
+#define PTX_REC_IMM 0x80000000u
+#define PTX_REC_OP 0xFFFFFFFEu
+#define PTX_REC_NONE 0xFFFFFFFFu
+enum {
+    PTX_REC_GUARD_NEG = 1, /* the guard is negated */
+    PTX_REC_SIGNED = 2,    /* shr, ld: the type; cvt: the source type; setp: a signed ordered comparison */
+    PTX_REC_WIDE = 4,      /* setp: of 64-bit integers */
+};
+typedef struct PtxRec {
+    uint8_t run;    /* PtxInst.run */
+    uint8_t fast;   /* PtxInst.fast */
+    uint8_t bits;   /* PTX_REC_* */
+    uint8_t aux;    /* shl, shr: the shift; setp: the comparison; ld: the vector's elements */
+    uint16_t guard; /* PtxInst.guard */
+    uint16_t sym;   /* ld: the address's symbol, or PTX_NO_SYM */
+    union {
+        struct { uint32_t d, q, a, b, c; } alu;  /* destination, setp's second one, sources */
+        struct { uint32_t d[4], base, disp; } ld; /* destinations, the address's register and the low
+                                                     word of its immediate */
+        uint32_t target;                          /* bra */
+    };
+} PtxRec;
+
 /* Special registers, as pseudo-register ids special_base + one of these. */
 enum {
     SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
@@ -235,6 +263,7 @@ struct PtxModule {
      * so that a lane loop reads one without copying it to every lane at each execution. */
     uint64_t (*imm_lanes)[WARP_SIZE];
     uint32_t n_imm_lanes;
+    PtxRec *xrec; /* beside xinsts, what a warp's run reads (ptx_fast.c), 64-byte aligned */
     uint32_t n_slots, init_slots, sr_used;
     uint16_t xenvreg[PTX_N_ENVREGS];
     PtxKernelInfo *kernels;

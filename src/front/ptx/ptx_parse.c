@@ -503,6 +503,7 @@ void ptx_module_free(PtxModule *m)
     free(m->syms);
     free(m->insts);
     free(m->xinsts);
+    free(m->xrec);
     free(m->imm_lanes);
     free(m->statics);
     free(m->call_syms);
