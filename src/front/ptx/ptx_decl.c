@@ -170,7 +170,7 @@ static void init_element(Parser *P, PtxSymbol *s, uint8_t et, uint64_t *off, con
     uint32_t eb = ptx_type_bytes(et);
     if (*off + eb > s->size)
         ptx_parse_fail(P, at, "too many initialisers for '%s'", s->name);
-    uint64_t v = ptx_lit_bits(ptx_parse_number(P, t, neg), et);
+    uint64_t v = ptx_parse_value(P, t, neg, et);
     for (uint32_t i = 0; i < eb; i++)
         s->init[*off + i] = (uint8_t)(v >> (8 * i));
     *off += eb;
@@ -209,7 +209,7 @@ static uint8_t decl_attributes(Parser *P, bool any_attr, uint32_t *align, uint32
             const Tok *n = ptx_next(P);
             if (n->kind != TK_NUM)
                 ptx_parse_fail(P, n, "expected an alignment after .align");
-            *align = (uint32_t)ptx_lit_bits(ptx_parse_number(P, n, false), PT_U32);
+            *align = (uint32_t)ptx_parse_value(P, n, false, PT_U32);
             if (!is_pow2_u64(*align))
                 ptx_parse_fail(P, n, "alignment must be a power of two");
         } else if (ptx_is_word(t, ".v2") || ptx_is_word(t, ".v4")) {
@@ -241,7 +241,7 @@ static uint64_t array_dims(Parser *P, bool *unsized)
         const Tok *n = ptx_next(P);
         if (n->kind != TK_NUM)
             ptx_parse_fail(P, n, "expected an array size");
-        uint64_t dim = ptx_lit_bits(ptx_parse_number(P, n, false), PT_U64);
+        uint64_t dim = ptx_parse_value(P, n, false, PT_U64);
         if (dim && n_elems > UINT64_MAX / dim)
             ptx_parse_fail(P, n, "array of more than 2^64 elements");
         n_elems *= dim;
@@ -351,7 +351,7 @@ void ptx_parse_reg_decl(Parser *P)
             const Tok *n = ptx_next(P);
             if (n->kind != TK_NUM)
                 ptx_parse_fail(P, n, "expected a register count in %.*s<N>", (int)name->len, name->s);
-            count = (uint32_t)ptx_lit_bits(ptx_parse_number(P, n, false), PT_U32);
+            count = (uint32_t)ptx_parse_value(P, n, false, PT_U32);
             ptx_expect(P, '>');
             if (count == 0)
                 continue;

@@ -234,6 +234,17 @@ uint64_t ptx_lit_bits(Lit l, uint8_t t)
     return l.bits;
 }
 
+/* A number token as an operand or initialiser of type t. A decimal literal with a fraction or
+ * an exponent in an integer context is truncated as C does, so it must fit in 64 bits. */
+uint64_t ptx_parse_value(Parser *P, const Tok *t, bool neg, uint8_t type)
+{
+    Lit l = ptx_parse_number(P, t, neg);
+    bool integer = type != PT_F32 && type != PT_F64 && type != PT_PRED;
+    if (integer && l.kind == LIT_DEC && !(l.d >= -0x1p63 && l.d < 0x1p63))
+        ptx_parse_fail(P, t, "'%.*s' as an integer: expected a value within 64 bits", (int)t->len, t->s);
+    return ptx_lit_bits(l, type);
+}
+
 /* ---------------------------------------------------------------- type names */
 
 uint8_t ptx_type_word(const Tok *t)

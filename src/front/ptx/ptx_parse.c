@@ -242,7 +242,7 @@ static void parse_module(Parser *P)
         if (ptx_is_word(t, ".address_size")) {
             ptx_next(P);
             const Tok *n = ptx_next(P);
-            if (n->kind != TK_NUM || ptx_lit_bits(ptx_parse_number(P, n, false), PT_U32) != 64)
+            if (n->kind != TK_NUM || ptx_parse_value(P, n, false, PT_U32) != 64)
                 ptx_parse_fail(P, n, "expected .address_size 64");
             continue;
         }

@@ -50,7 +50,7 @@ static void parse_address(Parser *P, PtxOperand *o)
         }
         const Tok *t = ptx_next(P);
         if (t->kind == TK_NUM) {
-            uint64_t v = ptx_lit_bits(ptx_parse_number(P, t, false), PT_S64);
+            uint64_t v = ptx_parse_value(P, t, false, PT_S64);
             o->imm += neg ? (uint64_t)0 - v : v;
         } else if (t->kind == TK_WORD && !neg) {
             uint16_t r = ptx_find_reg(P, t);
@@ -107,7 +107,7 @@ static void parse_operand(Parser *P, PtxInst *in, unsigned idx, PtxOperand *o)
         if (t->kind != TK_NUM)
             ptx_parse_fail(P, t, "expected a number after '-', found %s", ptx_tok_desc(t, b, sizeof b));
         o->kind = OK_IMM;
-        o->imm = ptx_lit_bits(ptx_parse_number(P, t, neg), ptx_decode_operand_type(in, idx));
+        o->imm = ptx_parse_value(P, t, neg, ptx_decode_operand_type(in, idx));
         return;
     }
     if (t->kind != TK_WORD)

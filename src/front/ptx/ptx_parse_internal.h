@@ -135,6 +135,7 @@ char *ptx_tok_strdup(const Tok *t);
 Lit ptx_parse_number(Parser *P, const Tok *t, bool neg);
 /* The bits a literal has when read as type t. */
 uint64_t ptx_lit_bits(Lit l, uint8_t t);
+uint64_t ptx_parse_value(Parser *P, const Tok *t, bool neg, uint8_t type);
 /* The PtxType a type word (.u32, .f64, ...) names, or PT_NONE. */
 uint8_t ptx_type_word(const Tok *t);
 
