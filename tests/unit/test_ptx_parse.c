@@ -127,8 +127,7 @@ TEST(ptx_parse_errors_name_file_line)
     expect_error("  add.s32 %r1, %r2, 2E55;", "bad.ptx:7: '2E55' as an integer: expected a value within 64 bits");
     expect_error("  add.s32 %r1, %r2, -9.3e18;", "bad.ptx:7: '9.3e18' as an integer");
     char e2[256];
-    EXPECT(ptx_module_parse(HDR ".const .align 4 .b8 tab[2] = {1, 1e300};
-", "init.ptx", e2, sizeof e2) == NULL);
+    EXPECT(ptx_module_parse(HDR ".const .align 4 .b8 tab[2] = {1, 1e300};\n", "init.ptx", e2, sizeof e2) == NULL);
     EXPECT_CONTAINS(e2, "init.ptx:4: '1e300' as an integer");
     expect_error("  call.uni foo, ();", "bad.ptx:7: call to undeclared function 'foo'");
     expect_error("  ld.global.v4.u32 {%r0, %r1}, [%r2];", "bad.ptx:7: expected a {...} operand of 4 registers");
