@@ -61,20 +61,19 @@ flags="$compat ${NVCC_FLAGS:-}"
 # the listed programs does), with `#line` so that messages still cite the original file.
 removed_fields="clockRate:ClockRate memoryClockRate:MemoryClockRate computeMode:ComputeMode"
 removed_fields="$removed_fields kernelExecTimeoutEnabled:KernelExecTimeout"
+removed_names="" removed_script=""
+for f in $removed_fields; do
+    removed_names="$removed_names|${f%%:*}"
+    removed_script="$removed_script;s/[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?[[:space:]]*(\.|->)[[:space:]]*${f%%:*}\b/coverage_attribute(cudaDevAttr${f#*:})/g"
+done
 compat_copy() { # SOURCE COPY: 0 when SOURCE names a removed field and COPY was written
-    fields=$(for f in $removed_fields; do printf '%s|' "${f%%:*}"; done)
-    fields=${fields%|}
-    grep -qE "(\.|->)[[:space:]]*($fields)\b" "$1" || return 1
+    grep -qE "(\.|->)[[:space:]]*(${removed_names#|})\b" "$1" || return 1
     {
         echo '#include <cuda_runtime.h>'
         echo 'static int coverage_attribute(cudaDeviceAttr a)'
         echo '{ int d = 0, v = 0; cudaGetDevice(&d); cudaDeviceGetAttribute(&v, a, d); return v; }'
         echo "#line 1 \"$1\""
-        script=""
-        for f in $removed_fields; do
-            script="$script;s/[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?[[:space:]]*(\.|->)[[:space:]]*${f%%:*}\b/coverage_attribute(cudaDevAttr${f#*:})/g"
-        done
-        sed -E "${script#;}" "$1"
+        sed -E "${removed_script#;}" "$1"
     } > "$2"
 }
 linebuf=$(command -v stdbuf >/dev/null 2>&1 && echo "stdbuf -oL")
