@@ -15,7 +15,8 @@
  * (f) paper: one paper-size suite workload (spmv, SHOC's default input) the same way;
  * (g) compute-ptx: a compute-bound real program the same way, the suite's libor (Monte Carlo
  *     LIBOR paths: floating-point work in registers, little memory traffic) at small size,
- *     where the PTX interpreter and the SM pipeline take the time. */
+ *     where the PTX interpreter and the SM pipeline take the time.
+ * -j N runs each with gpu.threads = N (the SMs on N threads; the same simulated cycles). */
 #include "cli/cli.h"
 
 #include "base/base.h"
@@ -181,7 +182,7 @@ static double children_cpu_seconds(void)
 
 /* (e), (f): `warpsim run --preset gtx480 WORKLOAD --size SIZE` as a child, timed; its result
  * file gives the simulated cycles and warp instructions. */
-static void bench_program(const char *name, const char *workload, const char *size)
+static void bench_program(const char *name, const char *workload, const char *size, uint32_t threads)
 {
     const char *tmp = getenv("TMPDIR");
     char self[1024], json[1100];
@@ -195,7 +196,9 @@ static void bench_program(const char *name, const char *workload, const char *si
     if (pid < 0)
         fatal("bench %s: fork failed", name);
     if (pid == 0) {
-        execl(self, self, "run", "--preset", "gtx480", workload, "--size", size, "--quiet", "--json", json,
+        char j[16];
+        snprintf(j, sizeof j, "%u", threads);
+        execl(self, self, "run", "--preset", "gtx480", "-j", j, workload, "--size", size, "--quiet", "--json", json,
               (char *)NULL);
         _exit(127);
     }
@@ -223,13 +226,21 @@ static void bench_program(const char *name, const char *workload, const char *si
 int cli_bench_main(int argc, char **argv)
 {
     const char *gpgpusim = NULL, *only = NULL;
+    uint32_t threads = 1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--gpgpusim-config") && i + 1 < argc)
+        if (!strcmp(argv[i], "--gpgpusim-config") && i + 1 < argc) {
             gpgpusim = argv[++i];
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
             only = argv[++i];
-        else
+        } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n < 1 || n > 256)
+                fatal("bench: -j %s: expected a number of threads from 1 to 256", argv[i]);
+            threads = (uint32_t)n;
+        } else {
             fatal("bench: unknown argument '%s'", argv[i]);
+        }
     }
     static const char *const names[] = {"divergent", "trace", "compute", "ptx-functional", "program", "paper",
                                         "compute-ptx"};
@@ -246,6 +257,7 @@ int cli_bench_main(int argc, char **argv)
         Config cfg;
         config_init(&cfg);
         config_load_gpgpusim_flags(&cfg, gpgpusim, GPGPUSIM_QUIET);
+        cfg.gpu.threads = threads;
         cli_config_finish(&cfg);
         uint64_t cycles = bench_one("divergent", &cfg, "workloads/synthetic/atax1.syn");
         bench_trace(&cfg, "workloads/synthetic/atax1.syn", cycles);
@@ -255,16 +267,17 @@ int cli_bench_main(int argc, char **argv)
         config_init(&cfg);
         char path[1024];
         config_load_file(&cfg, config_preset_path("gtx480", path, sizeof path));
+        cfg.gpu.threads = threads;
         cli_config_finish(&cfg);
         bench_one("compute", &cfg, "workloads/synthetic/compute.syn");
     }
     if (!only || !strcmp(only, "ptx-functional"))
         bench_ptx_functional();
     if (!only || !strcmp(only, "program"))
-        bench_program("program", "atax", "small");
+        bench_program("program", "atax", "small", threads);
     if (!only || !strcmp(only, "paper"))
-        bench_program("paper", "spmv", "paper");
+        bench_program("paper", "spmv", "paper", threads);
     if (!only || !strcmp(only, "compute-ptx"))
-        bench_program("compute-ptx", "libor", "small");
+        bench_program("compute-ptx", "libor", "small", threads);
     return 0;
 }

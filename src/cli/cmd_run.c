@@ -59,7 +59,7 @@ static void trace_name(const char *path, char *out, size_t len)
 /* The workload argument: the first that is neither an option nor an option's value. */
 static const char *find_workload(int argc, char **argv)
 {
-    static const char *const with_value[] = {"--preset", "--config", "--gpgpusim-config", "-o", "--json",
+    static const char *const with_value[] = {"--preset", "--config", "--gpgpusim-config", "-o", "-j", "--json",
                                              "--csv", "--stats", "--size", "--name", "--trace-out"};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--"))

@@ -25,7 +25,7 @@ static void usage(FILE *f)
           "  exec [CONFIG] [--functional] [--json F] [--stats F] [--quiet] PROGRAM [ARGS...]\n"
           "                        run a CUDA program on the simulated GPU\n"
           "  list                  the workload suite (workloads/manifest)\n"
-          "  bench [--gpgpusim-config F] [--only NAME]\n"
+          "  bench [--gpgpusim-config F] [--only NAME] [-j N]\n"
           "                        simulation-speed benchmarks\n"
           "  index (--stride BYTES | --pattern NAME) [--sets N] [--line B] ...\n"
           "                        intra-warp concentration and balance of every set-index function\n"
@@ -38,7 +38,8 @@ static void usage(FILE *f)
           "  --help-config         every configuration option\n"
           "  --list-policies       every policy and miss-path component, by kind, with its options\n"
           "  --version\n"
-          "CONFIG: --preset NAME | --config FILE | --gpgpusim-config FILE | -o key=value, in order\n",
+          "CONFIG: --preset NAME | --config FILE | --gpgpusim-config FILE | -o key=value, in order;\n"
+          "        -j N: the SMs on N threads (gpu.threads), the same results\n",
           f);
 }
 

@@ -31,6 +31,14 @@ static int load_preset(Config *c, const char *name, char *err, size_t err_len)
     return config_load_file_err(c, path, err, err_len);
 }
 
+/* -j N: gpu.threads = N */
+static int apply_threads(Config *c, const char *n, char *err, size_t err_len)
+{
+    char o[64];
+    snprintf(o, sizeof o, "gpu.threads=%.40s", n);
+    return config_apply_override_err(c, o, err, err_len);
+}
+
 ConfigArgResult config_apply_arg(Config *c, int argc, const char *const *argv, int *i, char *err, size_t err_len)
 {
     const char *a = argv[*i], *v;
@@ -45,6 +53,8 @@ ConfigArgResult config_apply_arg(Config *c, int argc, const char *const *argv, i
         ok = (v = value_of(argc, argv, i, err, err_len)) && config_apply_override_err(c, v, err, err_len);
     else if (!strncmp(a, "-o", 2) && strchr(a, '='))
         ok = config_apply_override_err(c, a + 2, err, err_len);
+    else if (!strcmp(a, "-j"))
+        ok = (v = value_of(argc, argv, i, err, err_len)) && apply_threads(c, v, err, err_len);
     else
         return CONFIG_ARG_NONE;
     return ok ? CONFIG_ARG_APPLIED : CONFIG_ARG_ERROR;

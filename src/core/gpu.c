@@ -24,6 +24,8 @@
  * gpu_stop_reason says why it was stopped. */
 #include "core/gpu.h"
 
+#include "core/gpu_par.h"
+
 #include "base/base.h"
 
 #include <math.h>
@@ -118,20 +120,35 @@ static bool dispatch(Gpu *g, uint64_t now)
     return any;
 }
 
+/* After SM s's cycle: the GPU collects what it completed. */
+static inline void after_sm_cycle(Gpu *g, Sm *sm, uint64_t now)
+{
+    if (sm->n_done_ctas)
+        collect_done(g, (uint32_t)(sm - g->sms), now);
+    if (sm->cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
+        sm->cta_room_grew = false;
+        g->dispatch_pending = true;
+    }
+}
+
 static bool core_tick(Gpu *g, uint64_t now)
 {
     bool progress = false;
     if (g->dispatch_pending)
         progress |= dispatch(g, now);
+    if (g->front_ops->cycle_begin)
+        g->front_ops->cycle_begin(g->front_self);
+    if (g->par) { /* gpu.threads > 1: the SMs' cycles first, then what each completed, in order */
+        progress |= gpu_par_cycle(g->par, now);
+        const uint32_t *noted;
+        for (uint32_t i = 0, n = gpu_par_noted(g->par, &noted); i < n; i++)
+            after_sm_cycle(g, &g->sms[noted[i]], now);
+        return progress;
+    }
     for (Sm *sm = g->sms, *end = g->sms + g->n_sms; sm < end; sm++)
         if (sm->next_wake <= now) { /* asleep SMs cost one compare */
             progress |= sm_cycle(sm, now);
-            if (sm->n_done_ctas)
-                collect_done(g, (uint32_t)(sm - g->sms), now);
-            if (sm->cta_room_grew) { /* a CTA controller raised its cap (sm_ctl.c) */
-                sm->cta_room_grew = false;
-                g->dispatch_pending = true;
-            }
+            after_sm_cycle(g, sm, now);
         }
     return progress;
 }
@@ -590,6 +607,11 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     if (!report)
         report = stderr;
     g->kernel = k;
+    g->front_ops = ops;
+    g->front_self = front;
+    if (g->cfg.gpu.threads > 1 && g->n_sms > 1 && !g->par) /* the workers stay for later kernels */
+        g->par = gpu_par_new(g->sms, g->n_sms, MIN(g->cfg.gpu.threads, g->n_sms), g->cfg.gpu.par_min_sms,
+                             &g->pool);
     g->n_ctas = front_kernel_n_ctas(k);
     free(g->launched);
     g->launched = xcalloc(g->n_ctas ? g->n_ctas : 1, 1);

@@ -30,6 +30,9 @@ struct Gpu {
     Config cfg;
     Stats stats;
     MemPool pool;
+    struct GpuPar *par; /* gpu.threads > 1: the threads that run the SMs (gpu_par.h), else NULL */
+    const FrontOps *front_ops; /* the running kernel's front end */
+    void *front_self;
     AddrDecoder addrdec;
     uint32_t n_sms, n_clusters, sms_per_cluster, n_slices, n_partitions;
     Sm *sms;

@@ -2,6 +2,8 @@
  * copies; gpu.c runs it. */
 #include "core/gpu.h"
 
+#include "core/gpu_par.h"
+
 #include "base/base.h"
 
 #include <math.h>
@@ -128,6 +130,7 @@ void gpu_destroy(Gpu *g)
 {
     if (!g)
         return;
+    gpu_par_free(g->par); /* first: its threads stop, and the SMs get the machine's pool back */
     if (g->cta_ops && g->cta_ops->destroy)
         g->cta_ops->destroy(g->cta_sched);
     if (g->cta_ops)

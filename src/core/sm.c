@@ -422,6 +422,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
 
 static void cta_finish(Sm *sm, SmCta *c, uint64_t now)
 {
+    sm_front_order(sm, sm->front->exec_parallel);
     sm->front->cta_end(sm->front_self, c->cta_id);
     c->live = false;
     sm->n_live_ctas--;

@@ -170,11 +170,22 @@ typedef struct SmStall {
     uint32_t no_ready, ldst, structural, raw, idle;
 } SmStall;
 
+/* gpu.threads > 1 (gpu_par.c): an SM thread's place in the order of the SMs. Before the first
+ * front-end call of a cycle that must run in order (sm_front_order in sm_internal.h), an SM
+ * waits until the SMs before it have finished the cycle. */
+typedef struct SmOrder {
+    struct GpuPar *par;
+    uint32_t thread; /* the threads before it run the SMs before its own */
+    bool waited;     /* this cycle: they have finished (always so for thread 0) */
+} SmOrder;
+void sm_order_wait(SmOrder *o);
+
 typedef struct Sm {
     uint32_t id;
     const Config *cfg;
     const FrontOps *front;
     void *front_self;
+    SmOrder *order; /* gpu.threads > 1: its thread's place in the order (gpu_par.c), else NULL */
     uint32_t max_warps, n_sched;
     Warp *warps;
     ScoreboardEntry *sb_store;

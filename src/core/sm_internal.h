@@ -22,6 +22,35 @@ static inline uint8_t sm_lanes_of(Warp *w, uint32_t mask)
     return w->counted_lanes;
 }
 
+/* The front end's calls. With gpu.threads > 1 (gpu_par.c) an SM's cycle may run beside other
+ * SMs'; before its first call of the cycle that the front end does not allow in parallel
+ * (FrontOps.peek_parallel, exec_parallel, WINST_F_ORDERED) it waits until the SMs before it
+ * have finished the cycle, so that the front end sees those calls in one thread's order. */
+static inline void sm_front_order(Sm *sm, bool parallel)
+{
+    if (sm->order && !parallel && !sm->order->waited)
+        sm_order_wait(sm->order);
+}
+
+static inline const WinstStatic *sm_front_peek(Sm *sm, const Warp *w)
+{
+    sm_front_order(sm, sm->front->peek_parallel);
+    return sm->front->peek(sm->front_self, w->id);
+}
+
+static inline uint32_t sm_front_peek_mask(Sm *sm, const Warp *w)
+{
+    sm_front_order(sm, sm->front->peek_parallel);
+    return sm->front->peek_mask(sm->front_self, w->id);
+}
+
+/* Execute warp w's next instruction, whose static view is w->next. */
+static inline void sm_front_exec(Sm *sm, const Warp *w, Winst *out)
+{
+    sm_front_order(sm, sm->front->exec_parallel && !(w->next->flags & WINST_F_ORDERED));
+    sm->front->exec(sm->front_self, w->id, out);
+}
+
 /* The unit an instruction issues to. SP and SFU are indexes of Sm.pool_free_at. */
 typedef enum SmUnit { SM_UNIT_SP, SM_UNIT_SFU, SM_UNIT_LDST, SM_UNIT_TENSOR } SmUnit;
 

@@ -55,7 +55,7 @@ bool sm_fetch(Sm *sm, uint64_t now)
     Warp *w = &sm->warps[slot];
     if (sm->ic.sets) {
         if (!w->next)
-            w->next = sm->front->peek(sm->front_self, w->id);
+            w->next = sm_front_peek(sm, w);
         CHECK(w->next);
         uint64_t addr = SM_CODE_BASE + w->next->pc;
         IcacheResult res = icache_fetch(&sm->ic, slot, addr);
@@ -88,7 +88,7 @@ static void ibuf_step(Sm *sm, Warp *w, uint32_t slot, uint32_t pc, uint64_t now)
         return;
     }
     if (w->ibuf_n > 1) {
-        w->next = sm->front->peek(sm->front_self, w->id);
+        w->next = sm_front_peek(sm, w);
         if (w->next && w->next->pc == pc + WINST_PC_STEP) {
             w->ibuf_n--;
             w->ibuf_ready = now + 1;
@@ -102,7 +102,7 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
 {
     Warp *w = &sm->warps[slot];
     Winst *wi = &sm->scratch;
-    sm->front->exec(sm->front_self, w->id, wi);
+    sm_front_exec(sm, w, wi);
     w->next = NULL;
     ibuf_step(sm, w, slot, wi->s.pc, now);
     sm->warp_insts++;

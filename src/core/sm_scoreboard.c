@@ -73,7 +73,7 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
         return;
     }
     if (!w->next) {
-        w->next = sm->front->peek(sm->front_self, w->id);
+        w->next = sm_front_peek(sm, w);
         CHECK(w->next); /* every stream ends with an exit, which retires the warp */
     }
     uint64_t t = w->ibuf_ready;
@@ -123,7 +123,7 @@ __attribute__((noinline)) static void slot_info_refresh(Sm *sm, Warp *w, uint32_
         si->next_op = s->op;
         si->next_space = s->space;
         si->next_global_load = s->op == WOP_LOAD && (s->space == WSPACE_GLOBAL || s->space == WSPACE_LOCAL);
-        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm->front->peek_mask(sm->front_self, w->id)) : w->lanes;
+        si->next_lanes = sm->front->peek_mask ? sm_lanes_of(w, sm_front_peek_mask(sm, w)) : w->lanes;
     }
 }
 

@@ -58,6 +58,16 @@ static inline uint32_t front_kernel_warps_per_cta(const FrontKernel *k)
 
 typedef struct FrontOps {
     const char *name;
+    /* With gpu.threads > 1, SMs run their cycles on several threads (core/gpu_par.h).
+     * peek_parallel: peek and peek_mask of warps of different SMs may run at once, and beside
+     * exec of other warps. exec_parallel: so may exec of an instruction whose static view lacks
+     * WINST_F_ORDERED, and cta_end. A call not allowed in parallel is made in the order one
+     * thread would make it: every SM before the caller's has finished the cycle. */
+    bool peek_parallel, exec_parallel;
+    /* Optional: a core cycle's SMs are about to run. What a parallel exec reads of state that
+     * an exec may change (a fault that ends the kernel) is taken from the last such call, so
+     * that every SM of a cycle sees the same. */
+    void (*cycle_begin)(void *self);
     /* A kernel starts; warp ids passed later are below n_warp_ids. */
     void (*kernel_begin)(void *self, const FrontKernel *k, uint32_t n_warp_ids);
     /* CTA cta_id (linear, x fastest) starts on SM sm; its warps get ids warp_id_base + i. */
@@ -73,5 +83,10 @@ typedef struct FrontOps {
     void (*cta_end)(void *self, uint32_t cta_id);
     void (*kernel_end)(void *self);
 } FrontOps;
+
+/* A parallel exec about to change what other warps read (a fault) calls this first: with
+ * gpu.threads > 1 it waits until the SMs before the calling one have finished the cycle, so that
+ * such changes happen in one thread's order; otherwise it does nothing (core/gpu_par.c). */
+void front_order_here(void);
 
 #endif

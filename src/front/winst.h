@@ -64,6 +64,9 @@ enum {
     /* cp.async.wait_group (and wait_all): issues once at most async_keep of the warp's most
      * recently committed groups have copies in flight */
     WINST_F_ASYNC_WAIT = 1 << 3,
+    /* the front end's exec of it reads or writes what other SMs' warps may (global memory, a
+     * device call): with gpu.threads > 1 it runs in the order of one thread (gpu_par.h) */
+    WINST_F_ORDERED = 1 << 4,
 };
 
 /* Static view of an instruction, known before it executes. Register ids are per-kernel and

@@ -85,16 +85,30 @@ static inline MemReq *memreq_queue_pop(MemReqQueue *q)
 }
 
 /* A growable pool of requests: chunks are allocated when the pool first grows (warm-up), and
- * recycled through a free list after that, so the steady state allocates nothing. */
+ * recycled through a free list after that, so the steady state allocates nothing. The chunks
+ * form an arena; a view (mempool_init_view) is a free list of its own over its owner's arena,
+ * for SMs that run on another thread (gpu_par.c): a request may go back to any pool of the
+ * arena, and ids (mempool_at) are the arena's. A view takes requests from its owner's free
+ * list, and gives them back, a batch at a time under the owner's lock, so that requests one
+ * thread frees and another takes keep going round; while views are in use, the owner's own
+ * thread touches its list only when no view is in use. The arena grows under a lock, and its
+ * chunk directory never moves, so mempool_at needs none. */
 #define MEMPOOL_CHUNK 1024
+#define MEMPOOL_MAX_CHUNKS 65536 /* 64 Mi requests in flight at most */
+typedef struct MemArena MemArena;
 typedef struct MemPool {
-    MemReq **chunks;
-    uint32_t n_chunks;
+    MemReq **chunks; /* the arena's chunk directory */
+    MemArena *arena;
+    bool owner;      /* the arena is this pool's (mempool_free frees it) */
+    struct MemPool *home; /* a view's owner, else NULL */
     MemReq *free_list;
-    uint32_t in_use;
+    uint32_t n_free;
+    int64_t in_use;  /* taken minus returned here (a pool that shares its arena may go below 0) */
 } MemPool;
 
 void mempool_init(MemPool *p);
+/* A pool with its own free list over of's arena; free it before of. */
+void mempool_init_view(MemPool *p, MemPool *of);
 void mempool_free(MemPool *p);
 MemReq *mempool_get(MemPool *p);
 void mempool_put(MemPool *p, MemReq *r);

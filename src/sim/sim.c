@@ -598,7 +598,7 @@ WarpsimStatus sim_launch(WarpsimSim *s, WarpsimModule *m, const char *kernel, co
         ptx_launch_set_limits(l, s->cfg.gpu.spin_insts, s->cfg.gpu.stall_insts);
         PtxRunStats rs;
         bool ok = ptx_run_kernel(l, &rs, err, sizeof err);
-        rs = *ptx_launch_stats(l);
+        rs = ptx_launch_stats(l);
         s->f_warp_insts += rs.warp_insts;
         s->f_thread_insts += rs.thread_insts;
         s->f_ctas += rs.ctas;

@@ -441,7 +441,7 @@ TEST(hostile_largest_grid)
     ptx_launch_set_inst_limit(l, 1000);
     EXPECT(!ptx_run_kernel(l, NULL, err, sizeof err));
     EXPECT_CONTAINS(err, "instruction limit reached");
-    EXPECT_EQ_U(ptx_launch_stats(l)->ctas, 101); /* 10 instructions each: the 101st stops */
+    EXPECT_EQ_U(ptx_launch_stats(l).ctas, 101); /* 10 instructions each: the 101st stops */
     uint32_t got[6];
     ptx_memory_read(mem, out, got, sizeof got);
     EXPECT(got[0] == 0x7fffffffu && got[1] == 65535 && got[2] == 65535);

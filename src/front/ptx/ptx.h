@@ -239,7 +239,7 @@ typedef enum PtxFault {
 /* A run-time fault: "file:line: kernel K: what, where and why", or NULL if none. */
 const char *ptx_launch_error(const PtxLaunch *l);
 PtxFault ptx_launch_fault_kind(const PtxLaunch *l);
-const PtxRunStats *ptx_launch_stats(const PtxLaunch *l);
+PtxRunStats ptx_launch_stats(const PtxLaunch *l);
 
 /* Run limits of ptx_run_kernel, for a kernel that never finishes (0: no limit): it stops once
  * the kernel has executed spin_insts warp instructions since a CTA last completed or a thread

@@ -571,6 +571,25 @@ void ptx_inst_regs(const PtxInst *in, uint16_t *defs, unsigned *nd, uint16_t *us
     }
 }
 
+/* Whether executing in touches only its warp, its CTA (shared memory, barriers) and what does
+ * not change during a launch (its parameters): else other SMs' warps may see or change what it
+ * does (memory behind PtxMemory, whose look-ups also update its TLB; device calls, the
+ * launch's output), and it runs in order with several threads (WINST_F_ORDERED). */
+static bool warp_local(const PtxInst *in)
+{
+    switch (in->op) {
+    case OP_LD:
+        return in->space == SP_SHARED || in->space == SP_PARAM_K;
+    case OP_ST: case OP_ATOM: case OP_RED:
+        return in->space == SP_SHARED;
+    case OP_PREFETCH: case OP_CALL: case OP_RET: case OP_TEX: case OP_SULD: case OP_SUST: case OP_WMMA:
+    case OP_CPASYNC:
+        return false;
+    default:
+        return true; /* arithmetic, moves, branches, exits, barriers, warp votes and shuffles */
+    }
+}
+
 void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
 {
     const PtxInst *in = &m->insts[pc];
@@ -587,6 +606,8 @@ void ptx_decode_static(const PtxModule *m, uint32_t pc, WinstStatic *s)
     }
     if (in->op == OP_CPASYNC)
         ptx_async_static(in, s);
+    if (!warp_local(in))
+        s->flags |= WINST_F_ORDERED;
     uint16_t defs[PTX_MAX_INST_REGS], uses[PTX_MAX_INST_REGS];
     unsigned nd, nu;
     ptx_inst_regs(in, defs, &nd, uses, &nu);

@@ -34,9 +34,11 @@
 
 void ptx_launch_fault(PtxLaunch *l, uint32_t pc, PtxFault kind, const char *what)
 {
+    front_order_here(); /* faults of one cycle are recorded in SM order, on any number of threads */
     if (l->failed)
         return;
     l->failed = true;
+    l->fail_seen = !l->fail_deferred;
     l->fault = kind;
     if (l->fault_counter)
         ++*l->fault_counter;
@@ -115,6 +117,8 @@ void ptx_warp_init(PtxLaunch *l, PtxWarp *w, PtxCta *c, uint32_t warp_in_cta)
     w->cta = c;
     w->warp_in_cta = warp_in_cta;
     w->red_count = w->red_lanes = 0;
+    w->exit_offered = false;
+    w->count = &l->stats;
     w->first_tid = warp_in_cta * WARP_SIZE;
     uint32_t n = l->threads_per_cta - w->first_tid;
     uint32_t valid = n >= WARP_SIZE ? 0xFFFFFFFFu : (1u << n) - 1;
@@ -528,7 +532,7 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
     const PtxModule *m = l->m;
     if (w->done)
         return -1;
-    if (l->failed) {
+    if (l->fail_seen) {
         w->done = true;
         return WOP_EXIT;
     }
@@ -542,9 +546,10 @@ int ptx_warp_step(PtxLaunch *l, PtxWarp *w, Winst *out)
         const uint64_t neg = (in->flags & PF_GUARD_NEG) ? 1 : 0;
         active = ptx_guard_lanes(g, neg, mask);
     }
-    l->stats.warp_insts++;
-    l->stats.thread_insts += mask == 0xFFFFFFFFu ? WARP_SIZE : popcount_u32(mask); /* the bit count: a chain of multiplies */
-    if (l->inst_limit && l->stats.warp_insts > l->inst_limit) {
+    PtxRunStats *count = w->count;
+    count->warp_insts++;
+    count->thread_insts += mask == 0xFFFFFFFFu ? WARP_SIZE : popcount_u32(mask); /* the bit count: a chain of multiplies */
+    if (l->inst_limit && count->warp_insts > l->inst_limit) { /* the functional driver's: it counts in l->stats */
         ptx_launch_fault(l, pc, PTX_FAULT_INST_LIMIT, "instruction limit reached (a kernel that does not terminate?)");
         w->done = true;
         return WOP_EXIT;

@@ -466,7 +466,7 @@ static bool int_masked(PtxLaunch *l, PtxWarp *w, const PtxRec *rec, const PtxIns
 uint32_t ptx_fast_run(PtxLaunch *l, PtxWarp *w, uint32_t max)
 {
     const PtxModule *m = l->m;
-    if (l->failed || w->red_lanes)
+    if (l->fail_seen || w->red_lanes)
         return 0;
     if (l->inst_limit) /* the step runs the instruction past the limit, and reports it */
         max = l->stats.warp_insts >= l->inst_limit ? 0 : (uint32_t)MIN(max, l->inst_limit - l->stats.warp_insts);

@@ -205,7 +205,15 @@ void ptx_launch_set_resident_max(PtxLaunch *l, uint64_t n_ctas) { l->resident_ma
 void ptx_launch_set_clock(PtxLaunch *l, uint64_t cycle) { l->clock = cycle; }
 const char *ptx_launch_error(const PtxLaunch *l) { return l->failed ? l->error : NULL; }
 PtxFault ptx_launch_fault_kind(const PtxLaunch *l) { return l->failed ? l->fault : PTX_FAULT_NONE; }
-const PtxRunStats *ptx_launch_stats(const PtxLaunch *l) { return &l->stats; }
+PtxRunStats ptx_launch_stats(const PtxLaunch *l)
+{
+    PtxRunStats s = l->stats;
+    for (uint32_t i = 0; i < l->n_warp_ids; i++) {
+        s.warp_insts += l->warps[i].own.warp_insts;
+        s.thread_insts += l->warps[i].own.thread_insts;
+    }
+    return s;
+}
 
 /* Warp instructions a warp of ptx_run_kernel runs before the next warp of its CTA gets a turn.
  * Any bound lets a spinning warp make way; a large one keeps the interpreter on one warp's
@@ -378,6 +386,7 @@ static void fo_kernel_begin(void *self, const FrontKernel *k, uint32_t n_warp_id
 {
     PtxLaunch *l = self;
     (void)k;
+    l->fail_deferred = true;
     if (n_warp_ids > l->n_warp_ids) {
         l->warps = xrealloc(l->warps, n_warp_ids * sizeof *l->warps);
         memset(l->warps + l->n_warp_ids, 0, (n_warp_ids - l->n_warp_ids) * sizeof *l->warps);
@@ -405,22 +414,36 @@ static void fo_cta_start(void *self, uint32_t cta_id, uint32_t sm, uint32_t warp
     cta_reset(l, c, cta_id, sm);
     c->warp_base = warp_id_base;
     c->n_warps = l->warps_per_cta;
-    for (uint32_t i = 0; i < l->warps_per_cta; i++)
-        ptx_warp_init(l, &l->warps[warp_id_base + i], c, i);
+    for (uint32_t i = 0; i < l->warps_per_cta; i++) {
+        PtxWarp *w = &l->warps[warp_id_base + i];
+        ptx_warp_init(l, w, c, i);
+        w->count = &w->own;
+    }
+}
+
+static void fo_cycle_begin(void *self)
+{
+    PtxLaunch *l = self;
+    l->fail_seen = l->failed;
 }
 
 /* After a fault the kernel is abandoned: every resident warp's next instruction is an exit, so
- * the timing model retires the CTAs and returns, and the caller reports the fault. */
+ * the timing model retires the CTAs (each once its memory accesses are back) and returns, and
+ * the caller reports the fault. An instruction the timing model peeked at before the fault
+ * executes as a no-op: the exit is offered next. */
 static const WinstStatic fo_exit_static = {.op = WOP_EXIT};
+static const WinstStatic fo_nop_static = {.op = WOP_NOP};
 
 static const WinstStatic *fo_peek(void *self, uint32_t warp_id)
 {
     PtxLaunch *l = self;
-    const PtxWarp *w = &l->warps[warp_id];
+    PtxWarp *w = &l->warps[warp_id];
     if (w->done || !w->cta)
         return NULL;
-    if (l->failed)
+    if (l->fail_seen) {
+        w->exit_offered = true;
         return &fo_exit_static;
+    }
     return &l->m->statics[w->stack[w->depth - 1].pc];
 }
 
@@ -429,17 +452,17 @@ static uint32_t fo_peek_mask(void *self, uint32_t warp_id)
 {
     const PtxLaunch *l = self;
     const PtxWarp *w = &l->warps[warp_id];
-    return w->done || !w->cta || l->failed ? 0 : w->stack[w->depth - 1].mask;
+    return w->done || !w->cta || l->fail_seen ? 0 : w->stack[w->depth - 1].mask;
 }
 
 static void fo_exec(void *self, uint32_t warp_id, Winst *out)
 {
     PtxLaunch *l = self;
     PtxWarp *w = &l->warps[warp_id];
-    if (l->failed) {
+    if (l->fail_seen) {
         memset(out, 0, sizeof *out);
-        out->s = fo_exit_static;
-        w->done = true;
+        out->s = w->exit_offered ? fo_exit_static : fo_nop_static;
+        w->done = w->exit_offered;
         return;
     }
     if (ptx_warp_step(l, w, out) < 0)
@@ -468,6 +491,9 @@ const FrontOps ptx_front_ops = {
     .name = "ptx",
     .kernel_begin = fo_kernel_begin,
     .cta_start = fo_cta_start,
+    .peek_parallel = true, /* a warp's own state, the module's statics, fail_seen */
+    .exec_parallel = true, /* but WINST_F_ORDERED (ptx_decode.c) */
+    .cycle_begin = fo_cycle_begin,
     .peek = fo_peek,
     .peek_mask = fo_peek_mask,
     .exec = fo_exec,

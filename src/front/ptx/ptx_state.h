@@ -62,6 +62,10 @@ typedef struct PtxWarp {
     uint32_t warp_in_cta;
     uint32_t first_tid; /* linear thread index (in the CTA) of lane 0 */
     bool done, at_barrier;
+    bool exit_offered; /* the launch has failed and fo_peek gave the timing model its exit */
+    /* what its steps count into: the launch's stats, or (under the timing model, whose SMs may
+     * run on several threads) its own, which ptx_launch_stats adds up */
+    PtxRunStats *count, own;
     /* bar.red: the instances this warp has executed, and the lanes whose result (into red_dst,
      * as red_mode says) is written at the warp's next step, once every warp has arrived */
     uint32_t red_count, red_lanes;
@@ -118,6 +122,10 @@ struct PtxLaunch {
     PtxRunStats stats;
     bool failed;
     PtxFault fault; /* why, once failed */
+    /* The fault the warps' steps see: set with failed, or under the timing model at the start
+     * of the next core cycle (fail_deferred; FrontOps.cycle_begin), so that every SM of a
+     * cycle sees the same, whichever thread runs it (gpu_par.h). */
+    bool fail_seen, fail_deferred;
     uint64_t *fault_counter;
     uint8_t builtin_of[PTX_MAX_FUNCS]; /* per function: the PtxBuiltin ptx_builtin_call runs */
     PtxDeviceRuntime *cdp_rt; /* the device runtime (dynamic parallelism), NULL: none */

@@ -218,6 +218,8 @@ static void synth_kernel_end(void *self) { (void)self; }
 
 const FrontOps synth_front_ops = {
     .name = "synthetic",
+    .peek_parallel = true, /* a warp's state is its own */
+    .exec_parallel = true,
     .kernel_begin = synth_kernel_begin,
     .cta_start = synth_cta_start,
     .peek = synth_peek,

@@ -236,6 +236,12 @@ static uint32_t tee_peek_mask(void *self, uint32_t warp_id)
     return t->inner->peek_mask(t->inner_self, warp_id);
 }
 
+static void tee_cycle_begin(void *self)
+{
+    TraceTee *t = self;
+    t->inner->cycle_begin(t->inner_self);
+}
+
 static void tee_exec(void *self, uint32_t warp_id, Winst *out)
 {
     TraceTee *t = self;
@@ -264,6 +270,8 @@ void trace_tee_init(TraceTee *tee, const FrontOps *inner, void *inner_self, Trac
 {
     tee->ops = (FrontOps){
         .name = inner->name,
+        .peek_parallel = inner->peek_parallel, /* exec writes the trace: in order */
+        .cycle_begin = inner->cycle_begin ? tee_cycle_begin : NULL,
         .kernel_begin = tee_kernel_begin,
         .cta_start = tee_cta_start,
         .peek = tee_peek,

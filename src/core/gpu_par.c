@@ -1,0 +1,281 @@
+/* gpu_par.c: the SMs of a core cycle on several threads (see gpu_par.h).
+ *
+ * A phase is one core cycle's SM work. The calling thread starts it by raising `phase`, runs
+ * the first run of SMs itself, then waits for every worker's `done` to reach the phase. Every
+ * wait spins a while and then sleeps on a futex: a phase is about a microsecond of work, well
+ * below what a sleep and a wake cost, but threads left over between kernels (while the host
+ * program runs), or more threads than the host has cores, must not burn the cores.
+ *
+ * A phase on several threads costs two hand-overs between cores (a few hundred ns here) and
+ * moves the SMs' cache lines to the thread that runs them; it pays when many SMs have work in
+ * the cycle. While the phases run fewer than gpu.par_min_sms - 1 SMs per thread (a moving
+ * average), the calling thread runs every SM itself (serial phases); it goes back to several
+ * threads once they run gpu.par_min_sms per thread. Either way each SM's cycle runs
+ * in SM order as far as any other SM can tell, so the choice changes nothing but the speed. */
+#define _DEFAULT_SOURCE /* syscall */
+#include "core/gpu_par.h"
+
+#include "base/base.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_RELAX() __builtin_ia32_pause()
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+enum {
+    SPINS_NEXT_PHASE = 20000, /* a worker's spins on `phase` before it sleeps */
+    SPINS_IN_PHASE = 4000,    /* a wait's spins within a phase before it sleeps */
+    SPINS_SHARED = 20, /* either, with more threads than the host's cores: the thread waited for
+                        * may not be running, and spinning would keep it from a core */
+    PAR_AVG_ONE = 16, /* the SMs a phase ran, a moving average over about 8 phases, in 1/16ths */
+};
+
+/* The order of the SMs the running thread runs now (NULL outside a phase, and on one thread). */
+static _Thread_local SmOrder *tl_order;
+
+/* A 32-bit word one thread sets and others wait for (phases wrap; only equality is asked). */
+typedef struct Signal {
+    _Atomic uint32_t v;
+    _Atomic uint32_t sleepers;
+} Signal;
+
+static void signal_set(Signal *s, uint32_t v)
+{
+    atomic_store(&s->v, v);
+    if (atomic_load(&s->sleepers)) /* read after the store (both sequentially consistent) */
+        syscall(SYS_futex, &s->v, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Wait until s's value is want (equal: true) or differs from want (equal: false); its value. */
+static uint32_t signal_wait(Signal *s, uint32_t want, bool equal, uint32_t spins)
+{
+    uint32_t v;
+    for (uint32_t i = 0; i < spins; i++) {
+        v = atomic_load_explicit(&s->v, memory_order_acquire);
+        if ((v == want) == equal)
+            return v;
+        CPU_RELAX();
+    }
+    atomic_fetch_add(&s->sleepers, 1);
+    /* the futex sleeps only while the word still holds v: a set in between is not missed */
+    while (((v = atomic_load(&s->v)) == want) != equal)
+        syscall(SYS_futex, &s->v, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+    atomic_fetch_sub(&s->sleepers, 1);
+    return v;
+}
+
+/* A thread and its SMs. Other threads spin on `done` while it runs: nothing it writes during a
+ * phase shares that cache line, or each write would wait for the line to come back. */
+typedef struct Worker {
+    _Alignas(64) Signal done; /* the last phase whose SMs it has finished */
+    _Alignas(64) uint32_t cur; /* the phase it runs (its own copy) */
+    bool progress;            /* that phase's */
+    uint32_t n_ran;           /* SMs whose cycle ran in it */
+    uint32_t lo, hi;          /* its SMs */
+    uint32_t *noted, n_noted; /* that phase's SMs with something for the GPU to collect */
+    pthread_t tid;
+    GpuPar *par;
+    SmOrder order;
+    _Alignas(64) MemPool pool; /* its SMs' requests: a view of the machine's pool */
+    char pad[64]; /* the next worker's `done` on another cache line */
+} Worker;
+
+struct GpuPar {
+    Sm *sms;
+    uint32_t n_sms, n;
+    Worker *w;
+    Worker all; /* serial phases: every SM, on the calling thread */
+    MemPool *pool;
+    uint32_t spins_next, spins_in; /* SPINS_*, or SPINS_SHARED */
+    bool serial;
+    uint32_t avg_ran; /* the SMs a phase ran, averaged, in 1/PAR_AVG_ONE */
+    uint32_t enter, leave; /* serial phases end at avg_ran >= enter, start at avg_ran < leave */
+    uint32_t *noted, n_noted; /* the threads' noted SMs, in SM order */
+    _Alignas(64) uint64_t now;
+    Signal phase;
+    _Atomic bool quit;
+};
+
+void sm_order_wait(SmOrder *o)
+{
+    GpuPar *p = o->par;
+    uint32_t ph = p->w[o->thread].cur;
+    for (uint32_t t = 0; t < o->thread; t++)
+        signal_wait(&p->w[t].done, ph, true, p->spins_in);
+    o->waited = true;
+}
+
+void front_order_here(void)
+{
+    SmOrder *o = tl_order;
+    if (o && !o->waited)
+        sm_order_wait(o);
+}
+
+/* The awake SMs of w's run, in order. The first ordered front-end call of the phase waits
+ * for the threads before this one (sm_front_order); once it has, the rest need not. */
+static bool run_block(GpuPar *p, Worker *w, uint64_t now)
+{
+    bool progress = false;
+    uint32_t ran = 0;
+    w->order.waited = w->order.thread == 0;
+    w->n_noted = 0;
+    for (uint32_t s = w->lo; s < w->hi; s++) {
+        Sm *sm = &p->sms[s];
+        if (sm->next_wake > now)
+            continue;
+        ran++;
+        progress |= sm_cycle(sm, now);
+        /* noted here, so that the GPU need not read every SM (another core's lines) */
+        if (sm->n_done_ctas || sm->cta_room_grew)
+            w->noted[w->n_noted++] = s;
+    }
+    w->n_ran = ran;
+    return progress;
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    GpuPar *p = w->par;
+    uint32_t seen = 0;
+    tl_order = &w->order;
+    for (;;) {
+        seen = signal_wait(&p->phase, seen, false, p->spins_next);
+        if (atomic_load(&p->quit))
+            return NULL;
+        w->cur = seen;
+        w->progress = run_block(p, w, p->now);
+        signal_set(&w->done, seen);
+    }
+}
+
+GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sms, MemPool *pool)
+{
+    CHECK(n_threads >= 2 && n_threads <= n_sms);
+    GpuPar *p = aligned_alloc(64, (sizeof *p + 63) / 64 * 64); /* its own lines: others are written each phase */
+    memset(p, 0, sizeof *p);
+    p->sms = sms;
+    p->n_sms = n_sms;
+    p->n = n_threads;
+    p->pool = pool;
+    p->w = aligned_alloc(64, (n_threads * sizeof *p->w + 63) / 64 * 64);
+    memset(p->w, 0, n_threads * sizeof *p->w);
+    p->noted = xcalloc(n_sms, sizeof *p->noted);
+    p->all = (Worker){.hi = n_sms, .noted = xcalloc(n_sms, sizeof *p->all.noted), .par = p,
+                      .order = {.par = p, .thread = 0, .waited = true}};
+    p->enter = min_sms * n_threads * PAR_AVG_ONE;
+    p->leave = min_sms ? (min_sms - 1) * n_threads * PAR_AVG_ONE : 0;
+    p->serial = min_sms > 0; /* until the phases show enough work */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    bool shared = cores > 0 && n_threads > (uint64_t)cores;
+    p->spins_next = shared ? SPINS_SHARED : SPINS_NEXT_PHASE;
+    p->spins_in = shared ? SPINS_SHARED : SPINS_IN_PHASE;
+    for (uint32_t t = 0; t < n_threads; t++) {
+        Worker *w = &p->w[t];
+        w->par = p;
+        w->lo = (uint32_t)((uint64_t)n_sms * t / n_threads);
+        w->hi = (uint32_t)((uint64_t)n_sms * (t + 1) / n_threads);
+        w->order = (SmOrder){.par = p, .thread = t, .waited = true};
+        w->noted = xcalloc(w->hi - w->lo + 1, sizeof *w->noted);
+        /* thread 0's SMs too: the machine's own list is the memory side's, and the views' */
+        mempool_init_view(&w->pool, pool);
+        for (uint32_t s = w->lo; s < w->hi; s++) {
+            sms[s].order = &w->order;
+            sms[s].l1d.pool = &w->pool;
+        }
+    }
+    for (uint32_t t = 1; t < n_threads; t++)
+        if (pthread_create(&p->w[t].tid, NULL, worker_main, &p->w[t]))
+            fatal("gpu.threads = %u: cannot start thread %u", n_threads, t);
+    return p;
+}
+
+void gpu_par_free(GpuPar *p)
+{
+    if (!p)
+        return;
+    atomic_store(&p->quit, true);
+    signal_set(&p->phase, atomic_load(&p->phase.v) + 1);
+    for (uint32_t t = 1; t < p->n; t++)
+        pthread_join(p->w[t].tid, NULL);
+    for (uint32_t s = 0; s < p->n_sms; s++) {
+        p->sms[s].order = NULL;
+        p->sms[s].l1d.pool = p->pool;
+    }
+    for (uint32_t t = 0; t < p->n; t++) {
+        free(p->w[t].noted);
+        mempool_free(&p->w[t].pool);
+    }
+    free(p->all.noted);
+    free(p->noted);
+    free(p->w);
+    free(p);
+}
+
+static uint32_t average(GpuPar *p, uint32_t ran)
+{
+    p->avg_ran = p->avg_ran - p->avg_ran / 8 + ran * PAR_AVG_ONE / 8;
+    return p->avg_ran;
+}
+
+/* Every SM on the calling thread. The SMs' places in the order say they need not wait: the
+ * workers set their own again when they next run a phase. */
+static bool serial_cycle(GpuPar *p, uint64_t now)
+{
+    bool progress = run_block(p, &p->all, now); /* tl_order stays NULL: one thread waits for none */
+    p->n_noted = p->all.n_noted;
+    memcpy(p->noted, p->all.noted, p->n_noted * sizeof *p->noted);
+    if (average(p, p->all.n_ran) >= p->enter)
+        p->serial = false;
+    return progress;
+}
+
+bool gpu_par_cycle(GpuPar *p, uint64_t now)
+{
+    if (p->serial)
+        return serial_cycle(p, now);
+    Worker *w0 = &p->w[0];
+    uint32_t ph = w0->cur + 1;
+    p->now = now;
+    w0->cur = ph;
+    signal_set(&p->phase, ph);
+    tl_order = &w0->order;
+    bool progress = run_block(p, w0, now);
+    tl_order = NULL;
+    signal_set(&w0->done, ph);
+    p->n_noted = 0;
+    uint32_t ran = 0;
+    for (uint32_t t = 0; t < p->n; t++) {
+        Worker *w = &p->w[t];
+        if (t) {
+            signal_wait(&w->done, ph, true, p->spins_in);
+            progress |= w->progress;
+        }
+        ran += w->n_ran;
+        for (uint32_t i = 0; i < w->n_noted; i++)
+            p->noted[p->n_noted++] = w->noted[i];
+    }
+    if (average(p, ran) < p->leave) {
+        p->serial = true;
+        for (uint32_t t = 1; t < p->n; t++) /* their SMs run on this thread now: no waits */
+            p->w[t].order.waited = true;
+    }
+    return progress;
+}
+
+uint32_t gpu_par_noted(const GpuPar *p, const uint32_t **sms)
+{
+    *sms = p->noted;
+    return p->n_noted;
+}
