@@ -94,7 +94,6 @@ struct GpuPar {
     Sm *sms;
     uint32_t n_sms, n;
     Worker *w;
-    Worker all; /* serial phases: every SM, on the calling thread */
     MemPool *pool;
     uint32_t spins_next, spins_in; /* SPINS_*, or SPINS_SHARED */
     bool serial;
@@ -160,6 +159,21 @@ static void *worker_main(void *arg)
     }
 }
 
+/* Serial phases run the SMs as one thread does (no order, the machine's pool, plain words);
+ * phases on all threads, each SM with its thread's order and pool view. Any pool of the arena
+ * takes back any request, so those in flight may cross the switch. */
+static void set_serial(GpuPar *p, bool serial)
+{
+    p->serial = serial;
+    for (uint32_t t = 0; t < p->n; t++)
+        for (uint32_t s = p->w[t].lo; s < p->w[t].hi; s++) {
+            Sm *sm = &p->sms[s];
+            sm->order = serial ? NULL : &p->w[t].order;
+            sm->l1d.pool = serial ? p->pool : &p->w[t].pool;
+            sm->l1d.shared_words = !serial;
+        }
+}
+
 GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sms, MemPool *pool)
 {
     CHECK(n_threads >= 2 && n_threads <= n_sms);
@@ -172,11 +186,8 @@ GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sm
     p->w = aligned_alloc(64, (n_threads * sizeof *p->w + 63) / 64 * 64);
     memset(p->w, 0, n_threads * sizeof *p->w);
     p->noted = xcalloc(n_sms, sizeof *p->noted);
-    p->all = (Worker){.hi = n_sms, .noted = xcalloc(n_sms, sizeof *p->all.noted), .par = p,
-                      .order = {.par = p, .thread = 0, .waited = true}};
     p->enter = min_sms * n_threads * PAR_AVG_ONE;
     p->leave = min_sms ? (min_sms - 1) * n_threads * PAR_AVG_ONE : 0;
-    p->serial = min_sms > 0; /* until the phases show enough work */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     bool shared = cores > 0 && n_threads > (uint64_t)cores;
     p->spins_next = shared ? SPINS_SHARED : SPINS_NEXT_PHASE;
@@ -190,11 +201,8 @@ GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sm
         w->noted = xcalloc(w->hi - w->lo + 1, sizeof *w->noted);
         /* thread 0's SMs too: the machine's own list is the memory side's, and the views' */
         mempool_init_view(&w->pool, pool);
-        for (uint32_t s = w->lo; s < w->hi; s++) {
-            sms[s].order = &w->order;
-            sms[s].l1d.pool = &w->pool;
-        }
     }
+    set_serial(p, min_sms > 0); /* serial until the phases show enough work */
     for (uint32_t t = 1; t < n_threads; t++)
         if (pthread_create(&p->w[t].tid, NULL, worker_main, &p->w[t]))
             fatal("gpu.threads = %u: cannot start thread %u", n_threads, t);
@@ -209,15 +217,11 @@ void gpu_par_free(GpuPar *p)
     signal_set(&p->phase, atomic_load(&p->phase.v) + 1);
     for (uint32_t t = 1; t < p->n; t++)
         pthread_join(p->w[t].tid, NULL);
-    for (uint32_t s = 0; s < p->n_sms; s++) {
-        p->sms[s].order = NULL;
-        p->sms[s].l1d.pool = p->pool;
-    }
+    set_serial(p, true);
     for (uint32_t t = 0; t < p->n; t++) {
         free(p->w[t].noted);
         mempool_free(&p->w[t].pool);
     }
-    free(p->all.noted);
     free(p->noted);
     free(p->w);
     free(p);
@@ -229,22 +233,17 @@ static uint32_t average(GpuPar *p, uint32_t ran)
     return p->avg_ran;
 }
 
-/* Every SM on the calling thread. The SMs' places in the order say they need not wait: the
- * workers set their own again when they next run a phase. */
-static bool serial_cycle(GpuPar *p, uint64_t now)
+bool gpu_par_serial(const GpuPar *p) { return p->serial; }
+
+void gpu_par_serial_ran(GpuPar *p, uint32_t ran)
 {
-    bool progress = run_block(p, &p->all, now); /* tl_order stays NULL: one thread waits for none */
-    p->n_noted = p->all.n_noted;
-    memcpy(p->noted, p->all.noted, p->n_noted * sizeof *p->noted);
-    if (average(p, p->all.n_ran) >= p->enter)
-        p->serial = false;
-    return progress;
+    if (average(p, ran) >= p->enter)
+        set_serial(p, false);
 }
 
 bool gpu_par_cycle(GpuPar *p, uint64_t now)
 {
-    if (p->serial)
-        return serial_cycle(p, now);
+    CHECK(!p->serial);
     Worker *w0 = &p->w[0];
     uint32_t ph = w0->cur + 1;
     p->now = now;
@@ -266,11 +265,8 @@ bool gpu_par_cycle(GpuPar *p, uint64_t now)
         for (uint32_t i = 0; i < w->n_noted; i++)
             p->noted[p->n_noted++] = w->noted[i];
     }
-    if (average(p, ran) < p->leave) {
-        p->serial = true;
-        for (uint32_t t = 1; t < p->n; t++) /* their SMs run on this thread now: no waits */
-            p->w[t].order.waited = true;
-    }
+    if (average(p, ran) < p->leave)
+        set_serial(p, true);
     return progress;
 }
 

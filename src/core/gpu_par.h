@@ -29,8 +29,13 @@ typedef struct GpuPar GpuPar;
 GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sms, MemPool *pool);
 /* Stop the workers and give each SM its L1D's pool back. */
 void gpu_par_free(GpuPar *p);
-/* One core cycle of every SM awake at `now` (next_wake <= now): true if any made progress.
- * The caller collects the SMs' completed CTAs afterwards (gpu_par_noted). */
+/* Whether the next cycle runs on the calling thread alone: the caller runs the awake SMs itself
+ * (each is set up as with one thread) and tells how many ran (gpu_par_serial_ran). */
+bool gpu_par_serial(const GpuPar *p);
+void gpu_par_serial_ran(GpuPar *p, uint32_t ran);
+/* Otherwise: one core cycle of every SM awake at `now` (next_wake <= now) on all threads;
+ * true if any made progress. The caller collects the SMs' completed CTAs afterwards
+ * (gpu_par_noted). */
 bool gpu_par_cycle(GpuPar *p, uint64_t now);
 /* The SMs whose last cycle left something for the GPU (completed CTAs, a CTA cap that grew),
  * in SM order: their count, the list in *sms. */

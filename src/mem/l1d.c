@@ -162,13 +162,21 @@ static MemReq *new_request(L1d *c, uint64_t addr, uint8_t kind, uint32_t bytes, 
     r->token = token;
     r->issued = now;
     memreq_queue_push(&c->miss_q, r);
-    /* the owner's words are shared with SMs that may run on other threads (gpu_par.c): atomic */
-    if (c->queued_total)
-        __atomic_fetch_add(c->queued_total, 1, __ATOMIC_RELAXED);
-    if (c->queued_bits)
-        __atomic_fetch_or(&c->queued_bits[c->sm >> 6], 1ull << (c->sm & 63), __ATOMIC_RELAXED);
-    if (c->inject_wake && c->miss_q.n == 1)
-        __atomic_store_n(c->inject_wake, 0, __ATOMIC_RELAXED);
+    if (c->shared_words) { /* SMs on other threads write them too (gpu_par.c) */
+        if (c->queued_total)
+            __atomic_fetch_add(c->queued_total, 1, __ATOMIC_RELAXED);
+        if (c->queued_bits)
+            __atomic_fetch_or(&c->queued_bits[c->sm >> 6], 1ull << (c->sm & 63), __ATOMIC_RELAXED);
+        if (c->inject_wake && c->miss_q.n == 1)
+            __atomic_store_n(c->inject_wake, 0, __ATOMIC_RELAXED);
+    } else {
+        if (c->queued_total)
+            ++*c->queued_total;
+        if (c->queued_bits)
+            bits_set(c->queued_bits, c->sm);
+        if (c->inject_wake && c->miss_q.n == 1)
+            *c->inject_wake = 0;
+    }
     return r;
 }
 

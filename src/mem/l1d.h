@@ -104,6 +104,7 @@ typedef struct L1d {
     uint32_t *queued_total; /* optional: the owner's count of requests in all miss queues */
     uint64_t *queued_bits;  /* optional: the owner's bits (base.h), by SM id, of the non-empty miss queues */
     uint64_t *inject_wake;  /* optional: zeroed when the miss queue gets a new head (Gpu.inject_wake) */
+    bool shared_words;      /* the three above are written by SMs on other threads too (gpu_par.c) */
     /* miss-path components, in registry order */
     uint32_t n_mpath;
     const MpathOps *mpath_ops[L1D_MAX_MPATH];

@@ -96,15 +96,30 @@ static void grow(MemPool *p)
     p->n_free += MEMPOOL_CHUNK;
 }
 
-MemReq *mempool_get(MemPool *p)
+/* p's list is empty: a batch from home, or a new chunk. */
+__attribute__((noinline)) static void refill(MemPool *p)
 {
-    if (!p->free_list && p->home) {
+    if (p->home) {
         pthread_mutex_lock(&p->arena->home_lock);
         move_batch(p->home, p, MEMPOOL_BATCH);
         pthread_mutex_unlock(&p->arena->home_lock);
     }
     if (!p->free_list)
         grow(p);
+}
+
+/* A view holds twice its batch: one goes home. */
+__attribute__((noinline)) static void give_back(MemPool *p)
+{
+    pthread_mutex_lock(&p->arena->home_lock);
+    move_batch(p, p->home, MEMPOOL_BATCH);
+    pthread_mutex_unlock(&p->arena->home_lock);
+}
+
+MemReq *mempool_get(MemPool *p)
+{
+    if (__builtin_expect(!p->free_list, 0))
+        refill(p);
     MemReq *r = p->free_list;
     p->free_list = r->next;
     p->n_free--;
@@ -122,9 +137,6 @@ void mempool_put(MemPool *p, MemReq *r)
     p->free_list = r;
     p->n_free++;
     p->in_use--;
-    if (p->home && p->n_free >= 2 * MEMPOOL_BATCH) {
-        pthread_mutex_lock(&p->arena->home_lock);
-        move_batch(p, p->home, MEMPOOL_BATCH);
-        pthread_mutex_unlock(&p->arena->home_lock);
-    }
+    if (__builtin_expect(p->n_free >= 2 * MEMPOOL_BATCH, 0) && p->home)
+        give_back(p);
 }

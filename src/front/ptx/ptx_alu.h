@@ -28,7 +28,11 @@ __attribute__((target("avx2"))) static inline __m256i ptx_low32x8(const uint64_t
 }
 /* The ALU's lane loops also in an AVX2 version (four lanes to a vector, and the 64-bit
  * comparisons SSE2 lacks), which the dynamic loader picks once where the host has it. */
+#if defined(__SANITIZE_THREAD__)
+#define PTX_WIDE /* ThreadSanitizer's build: a clone's resolver would run before its runtime starts */
+#else
 #define PTX_WIDE __attribute__((target_clones("avx2", "default")))
+#endif
 /* Eight 32-bit values to lanes p[0..7], zero- or sign-extended (sg). */
 __attribute__((target("avx2"))) static inline void ptx_put32x8(uint64_t *p, __m256i v, bool sg)
 {
