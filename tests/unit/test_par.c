@@ -60,14 +60,16 @@ TEST(par_program_same_stats)
 
 TEST(par_bad_thread_counts)
 {
-    char cmd[1024], out[4096];
-    snprintf(cmd, sizeof cmd, "%s run -j 0 workloads/synthetic/compute.syn", test_warpsim());
-    EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 1);
-    EXPECT_CONTAINS(out, "gpu.threads: 0 is out of range");
-    snprintf(cmd, sizeof cmd, "%s run -j many workloads/synthetic/compute.syn", test_warpsim());
-    EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 1);
-    EXPECT_CONTAINS(out, "gpu.threads: expected a non-negative integer");
-    snprintf(cmd, sizeof cmd, "%s run workloads/synthetic/compute.syn -j", test_warpsim());
-    EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 1);
-    EXPECT_CONTAINS(out, "-j: expected a value after it");
+    static const char *const cases[][2] = {
+        {"run -j 0 workloads/synthetic/compute.syn", "gpu.threads: 0 is out of range"},
+        {"run -j many workloads/synthetic/compute.syn", "gpu.threads: expected a non-negative integer"},
+        {"run workloads/synthetic/compute.syn -j", "-j: expected a value after it"},
+        {"bench -j 0", "bench: -j 0: expected a number of threads from 1 to 256"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char cmd[1024], out[4096];
+        snprintf(cmd, sizeof cmd, "%s %s", test_warpsim(), cases[i][0]);
+        EXPECT_EQ_I(test_run_cmd(cmd, out, sizeof out), 1);
+        EXPECT_CONTAINS(out, cases[i][1]);
+    }
 }
