@@ -624,6 +624,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
     if (g->cfg.gpu.threads > 1 && g->n_sms > 1 && !g->par) /* the workers stay for later kernels */
         g->par = gpu_par_new(g->sms, g->n_sms, MIN(g->cfg.gpu.threads, g->n_sms), g->cfg.gpu.par_min_sms,
                              &g->pool);
+    if (g->par)
+        gpu_par_kernel_begin(g->par);
     g->n_ctas = front_kernel_n_ctas(k);
     free(g->launched);
     g->launched = xcalloc(g->n_ctas ? g->n_ctas : 1, 1);

@@ -7,11 +7,14 @@
  * program runs), or more threads than the host has cores, must not burn the cores.
  *
  * A phase on several threads costs two hand-overs between cores (a few hundred ns here) and
- * moves the SMs' cache lines to the thread that runs them; it pays when many SMs have work in
- * the cycle. While the phases run fewer than gpu.par_min_sms - 1 SMs per thread (a moving
- * average), the calling thread runs every SM itself (serial phases); it goes back to several
- * threads once they run gpu.par_min_sms per thread. Either way each SM's cycle runs
- * in SM order as far as any other SM can tell, so the choice changes nothing but the speed. */
+ * moves the SMs' cache lines to the thread that runs them, and a front end's ordered calls
+ * wait for the threads before; it pays when many SMs have work in the cycle and little of it
+ * is ordered. While the cycles run fewer than gpu.par_min_sms SMs per thread (a moving
+ * average), the calling thread runs every SM itself, in gpu.c's own loop (serial cycles).
+ * While they run more, the two are timed: TUNE_WINDOW cycles serial, as many on all threads,
+ * then TUNE_KEEP windows of the faster, and again. The choice varies from run to run with the
+ * host; nothing else does, as each SM's cycle runs in SM order as far as any other SM can
+ * tell. */
 #define _DEFAULT_SOURCE /* syscall */
 #include "core/gpu_par.h"
 
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -39,6 +43,12 @@ enum {
                         * may not be running, and spinning would keep it from a core */
     PAR_AVG_ONE = 16, /* the SMs a phase ran, a moving average over about 8 phases, in 1/16ths */
 };
+
+enum {
+    TUNE_WINDOW = 2048, /* core cycles a timed trial of serial or parallel cycles lasts */
+    TUNE_KEEP = 16,     /* trial windows the faster is kept for before the next trials */
+};
+typedef enum TuneStep { TUNE_START, TUNE_SERIAL, TUNE_PARALLEL, TUNE_CHOSEN } TuneStep;
 
 /* The order of the SMs the running thread runs now (NULL outside a phase, and on one thread). */
 static _Thread_local SmOrder *tl_order;
@@ -98,7 +108,11 @@ struct GpuPar {
     uint32_t spins_next, spins_in; /* SPINS_*, or SPINS_SHARED */
     bool serial;
     uint32_t avg_ran; /* the SMs a phase ran, averaged, in 1/PAR_AVG_ONE */
-    uint32_t enter, leave; /* serial phases end at avg_ran >= enter, start at avg_ran < leave */
+    uint32_t enter, leave; /* busy: from avg_ran >= enter, until avg_ran < leave */
+    bool busy, tune;       /* tune: gpu.par_min_sms > 0 (else every cycle on all threads) */
+    TuneStep step;
+    uint32_t tune_left;    /* cycles left in this step */
+    double t0, serial_s;   /* when the step began; the serial trial's seconds */
     uint32_t *noted, n_noted; /* the threads' noted SMs, in SM order */
     _Alignas(64) uint64_t now;
     Signal phase;
@@ -202,7 +216,8 @@ GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sm
         /* thread 0's SMs too: the machine's own list is the memory side's, and the views' */
         mempool_init_view(&w->pool, pool);
     }
-    set_serial(p, min_sms > 0); /* serial until the phases show enough work */
+    p->tune = min_sms > 0;
+    set_serial(p, p->tune); /* serial until the cycles show enough work */
     for (uint32_t t = 1; t < n_threads; t++)
         if (pthread_create(&p->w[t].tid, NULL, worker_main, &p->w[t]))
             fatal("gpu.threads = %u: cannot start thread %u", n_threads, t);
@@ -233,13 +248,55 @@ static uint32_t average(GpuPar *p, uint32_t ran)
     return p->avg_ran;
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* After each core cycle, either way: whether the next runs serial (see the top). */
+static void tune(GpuPar *p, uint32_t ran)
+{
+    if (!p->tune)
+        return;
+    uint32_t avg = average(p, ran);
+    bool busy = p->busy ? avg >= p->leave : avg >= p->enter;
+    if (!busy) {
+        if (!p->serial)
+            set_serial(p, true);
+        p->busy = false;
+        return;
+    }
+    if (!p->busy) { /* trials from the next cycle */
+        p->busy = true;
+        p->step = TUNE_START;
+        p->tune_left = 1;
+    }
+    if (--p->tune_left)
+        return;
+    double t = now_seconds();
+    switch (p->step) {
+    case TUNE_START:
+    case TUNE_CHOSEN: p->step = TUNE_SERIAL; set_serial(p, true); break;
+    case TUNE_SERIAL: p->serial_s = t - p->t0; p->step = TUNE_PARALLEL; set_serial(p, false); break;
+    case TUNE_PARALLEL: p->step = TUNE_CHOSEN; set_serial(p, p->serial_s <= t - p->t0); break;
+    }
+    p->t0 = t;
+    p->tune_left = p->step == TUNE_CHOSEN ? TUNE_WINDOW * TUNE_KEEP : TUNE_WINDOW;
+}
+
+void gpu_par_kernel_begin(GpuPar *p)
+{
+    p->busy = false; /* trials again: the last ones may have timed the host program too */
+    p->avg_ran = 0;
+    if (p->tune)
+        set_serial(p, true);
+}
+
 bool gpu_par_serial(const GpuPar *p) { return p->serial; }
 
-void gpu_par_serial_ran(GpuPar *p, uint32_t ran)
-{
-    if (average(p, ran) >= p->enter)
-        set_serial(p, false);
-}
+void gpu_par_serial_ran(GpuPar *p, uint32_t ran) { tune(p, ran); }
 
 bool gpu_par_cycle(GpuPar *p, uint64_t now)
 {
@@ -265,8 +322,7 @@ bool gpu_par_cycle(GpuPar *p, uint64_t now)
         for (uint32_t i = 0; i < w->n_noted; i++)
             p->noted[p->n_noted++] = w->noted[i];
     }
-    if (average(p, ran) < p->leave)
-        set_serial(p, true);
+    tune(p, ran);
     return progress;
 }
 

@@ -29,6 +29,8 @@ typedef struct GpuPar GpuPar;
 GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sms, MemPool *pool);
 /* Stop the workers and give each SM its L1D's pool back. */
 void gpu_par_free(GpuPar *p);
+/* A kernel starts: the timing of serial and parallel cycles starts again. */
+void gpu_par_kernel_begin(GpuPar *p);
 /* Whether the next cycle runs on the calling thread alone: the caller runs the awake SMs itself
  * (each is set up as with one thread) and tells how many ran (gpu_par_serial_ran). */
 bool gpu_par_serial(const GpuPar *p);
