@@ -173,8 +173,8 @@ static void *worker_main(void *arg)
     }
 }
 
-/* Serial phases run the SMs as one thread does (no order, the machine's pool, plain words);
- * phases on all threads, each SM with its thread's order and pool view. Any pool of the arena
+/* Serial cycles run the SMs as one thread does (no order, the machine's pool, plain words);
+ * cycles on all threads, each SM with its thread's order and pool view. Any pool of the arena
  * takes back any request, so those in flight may cross the switch. */
 static void set_serial(GpuPar *p, bool serial)
 {

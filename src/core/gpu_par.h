@@ -23,9 +23,10 @@
 typedef struct GpuPar GpuPar;
 
 /* n_threads (2 or more, at most n_sms) threads over sms[n_sms]; the workers start here and
- * sleep while no cycle runs. Cycles run on all threads while they run min_sms SMs a thread on
- * average (gpu.par_min_sms; 0: always). Each SM's L1D takes its requests from its thread's
- * view of pool. */
+ * sleep while no cycle runs. Cycles with fewer than min_sms busy SMs a thread (on average) run
+ * on the calling thread; with more, timed trials choose (gpu.par_min_sms; 0: every cycle on
+ * all threads). On all threads, each SM's L1D takes its requests from its thread's view of
+ * pool. */
 GpuPar *gpu_par_new(Sm *sms, uint32_t n_sms, uint32_t n_threads, uint32_t min_sms, MemPool *pool);
 /* Stop the workers and give each SM its L1D's pool back. */
 void gpu_par_free(GpuPar *p);
