@@ -244,7 +244,10 @@ static bool inject(Gpu *g, uint32_t c, uint64_t now)
             continue;
         route(g, r);
         if (!icnt_can_push(&g->req_net, c, r->slice, now)) {
-            l1->icnt_refused = true;
+            if (!l1->icnt_refused) {
+                l1->icnt_refused = true;
+                sm_miss_queue_refused(&g->sms[s], g->cycle[DOMAIN_CORE]);
+            }
             if (port <= now) /* refused for the destination's credits */
                 bits_set(&g->credit_wait[(size_t)r->slice * cw], c);
             continue;

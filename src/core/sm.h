@@ -141,11 +141,15 @@ typedef struct Ldst {
     uint32_t sched_rank; /* the issuing warp's GTO priority, for the replacement policy */
     uint64_t busy_until; /* shared/const: cycles of passes */
     uint64_t start;      /* cycle the instruction entered the unit */
-    /* After a reservation failure nothing can change until a fill or a miss-queue drain, so
-     * the unit sleeps instead of replaying every cycle; the replays it skipped are added to
-     * the counters when it wakes, so the stats equal cycle-by-cycle replay. */
+    /* After a reservation failure the unit sleeps instead of replaying every cycle until
+     * something that can change the outcome happens (sm_ldst.c: a fill, a drain or a new
+     * request in the miss queue, the interconnect's refusal); the replays it skipped are added
+     * to the counters when it wakes, so the stats equal cycle-by-cycle replay. */
     bool blocked, wake;
     uint8_t block_cause; /* L1dResult */
+    uint32_t block_missq; /* the miss queue's length when it blocked */
+    uint32_t block_set;   /* L1D_FAIL_LINE: the set, every way reserved; else SM_NO_SET */
+    uint32_t filled_set;  /* the L1D set the reply acted on this cycle filled, else SM_NO_SET */
     uint64_t blocked_since;
     CoalAccess acc[COAL_MAX_ACCESSES];
     /* The L1 latency queue (sm.l1d_access = queued; lq_cap = l1d.hit_lat, else 0). In that mode
@@ -306,6 +310,8 @@ void sm_deliver(Sm *sm, MemReq *r, uint64_t now);
 bool sm_can_accept_reply(const Sm *sm, const MemReq *r);
 /* The interconnect took a request from the SM's miss queue. */
 void sm_miss_queue_drained(Sm *sm, uint64_t now);
+/* The interconnect refused the SM's miss-queue head, having taken the one before. */
+void sm_miss_queue_refused(Sm *sm, uint64_t now);
 bool sm_busy(const Sm *sm);
 /* A time-series sample is taken (gpu.sample_cycles): the scheduler policy may push its series. */
 void sm_sample(Sm *sm);

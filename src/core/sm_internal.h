@@ -9,6 +9,7 @@
 
 #define SM_NO_REC 0xFFFFu
 #define SM_NO_ASYNC 0xFFu
+#define SM_NO_SET UINT32_MAX
 
 static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
 
@@ -135,7 +136,9 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 /* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
-uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+/* The earliest cycle the unit needs the SM again; first, a request another part of the SM put
+ * into the miss queue this cycle wakes the blocked unit. */
+uint64_t sm_ldst_next_event(Sm *sm, uint64_t now);
 /* Nothing for the LD/ST side this cycle: no reply, no instruction in the unit or its queues, no
  * timed return due. sm_ldst_cycle would do nothing (and the next event is the rings'); an
  * ALU-bound SM is here on most cycles, so it is asked inline before that call. */

@@ -224,6 +224,25 @@ void sm_miss_queue_drained(Sm *sm, uint64_t now)
     }
 }
 
+/* A full miss queue's refusal is counted as the interconnect's from now on (l1d.c queue_full). */
+void sm_miss_queue_refused(Sm *sm, uint64_t now)
+{
+    if (sm->ldst.blocked && sm->ldst.block_cause == L1D_FAIL_MISSQ) {
+        sm->ldst.wake = true;
+        sm->next_wake = MIN(sm->next_wake, now);
+    }
+}
+
+/* A request another part of the SM put into the miss queue (an instruction fetch, a CTA
+ * controller's line, a re-executed access) may fill it or take the last MSHR: the blocked
+ * unit's access may now fail otherwise. */
+static void ldst_check_missq(Sm *sm)
+{
+    Ldst *u = &sm->ldst;
+    if (u->blocked && sm->l1d.miss_q.n > u->block_missq)
+        u->wake = true;
+}
+
 /* n LD/ST stall cycles of a reservation failure, by its cause (thesis Fig. 2.5). */
 static void count_stall(Sm *sm, L1dResult cause, uint64_t n)
 {
@@ -277,9 +296,11 @@ static bool reply_act(Sm *sm, MemReq *r, uint64_t now)
             rec_return(sm, rec, now);
         return true;
     }
+    uint32_t set = tags_set_of(&sm->l1d.tags, r->addr);
     int n = l1d_fill(&sm->l1d, r, sm->fill_tokens, now); /* recycles r unless the fill must wait */
     if (n < 0)
         return false;
+    sm->ldst.filled_set = set;
     for (int i = 0; i < n; i++)
         rec_return(sm, sm->fill_tokens[i], now);
     return true;
@@ -291,11 +312,13 @@ static bool sector_fill(Sm *sm, MemReq *q, MemReq *req, uint64_t now)
 {
     uint32_t parent = q->token;
     q->token = req->token;
+    uint32_t set = tags_set_of(&sm->l1d.tags, q->addr);
     int n = l1d_fill(&sm->l1d, q, sm->fill_tokens, now); /* recycles q unless the fill must wait */
     if (n < 0) {
         q->token = parent;
         return false;
     }
+    sm->ldst.filled_set = set;
     for (int i = 0; i < n; i++)
         rec_return(sm, sm->fill_tokens[i], now);
     if (--req->subs_left == 0)
@@ -437,8 +460,8 @@ static void load_serviced(Sm *sm, LoadRec *r, uint64_t now)
     tell_serviced(sm, r->warp, r->pc, r->n_lines, r->n_miss, now);
 }
 
-/* After a reservation failure nothing changes until a fill or a miss-queue drain: sleep. */
-static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
+/* After a reservation failure: sleep until something can change the outcome. */
+static void ldst_block(Sm *sm, const LqEntry *e, L1dResult res, uint64_t now)
 {
     Ldst *u = &sm->ldst;
     sm->ldst_replay++;
@@ -446,6 +469,13 @@ static void ldst_block(Sm *sm, L1dResult res, uint64_t now)
     u->blocked = true;
     u->wake = false;
     u->block_cause = (uint8_t)res;
+    u->block_missq = sm->l1d.miss_q.n;
+    u->block_set = SM_NO_SET;
+    if (res == L1D_FAIL_LINE && !sm->l1d.tags.repl->bypass) { /* no way to evict, whatever the policy */
+        uint32_t set = tags_set_of(&sm->l1d.tags, e->line_addr);
+        if (tags_set_reserved(&sm->l1d.tags, set))
+            u->block_set = set;
+    }
     u->blocked_since = now;
 }
 
@@ -503,7 +533,7 @@ static bool l1d_present(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now)
     L1dResult res = sm_ldst_lookup(sm, e, waited, now);
     if (!l1d_failed(res) || sm_reexec_defer(sm, e, res))
         return true;
-    ldst_block(sm, res, now);
+    ldst_block(sm, e, res, now);
     return false;
 }
 
@@ -585,7 +615,9 @@ static void ldst_start(Sm *sm, const MemInst *m, uint64_t now)
     u->bytes = m->bytes;
     u->rec = m->rec;
     u->start = now;
-    u->blocked = false;
+    /* queued mode: blocked is the latency queue's head's, which a new instruction leaves as it
+     * is (direct mode: the unit finished its last access, so it is not blocked) */
+    CHECK(u->lq_cap || !u->blocked);
     u->n = u->n_lines = m->n;
     u->sched_rank = m->sched_rank;
     if (timed_space(m->space)) {
@@ -664,14 +696,39 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
         ldst_start(sm, m, now);
 }
 
+/* Whether the reply just acted on can change the outcome of the blocked unit's access (waking
+ * it when it cannot costs a look-up and changes no stat; not waking it when it can would).
+ * - L1D_FAIL_ICNT: the access was neither a hit nor pending in an MSHR, and the MSHRs had room.
+ *   A fill of another line leaves all of that; only a drain (sm_miss_queue_drained) empties
+ *   the queue or clears the refusal.
+ * - L1D_FAIL_LINE with every way of the set reserved (block_set): only a fill of that set
+ *   frees a way; the MSHRs and the miss queue had room, and only requests sent, which wake the
+ *   unit (ldst_check_missq), take it.
+ * Any other cause wakes it, and any reply does with a miss-path store (a fill may move a line
+ * there), a scheduler whose L1D hooks are asked on every look-up, or a re-execution queue (a
+ * fill may make room there for the refused access, sm_reexec_defer). */
+static bool reply_may_unblock(const Sm *sm)
+{
+    const Ldst *u = &sm->ldst;
+    if (sm->l1d.n_mpath || sm->sched_ops->bypass_l1d || sm->sched_ops->steer || u->rq_cap)
+        return true;
+    if (u->block_cause == L1D_FAIL_ICNT)
+        return false;
+    if (u->block_cause == L1D_FAIL_LINE && u->block_set != SM_NO_SET)
+        return u->filled_set == u->block_set;
+    return true;
+}
+
 bool sm_ldst_cycle(Sm *sm, uint64_t now)
 {
     bool progress = false;
+    sm->ldst.filled_set = SM_NO_SET;
     if (sm->replies.head && process_reply(sm, now)) {
-        sm->ldst.wake = sm->ldst.blocked;
+        sm->ldst.wake = sm->ldst.blocked && (sm->ldst.wake || reply_may_unblock(sm));
         sm->ldst.rq_retry = true;
         progress = true;
     }
+    ldst_check_missq(sm); /* a CTA controller's tick or reply may have sent a line */
     if (sm->ldst.wake)
         ldst_unblock(sm, now);
     /* one L1D lookup a cycle: a waiting re-execution goes before the unit's next access */
@@ -695,8 +752,9 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
     return progress;
 }
 
-uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
+uint64_t sm_ldst_next_event(Sm *sm, uint64_t now)
 {
+    ldst_check_missq(sm); /* after the fetch unit's request */
     const Ldst *u = &sm->ldst;
     uint64_t next = UINT64_MAX;
     if (u->active && !u->lq_cap && !u->blocked)
@@ -705,7 +763,7 @@ uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
         next = MIN(next, MAX(now + 1, u->busy_until));
     if (u->lq_n && !u->blocked)
         next = MIN(next, MAX(now + 1, u->lq[u->lq_head].ready));
-    if (sm->replies.head || u->rq_n) /* the re-execution queue counts its waiting cycles */
+    if (sm->replies.head || u->rq_n || u->wake) /* the re-execution queue counts its waiting cycles */
         next = now + 1;
     return MIN(next, sm->ring_next_ready);
 }
