@@ -89,6 +89,14 @@ JsonValue *test_run_json(const char *args)
     return j;
 }
 
+void test_run_stats(const char *args, const char *tag, char *buf, size_t cap)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s run --quiet --json %s/%s.json %s >/dev/null 2>&1 && sed -n '/^  \"kernels\"/,$p' %s/%s.json",
+             test_warpsim(), test_tmpdir(), tag, args, test_tmpdir(), tag);
+    ASSERT(test_run_cmd(cmd, buf, cap) == 0);
+}
+
 double test_total(const JsonValue *j, const char *name) { return json_number(json_get(json_get(j, "total"), name), -1); }
 
 static void remove_tmpdir(void)

@@ -45,6 +45,10 @@ struct JsonValue;
 /* `warpsim run --quiet ARGS --json FILE` (ARGS: options and the workload): the result file,
  * parsed (free with json_free); NULL, with the run's output printed, when the run fails. */
 struct JsonValue *test_run_json(const char *args);
+/* `warpsim run --quiet ARGS`'s result file from its kernels on (what precedes holds the
+ * configuration, the wall time and the memory) into buf; tag names the file. Asserts the run
+ * succeeds. */
+void test_run_stats(const char *args, const char *tag, char *buf, size_t cap);
 /* A total of a result file ("total" object), -1 when it has none. */
 double test_total(const struct JsonValue *j, const char *name);
 

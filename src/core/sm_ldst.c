@@ -466,7 +466,7 @@ static void ldst_block(Sm *sm, const LqEntry *e, L1dResult res, uint64_t now)
     Ldst *u = &sm->ldst;
     sm->ldst_replay++;
     count_stall(sm, res, 1);
-    u->blocked = true;
+    u->blocked = sm->cfg->sm.ldst_sleep; /* false: retried next cycle, and counted then */
     u->wake = false;
     u->block_cause = (uint8_t)res;
     u->block_missq = sm->l1d.miss_q.n;

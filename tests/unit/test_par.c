@@ -6,16 +6,6 @@
 
 #include <stdlib.h>
 
-/* The result file of `warpsim run ARGS` from its kernels on (what precedes holds the
- * configuration, the wall time and the memory), into buf. */
-static void run_stats(const char *args, const char *tag, char *buf, size_t cap)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s run --quiet --json %s/%s.json %s >/dev/null 2>&1 && sed -n '/^  \"kernels\"/,$p' %s/%s.json",
-             test_warpsim(), test_tmpdir(), tag, args, test_tmpdir(), tag);
-    ASSERT(test_run_cmd(cmd, buf, cap) == 0);
-}
-
 static char one[1 << 21], many[1 << 21];
 
 TEST(par_synthetic_same_stats)
@@ -29,14 +19,14 @@ TEST(par_synthetic_same_stats)
           "loop j 6\n  load A[tid*64 + j*7]\n  alu 3 fmad\nend\nstore y[tid]\n", f);
     fclose(f);
     snprintf(args, sizeof args, "--preset gtx480 %s", path);
-    run_stats(args, "one", one, sizeof one);
+    test_run_stats(args, "one", one, sizeof one);
     /* four threads, every cycle on all of them; and the default, which switches between */
     snprintf(args, sizeof args, "--preset gtx480 -j 4 -o gpu.par_min_sms=0 %s", path);
-    run_stats(args, "four", many, sizeof many);
+    test_run_stats(args, "four", many, sizeof many);
     EXPECT(strlen(one) > 10000);
     EXPECT(strcmp(one, many) == 0);
     snprintf(args, sizeof args, "--preset gtx480 -j 2 %s", path);
-    run_stats(args, "two", many, sizeof many);
+    test_run_stats(args, "two", many, sizeof many);
     EXPECT(strcmp(one, many) == 0);
 }
 
@@ -45,15 +35,15 @@ TEST(par_program_same_stats)
     /* bfs-sdk: a frontier queue filled through global atomicAdd, whose returned slots decide
      * where each thread stores: run out of SM order they would move stores, and the stats
      * with them. Every cycle on both threads. */
-    run_stats("--preset gtx480 bfs-sdk --size small", "b1", one, sizeof one);
-    run_stats("--preset gtx480 -j 2 -o gpu.par_min_sms=0 bfs-sdk --size small", "b2", many, sizeof many);
+    test_run_stats("--preset gtx480 bfs-sdk --size small", "b1", one, sizeof one);
+    test_run_stats("--preset gtx480 -j 2 -o gpu.par_min_sms=0 bfs-sdk --size small", "b2", many, sizeof many);
     EXPECT(strlen(one) > 10000);
     EXPECT_CONTAINS(one, "\"sm.atomics\"");
     EXPECT(strcmp(one, many) == 0);
     /* histogram: shared-memory atomics, barriers, two kernels; three threads (two boundaries
      * between their SMs) */
-    run_stats("--preset gtx480 histogram --size small", "h1", one, sizeof one);
-    run_stats("--preset gtx480 -j 3 -o gpu.par_min_sms=0 histogram --size small", "h3", many, sizeof many);
+    test_run_stats("--preset gtx480 histogram --size small", "h1", one, sizeof one);
+    test_run_stats("--preset gtx480 -j 3 -o gpu.par_min_sms=0 histogram --size small", "h3", many, sizeof many);
     EXPECT(strlen(one) > 10000);
     EXPECT(strcmp(one, many) == 0);
 }
