@@ -209,6 +209,7 @@ void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
             r = req;
         }
         inst_line_back(sm, r, now);
+        sm->next_wake = MIN(sm->next_wake, now); /* the fetch unit may take the line this cycle */
         return;
     }
     memreq_queue_push(&sm->replies, r);
