@@ -327,12 +327,7 @@ static void account_sleep(Sm *sm, uint64_t now)
         uint64_t skipped = now - sm->accounted;
         sm->cycles_active += skipped;
         if (sm->stall_sleep) {
-            const SmStall *p = &sm->stall;
-            sm->idle_no_ready += skipped * p->no_ready;
-            sm->stall_ldst += skipped * p->ldst;
-            sm->stall_structural += skipped * p->structural;
-            sm->stall_raw += skipped * p->raw;
-            sm->stall_idle += skipped * p->idle;
+            sm_stall_add(sm, &sm->stall, skipped);
         } else {
             for (uint32_t k = 0; k < sm->n_sched; k++)
                 if (sm->sched_mask[k])
@@ -412,6 +407,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         sm_warp_update(sm, w, now);
         sm->sched_mask[(first + i) % sm->n_sched] |= 1ull << (first + i);
     }
+    sm->sched_epoch++;
     for (uint32_t i = 0; i < sm->n_sched; i++)
         older_live_refresh(sm, i);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_launch; i++)
@@ -478,6 +474,7 @@ void sm_warp_retire(Sm *sm, uint32_t slot, uint64_t now)
     sm->fetch_mask &= ~(1ull << slot);
     sm_warp_update(sm, w, now);
     sm->sched_mask[slot % sm->n_sched] &= ~(1ull << slot);
+    sm->sched_epoch++;
     older_live_refresh(sm, slot % sm->n_sched);
     if (sm->sched_ops->on_warp_exit)
         sm->sched_ops->on_warp_exit(sm->sched[slot % sm->n_sched], slot);
@@ -500,8 +497,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
         sm_ctl_tick(sm, now);
     bool progress = !sm_ldst_quiet(sm, now) && sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
-    const SmStall before = {(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
-                            (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
+    const SmStall before = sm_stall_counts(sm);
     progress |= sm_schedule(sm, now, &next);
     if (sm->fetch_mask && sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
         progress = true;
@@ -509,6 +505,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     }
     if (sm->fetch_mask)
         next = now + 1;
+    sm_ldst_sched_changed(sm); /* before the unit's next event, which a wake makes now + 1 */
     next = MIN(next, sm_ldst_next_event(sm, now));
     next = MIN(next, sm->ctl_due);
     /* A scheduler waited for a busy unit. After a cycle that changed something, the next one
@@ -519,9 +516,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     sm->next_wake = MAX(next, now + 1);
     if (sm->stall_wait && !progress && sm->next_wake > now + 1) {
         sm->stall_sleep = true;
-        sm->stall = (SmStall){(uint32_t)sm->idle_no_ready - before.no_ready, (uint32_t)sm->stall_ldst - before.ldst,
-                              (uint32_t)sm->stall_structural - before.structural,
-                              (uint32_t)sm->stall_raw - before.raw, (uint32_t)sm->stall_idle - before.idle};
+        sm->stall = sm_stall_since(sm, before);
     }
     return progress;
 }
@@ -530,6 +525,9 @@ void sm_sample(Sm *sm)
 {
     if (sm->sched_ops->on_sample)
         sm->sched_ops->on_sample(sm->sched[0]);
+    sm_ldst_sched_changed(sm);
+    if (sm->ldst.wake)
+        sm->next_wake = 0; /* the next core cycle */
 }
 
 uint32_t sm_unthrottled_warps(const Sm *sm)

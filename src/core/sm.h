@@ -150,6 +150,8 @@ typedef struct Ldst {
     uint32_t block_missq; /* the miss queue's length when it blocked */
     uint32_t block_set;   /* L1D_FAIL_LINE: the set, every way reserved; else SM_NO_SET */
     uint32_t filled_set;  /* the L1D set the reply acted on this cycle filled, else SM_NO_SET */
+    uint16_t block_warp;  /* the blocked access's warp slot */
+    uint8_t block_choice; /* and what its scheduler decided for it (sm_ldst_sched_choice) */
     uint64_t blocked_since;
     CoalAccess acc[COAL_MAX_ACCESSES];
     /* The L1 latency queue (sm.l1d_access = queued; lq_cap = l1d.hit_lat, else 0). In that mode
@@ -245,6 +247,16 @@ typedef struct Sm {
     bool stall_sleep;
     bool stall_wait; /* sm_schedule: a scheduler waited this cycle for a busy unit */
     SmStall stall;
+    /* sm_schedule's last cycle without an issue (sm_issue.c). Until what it read changes (a
+     * warp's update, the live or held warps: sched_epoch; the LD/ST unit's room) or a warp or
+     * unit it waited for is due (until), a cycle would repeat it: its counts are added again
+     * without the schedulers' scan. */
+    uint64_t sched_epoch;
+    struct {
+        uint64_t epoch, until;
+        SmStall add;
+        bool can_take, stall_wait;
+    } sched_memo;
     uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
     /* CTA throttling (sm_ctl.c): warps held from issue, the cap on resident CTAs the dispatcher
      * fills up to, whether the cap grew since the GPU last looked, the controller's next tick */

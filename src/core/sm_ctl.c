@@ -27,6 +27,7 @@ static void ctl_cta_hold(void *self, uint32_t slot, bool hold, uint64_t now)
     Sm *sm = self;
     const SmCta *c = &sm->ctas[slot];
     CHECK(slot < sm->cfg->sm.max_ctas && c->live);
+    sm->sched_epoch++;
     if (hold) {
         sm->held_mask |= cta_warps(c);
     } else {

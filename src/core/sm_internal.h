@@ -119,6 +119,29 @@ void sm_ctl_reply(Sm *sm, MemReq *r, uint64_t now);
 void sm_ctl_tick(Sm *sm, uint64_t now);
 void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now);
 
+/* The schedulers' stall counters (their low 32 bits, enough for one cycle's difference). */
+static inline SmStall sm_stall_counts(const Sm *sm)
+{
+    return (SmStall){(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
+                     (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
+}
+/* Add n times a cycle's counts. */
+static inline void sm_stall_add(Sm *sm, const SmStall *a, uint64_t n)
+{
+    sm->idle_no_ready += n * a->no_ready;
+    sm->stall_ldst += n * a->ldst;
+    sm->stall_structural += n * a->structural;
+    sm->stall_raw += n * a->raw;
+    sm->stall_idle += n * a->idle;
+}
+/* What the counters gained since `before`. */
+static inline SmStall sm_stall_since(const Sm *sm, SmStall before)
+{
+    SmStall now = sm_stall_counts(sm);
+    return (SmStall){now.no_ready - before.no_ready, now.ldst - before.ldst, now.structural - before.structural,
+                     now.raw - before.raw, now.idle - before.idle};
+}
+
 /* sm_issue.c: each scheduler issues at most one instruction; true if any did. */
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready);
 /* sm.ibuffer > 0: the fetch unit refills one empty instruction buffer; true if it did. */
@@ -146,6 +169,23 @@ static inline bool sm_ldst_quiet(const Sm *sm, uint64_t now)
 {
     const Ldst *u = &sm->ldst;
     return !sm->replies.head && !u->wake && !u->active && !u->rq_n && !u->lq_n && sm->ring_next_ready > now;
+}
+/* What the warp scheduler decides for a look-up of warp slot `warp`'s load, asked without
+ * counting one (WarpSchedOps.bypass_l1d, steer): bit 0 bypass, bit 1 steer. */
+static inline uint8_t sm_ldst_sched_choice(Sm *sm, uint32_t warp)
+{
+    const WarpSchedOps *ops = sm->sched_ops;
+    void *self = sm->sched[warp % sm->n_sched];
+    return (uint8_t)((ops->bypass_l1d && ops->bypass_l1d(self, warp, false)) | (ops->steer && ops->steer(self, warp)) << 1);
+}
+/* The scheduler's hooks may have run (the SM's cycle, a sample): a blocked unit whose access it
+ * would now decide otherwise looks it up again. */
+static inline void sm_ldst_sched_changed(Sm *sm)
+{
+    Ldst *u = &sm->ldst;
+    if (u->blocked && !u->wake && (sm->sched_ops->bypass_l1d || sm->sched_ops->steer) &&
+        sm_ldst_sched_choice(sm, u->block_warp) != u->block_choice)
+        u->wake = true;
 }
 /* One access's L1D lookup, accounted, without holding the unit on a failure. */
 L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now);

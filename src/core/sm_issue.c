@@ -230,6 +230,15 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
 
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
+    bool can_take = sm_ldst_can_take(sm); /* asked again after each issue, which may fill the unit */
+    if (sm->sched_memo.epoch == sm->sched_epoch && now < sm->sched_memo.until && sm->sched_memo.can_take == can_take) {
+        sm_stall_add(sm, &sm->sched_memo.add, 1); /* the last cycle again: nothing it read changed */
+        sm->stall_wait = sm->sched_memo.stall_wait;
+        *next_ready = MIN(*next_ready, sm->sched_memo.until);
+        return false;
+    }
+    const bool can_take_before = can_take;
+    const SmStall before = sm_stall_counts(sm);
     uint64_t next = *next_ready; /* in a local, as in ready_warps */
     bool any = false;
     sm->stall_wait = false;
@@ -240,7 +249,6 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
     if (sm->cfg->sm.sched_rotate && n > 1) /* no division on the common power-of-two counts */
         first = (n & (n - 1)) == 0 ? (uint32_t)(now & (n - 1)) : (uint32_t)(now % n);
     const bool dual = sm->cfg->sm.issue_per_warp > 1;
-    bool can_take = sm_ldst_can_take(sm); /* asked again after each issue, which may fill the unit */
     /* the fields every scheduler sees alike; the rest are set per scheduler */
     WarpSchedView v = {.age = sm->age, .cycle = now, .sm = &sm->view};
     for (uint32_t i = 0, k = first; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
@@ -318,6 +326,13 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         can_take = sm_ldst_can_take(sm);
         any = true;
         next = MIN(next, now + 1);
+    }
+    if (!any) {
+        sm->sched_memo.epoch = sm->sched_epoch;
+        sm->sched_memo.until = next;
+        sm->sched_memo.can_take = can_take_before;
+        sm->sched_memo.stall_wait = sm->stall_wait;
+        sm->sched_memo.add = sm_stall_since(sm, before);
     }
     *next_ready = next;
     return any;

@@ -472,6 +472,8 @@ static void ldst_block(Sm *sm, const LqEntry *e, L1dResult res, uint64_t now)
     u->block_cause = (uint8_t)res;
     u->block_missq = sm->l1d.miss_q.n;
     u->block_set = SM_NO_SET;
+    u->block_warp = e->warp;
+    u->block_choice = sm_ldst_sched_choice(sm, e->warp);
     if (res == L1D_FAIL_LINE && !sm->l1d.tags.repl->bypass) { /* no way to evict, whatever the policy */
         uint32_t set = tags_set_of(&sm->l1d.tags, e->line_addr);
         if (tags_set_reserved(&sm->l1d.tags, set))
@@ -498,7 +500,7 @@ L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now
         ra.l2_only = e->flags & WINST_F_L2_ONLY;
         ra.steered = r->global && !ra.l2_only && sm->sched_ops->steer && sm->sched_ops->steer(sm->sched[e->warp % sm->n_sched], e->warp);
         if (sm->sched_ops->bypass_l1d)
-            ra.sched_bypass = sm->sched_ops->bypass_l1d(sm->sched[e->warp % sm->n_sched], e->warp);
+            ra.sched_bypass = sm->sched_ops->bypass_l1d(sm->sched[e->warp % sm->n_sched], e->warp, true);
         res = l1d_load(&sm->l1d, e->line_addr, e->rec, &ra, now, &out);
         r->n_mshr += free_before - sm->l1d.mshr.n_free;
         if (res == L1D_HIT) {
@@ -706,12 +708,13 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now)
  *   frees a way; the MSHRs and the miss queue had room, and only requests sent, which wake the
  *   unit (ldst_check_missq), take it.
  * Any other cause wakes it, and any reply does with a miss-path store (a fill may move a line
- * there), a scheduler whose L1D hooks are asked on every look-up, or a re-execution queue (a
- * fill may make room there for the refused access, sm_reexec_defer). */
+ * there) or a re-execution queue (a fill may make room there for the refused access,
+ * sm_reexec_defer). A scheduler that decides per look-up (bypass, steering) may change its
+ * mind in any of its hooks: sm_ldst_sched_changed asks it after each of the SM's cycles. */
 static bool reply_may_unblock(const Sm *sm)
 {
     const Ldst *u = &sm->ldst;
-    if (sm->l1d.n_mpath || sm->sched_ops->bypass_l1d || sm->sched_ops->steer || u->rq_cap)
+    if (sm->l1d.n_mpath || u->rq_cap)
         return true;
     if (u->block_cause == L1D_FAIL_ICNT)
         return false;

@@ -129,6 +129,7 @@ __attribute__((noinline)) static void slot_info_refresh(Sm *sm, Warp *w, uint32_
 
 void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
 {
+    sm->sched_epoch++;
     warp_compute_ready(sm, w, now);
     uint32_t slot = sm_slot_of(sm, w);
     uint64_t bit = 1ull << slot;

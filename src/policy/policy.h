@@ -297,8 +297,10 @@ typedef struct WarpSchedOps {
     /* Asked at each L1D lookup of a load of the warp (the warp's scheduler only): true sends a
      * miss of this access past the L1D, allocating no line (the REPL_BYPASS path, counted in
      * l1d.bypass and l1d.bypass_sched; it fetches the 32-byte segments the access touches); a
-     * hit is served as usual. NULL: never (priority-based cache allocation, PCAL, uses it). */
-    bool (*bypass_l1d)(void *self, uint32_t slot);
+     * hit is served as usual. look_up false: the SM only asks whether the answer changed (a
+     * refused access waits for that, sm_ldst.c), which must change nothing. NULL: never
+     * (priority-based cache allocation, PCAL, uses it). */
+    bool (*bypass_l1d)(void *self, uint32_t slot, bool look_up);
     /* Every scheduler of the SM hears these. */
     void (*on_kernel_start)(void *self, const FrontKernel *k);
     void (*on_kernel_end)(void *self);
@@ -306,7 +308,8 @@ typedef struct WarpSchedOps {
     void (*on_cta_done)(void *self, uint32_t cta_id);
     /* Steering: true sends the warp's global/local loads to the L1D's alternate store (the
      * miss-path component named by `steers`, through its steered_* hooks) instead of the L1D's
-     * lines. Asked for each such access as the L1D looks it up; NULL: never. */
+     * lines. Asked for each such access as the L1D looks it up, and whether the answer changed
+     * for a refused one: it must change nothing. NULL: never. */
     bool (*steer)(void *self, uint32_t slot);
     /* The miss-path component this scheduler steers to: it is part of the machine whenever this
      * scheduler is chosen (MpathOps.enabled need not say so). NULL: none. */

@@ -220,11 +220,11 @@ void pcal_on_warp_exit(void *self, uint32_t slot)
     p->grouped = false;
 }
 
-bool pcal_bypass_l1d(void *self, uint32_t slot)
+bool pcal_bypass_l1d(void *self, uint32_t slot, bool look_up)
 {
     Pcal *p = self;
     bool bypass = !(p->token >> slot & 1);
-    p->sh->bypass_lookups += bypass;
+    p->sh->bypass_lookups += bypass && look_up;
     return bypass;
 }
 
