@@ -497,7 +497,6 @@ bool sm_cycle(Sm *sm, uint64_t now)
         sm_ctl_tick(sm, now);
     bool progress = !sm_ldst_quiet(sm, now) && sm_ldst_cycle(sm, now);
     uint64_t next = UINT64_MAX;
-    const SmStall before = sm_stall_counts(sm);
     progress |= sm_schedule(sm, now, &next);
     if (sm->fetch_mask && sm_fetch(sm, now)) { /* after issue, as GPGPU-Sim's stages run in reverse order */
         progress = true;
@@ -505,7 +504,10 @@ bool sm_cycle(Sm *sm, uint64_t now)
     }
     if (sm->fetch_mask)
         next = now + 1;
-    sm_ldst_sched_changed(sm); /* before the unit's next event, which a wake makes now + 1 */
+    if (sm->ldst.blocked) { /* what this cycle did may wake it: then its next event is now + 1 */
+        sm_ldst_check_missq(sm); /* the fetch unit's request */
+        sm_ldst_sched_changed(sm);
+    }
     next = MIN(next, sm_ldst_next_event(sm, now));
     next = MIN(next, sm->ctl_due);
     /* A scheduler waited for a busy unit. After a cycle that changed something, the next one
@@ -516,7 +518,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
     sm->next_wake = MAX(next, now + 1);
     if (sm->stall_wait && !progress && sm->next_wake > now + 1) {
         sm->stall_sleep = true;
-        sm->stall = sm_stall_since(sm, before);
+        sm->stall = sm->sched_memo.add; /* nothing issued: what sm_schedule counted */
     }
     return progress;
 }

@@ -247,10 +247,10 @@ typedef struct Sm {
     bool stall_sleep;
     bool stall_wait; /* sm_schedule: a scheduler waited this cycle for a busy unit */
     SmStall stall;
-    /* sm_schedule's last cycle without an issue (sm_issue.c). Until what it read changes (a
-     * warp's update, the live or held warps: sched_epoch; the LD/ST unit's room) or a warp or
-     * unit it waited for is due (until), a cycle would repeat it: its counts are added again
-     * without the schedulers' scan. */
+    /* sm_schedule's last cycle without an issue (sm_issue.c) and what it counted (add). Until
+     * what it read changes (a warp's update, the live or held warps: sched_epoch; the LD/ST
+     * unit's room) or a warp or unit it waited for is due (until), a cycle would repeat it:
+     * its counts are added again without the schedulers' scan. */
     uint64_t sched_epoch;
     struct {
         uint64_t epoch, until;

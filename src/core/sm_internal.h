@@ -125,6 +125,13 @@ static inline SmStall sm_stall_counts(const Sm *sm)
     return (SmStall){(uint32_t)sm->idle_no_ready, (uint32_t)sm->stall_ldst, (uint32_t)sm->stall_structural,
                      (uint32_t)sm->stall_raw, (uint32_t)sm->stall_idle};
 }
+/* What the counters gained since `before`. */
+static inline SmStall sm_stall_since(const Sm *sm, SmStall before)
+{
+    SmStall now = sm_stall_counts(sm);
+    return (SmStall){now.no_ready - before.no_ready, now.ldst - before.ldst, now.structural - before.structural,
+                     now.raw - before.raw, now.idle - before.idle};
+}
 /* Add n times a cycle's counts. */
 static inline void sm_stall_add(Sm *sm, const SmStall *a, uint64_t n)
 {
@@ -133,13 +140,6 @@ static inline void sm_stall_add(Sm *sm, const SmStall *a, uint64_t n)
     sm->stall_structural += n * a->structural;
     sm->stall_raw += n * a->raw;
     sm->stall_idle += n * a->idle;
-}
-/* What the counters gained since `before`. */
-static inline SmStall sm_stall_since(const Sm *sm, SmStall before)
-{
-    SmStall now = sm_stall_counts(sm);
-    return (SmStall){now.no_ready - before.no_ready, now.ldst - before.ldst, now.structural - before.structural,
-                     now.raw - before.raw, now.idle - before.idle};
 }
 
 /* sm_issue.c: each scheduler issues at most one instruction; true if any did. */
@@ -159,9 +159,17 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 /* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
-/* The earliest cycle the unit needs the SM again; first, a request another part of the SM put
- * into the miss queue this cycle wakes the blocked unit. */
-uint64_t sm_ldst_next_event(Sm *sm, uint64_t now);
+/* The earliest cycle the unit needs the SM again. */
+uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
+/* A request another part of the SM put into the miss queue (an instruction fetch, a CTA
+ * controller's line, a re-executed access) may fill it or take the last MSHR: the blocked
+ * unit's access may now fail otherwise. */
+static inline void sm_ldst_check_missq(Sm *sm)
+{
+    Ldst *u = &sm->ldst;
+    if (u->blocked && sm->l1d.miss_q.n > u->block_missq)
+        u->wake = true;
+}
 /* Nothing for the LD/ST side this cycle: no reply, no instruction in the unit or its queues, no
  * timed return due. sm_ldst_cycle would do nothing (and the next event is the rings'); an
  * ALU-bound SM is here on most cycles, so it is asked inline before that call. */

@@ -328,11 +328,13 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         next = MIN(next, now + 1);
     }
     if (!any) {
-        sm->sched_memo.epoch = sm->sched_epoch;
-        sm->sched_memo.until = next;
-        sm->sched_memo.can_take = can_take_before;
-        sm->sched_memo.stall_wait = sm->stall_wait;
+        /* what this cycle counted (sm_cycle's stall sleep reads it too); worth remembering only
+         * when the next cycle is not due anyway */
         sm->sched_memo.add = sm_stall_since(sm, before);
+        sm->sched_memo.stall_wait = sm->stall_wait;
+        sm->sched_memo.epoch = sm->sched_epoch;
+        sm->sched_memo.until = next > now + 1 ? next : 0;
+        sm->sched_memo.can_take = can_take_before;
     }
     *next_ready = next;
     return any;

@@ -234,15 +234,6 @@ void sm_miss_queue_refused(Sm *sm, uint64_t now)
     }
 }
 
-/* A request another part of the SM put into the miss queue (an instruction fetch, a CTA
- * controller's line, a re-executed access) may fill it or take the last MSHR: the blocked
- * unit's access may now fail otherwise. */
-static void ldst_check_missq(Sm *sm)
-{
-    Ldst *u = &sm->ldst;
-    if (u->blocked && sm->l1d.miss_q.n > u->block_missq)
-        u->wake = true;
-}
 
 /* n LD/ST stall cycles of a reservation failure, by its cause (thesis Fig. 2.5). */
 static void count_stall(Sm *sm, L1dResult cause, uint64_t n)
@@ -732,7 +723,7 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
         sm->ldst.rq_retry = true;
         progress = true;
     }
-    ldst_check_missq(sm); /* a CTA controller's tick or reply may have sent a line */
+    sm_ldst_check_missq(sm); /* a CTA controller's tick or reply may have sent a line */
     if (sm->ldst.wake)
         ldst_unblock(sm, now);
     /* one L1D lookup a cycle: a waiting re-execution goes before the unit's next access */
@@ -756,9 +747,8 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
     return progress;
 }
 
-uint64_t sm_ldst_next_event(Sm *sm, uint64_t now)
+uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
 {
-    ldst_check_missq(sm); /* after the fetch unit's request */
     const Ldst *u = &sm->ldst;
     uint64_t next = UINT64_MAX;
     if (u->active && !u->lq_cap && !u->blocked)
