@@ -250,7 +250,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         first = (n & (n - 1)) == 0 ? (uint32_t)(now & (n - 1)) : (uint32_t)(now % n);
     const bool dual = sm->cfg->sm.issue_per_warp > 1;
     /* the fields every scheduler sees alike; the rest are set per scheduler */
-    WarpSchedView v = {.age = sm->age, .cycle = now, .sm = &sm->view};
+    WarpSchedView v; /* filled for the first scheduler with a ready warp: most cycles have none */
     for (uint32_t i = 0, k = first; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
         uint64_t live = sm->sched_mask[k];
         uint64_t cand = live & ~sm->waiting_mask & ~sm->held_mask, blocked_mem = 0; /* held: sm_ctl.c */
@@ -292,10 +292,8 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
             refresh_view(sm);
             viewed = true;
         }
-        v.ready = ready;
-        v.valid = live;
-        v.mem_wait = sm->mem_wait_mask & live;
-        v.sched = k;
+        v = (WarpSchedView){.ready = ready, .valid = live, .mem_wait = sm->mem_wait_mask & live, .age = sm->age,
+                            .cycle = now, .sched = k, .sm = &sm->view};
         if (ops->may_issue) {
             for (uint64_t m = ready; m; m &= m - 1) {
                 uint32_t slot = (uint32_t)__builtin_ctzll(m);
