@@ -231,7 +231,7 @@ static uint64_t ready_warps(Sm *sm, uint64_t cand, uint64_t now, uint64_t *next_
 bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
 {
     bool can_take = sm_ldst_can_take(sm); /* asked again after each issue, which may fill the unit */
-    if (sm->sched_memo.epoch == sm->sched_epoch && now < sm->sched_memo.until && sm->sched_memo.can_take == can_take) {
+    if (now < sm->sched_memo.until && sm->sched_memo.epoch == sm->sched_epoch && sm->sched_memo.can_take == can_take) {
         sm_stall_add(sm, &sm->sched_memo.add, 1); /* the last cycle again: nothing it read changed */
         sm->stall_wait = sm->sched_memo.stall_wait;
         *next_ready = MIN(*next_ready, sm->sched_memo.until);
