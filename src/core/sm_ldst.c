@@ -234,7 +234,6 @@ void sm_miss_queue_refused(Sm *sm, uint64_t now)
     }
 }
 
-
 /* n LD/ST stall cycles of a reservation failure, by its cause (thesis Fig. 2.5). */
 static void count_stall(Sm *sm, L1dResult cause, uint64_t n)
 {
