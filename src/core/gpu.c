@@ -730,6 +730,8 @@ GpuRunStatus gpu_run_kernel(Gpu *g, const FrontOps *ops, void *front, const Fron
         fputc('\n', stderr);
     g->sim_cycles += g->cycle[DOMAIN_CORE] - start_cycle;
     g->kernels++;
+    for (uint32_t i = 0; i < g->n_sms; i++) /* the cycles of SMs still asleep (a stopped kernel) */
+        sm_account_sleep(&g->sms[i], g->cycle[DOMAIN_CORE]);
     sum_sm_stats(g);
     for (uint32_t i = 0; i < g->n_slices; i++) /* the stalls of slices still asleep */
         l2_account_sleep(&g->slices[i], g->cycle[DOMAIN_L2]);

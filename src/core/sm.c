@@ -298,10 +298,15 @@ void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now)
 
 static void account_sleep(Sm *sm, uint64_t now);
 
+void sm_account_sleep(Sm *sm, uint64_t now)
+{
+    if (now > sm->accounted || sm->stall_sleep)
+        account_sleep(sm, now);
+    sm_ldst_account(sm, now);
+}
+
 void sm_kernel_end(Sm *sm, uint64_t now)
 {
-    if (sm->stall_sleep) /* a stopped kernel: its stalled cycles until now count, as if run */
-        account_sleep(sm, now);
     regfile_kernel_end(&sm->rf, now);
     sm_regfile_changed(sm, now); /* closes the components' integrals over the same window */
     if (sm->cfg->sm.l1d_flush)

@@ -308,6 +308,9 @@ uint32_t sm_ctas_per_empty_sm(const SmConfig *c, const FrontKernel *k);
 void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now);
 /* A kernel starts / ends: the schedulers hear it; at the end the L1D is flushed if sm.l1d_flush. */
 void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now);
+/* Count the cycles before `now` the SM slept through, as if it had run them (a kernel stopped
+ * with CTAs resident: cycles_active, the schedulers' stalls, the refused access's replays). */
+void sm_account_sleep(Sm *sm, uint64_t now);
 void sm_kernel_end(Sm *sm, uint64_t now);
 /* A completed CTA not yet collected: true and its id in *cta_id. */
 bool sm_take_done_cta(Sm *sm, uint32_t *cta_id);

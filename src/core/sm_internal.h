@@ -159,6 +159,9 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 /* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
+/* Count the replays the blocked unit slept through before `now`, leaving it blocked (a kernel
+ * stopped with its CTAs resident: gpu.max_cycles, the run limits). */
+void sm_ldst_account(Sm *sm, uint64_t now);
 /* The earliest cycle the unit needs the SM again. */
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now);
 /* A request another part of the SM put into the miss queue (an instruction fetch, a CTA

@@ -246,15 +246,24 @@ static void count_stall(Sm *sm, L1dResult cause, uint64_t n)
 }
 
 /* Account the replays the blocked LD/ST unit skipped, and let it retry this cycle. */
-static void ldst_unblock(Sm *sm, uint64_t now)
+void sm_ldst_account(Sm *sm, uint64_t now)
 {
     Ldst *u = &sm->ldst;
-    if (!u->blocked || now <= u->blocked_since)
+    if (!u->blocked || now <= u->blocked_since + 1)
         return;
     uint64_t skipped = now - u->blocked_since - 1;
     sm->ldst_replay += skipped;
     l1d_count_replays(&sm->l1d, (L1dResult)u->block_cause, skipped);
     count_stall(sm, (L1dResult)u->block_cause, skipped);
+    u->blocked_since = now - 1;
+}
+
+static void ldst_unblock(Sm *sm, uint64_t now)
+{
+    Ldst *u = &sm->ldst;
+    if (!u->blocked || now <= u->blocked_since)
+        return;
+    sm_ldst_account(sm, now);
     u->blocked = false;
     u->wake = false;
 }

@@ -63,3 +63,24 @@ TEST(ldst_sleep_same_stats)
         }
     }
 }
+
+/* A kernel stopped by gpu.max_cycles with its CTAs resident: the cycles its SMs and refused
+ * accesses slept through up to the stop count as if run (sm_account_sleep), so the stats are
+ * the every-cycle ones there too. */
+TEST(ldst_sleep_stopped_kernel_same_stats)
+{
+    static const char *const modes[] = {"true", "false"};
+    char *bufs[] = {sleeping, replaying};
+    for (int i = 0; i < 2; i++) {
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd,
+                 "%s run --quiet --json %s/stop%d.json --gpgpusim-config configs/gpgpusim/gtx480.config "
+                 "-o gpu.max_cycles=20000 -o sm.ldst_sleep=%s workloads/synthetic/atax1.syn >/dev/null 2>&1; "
+                 "echo rc=$?; sed -n '/^  \"kernels\"/,$p' %s/stop%d.json",
+                 test_warpsim(), test_tmpdir(), i, modes[i], test_tmpdir(), i);
+        ASSERT(test_run_cmd(cmd, bufs[i], sizeof sleeping) == 0);
+        EXPECT_CONTAINS(bufs[i], "rc=4"); /* stopped at the limit */
+        EXPECT(strlen(bufs[i]) > 10000);
+    }
+    EXPECT(strcmp(sleeping, replaying) == 0);
+}
