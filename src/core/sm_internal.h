@@ -187,7 +187,7 @@ static inline uint8_t sm_ldst_sched_choice(Sm *sm, uint32_t warp)
 {
     const WarpSchedOps *ops = sm->sched_ops;
     void *self = sm->sched[warp % sm->n_sched];
-    return (uint8_t)((ops->bypass_l1d && ops->bypass_l1d(self, warp, false)) | (ops->steer && ops->steer(self, warp)) << 1);
+    return (uint8_t)((ops->bypass_l1d && ops->bypass_l1d(self, warp, 0)) | (ops->steer && ops->steer(self, warp)) << 1);
 }
 /* The scheduler's hooks may have run (the SM's cycle, a sample): a blocked unit whose access it
  * would now decide otherwise looks it up again. */

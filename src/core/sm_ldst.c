@@ -255,6 +255,8 @@ void sm_ldst_account(Sm *sm, uint64_t now)
     sm->ldst_replay += skipped;
     l1d_count_replays(&sm->l1d, (L1dResult)u->block_cause, skipped);
     count_stall(sm, (L1dResult)u->block_cause, skipped);
+    if (sm->sched_ops->bypass_l1d) /* each replay asked, with the answer it had at the block */
+        sm->sched_ops->bypass_l1d(sm->sched[u->block_warp % sm->n_sched], u->block_warp, skipped);
     u->blocked_since = now - 1;
 }
 
@@ -499,7 +501,7 @@ L1dResult sm_ldst_lookup(Sm *sm, const LqEntry *e, uint32_t waited, uint64_t now
         ra.l2_only = e->flags & WINST_F_L2_ONLY;
         ra.steered = r->global && !ra.l2_only && sm->sched_ops->steer && sm->sched_ops->steer(sm->sched[e->warp % sm->n_sched], e->warp);
         if (sm->sched_ops->bypass_l1d)
-            ra.sched_bypass = sm->sched_ops->bypass_l1d(sm->sched[e->warp % sm->n_sched], e->warp, true);
+            ra.sched_bypass = sm->sched_ops->bypass_l1d(sm->sched[e->warp % sm->n_sched], e->warp, 1);
         res = l1d_load(&sm->l1d, e->line_addr, e->rec, &ra, now, &out);
         r->n_mshr += free_before - sm->l1d.mshr.n_free;
         if (res == L1D_HIT) {

@@ -297,10 +297,12 @@ typedef struct WarpSchedOps {
     /* Asked at each L1D lookup of a load of the warp (the warp's scheduler only): true sends a
      * miss of this access past the L1D, allocating no line (the REPL_BYPASS path, counted in
      * l1d.bypass and l1d.bypass_sched; it fetches the 32-byte segments the access touches); a
-     * hit is served as usual. look_up false: the SM only asks whether the answer changed (a
-     * refused access waits for that, sm_ldst.c), which must change nothing. NULL: never
-     * (priority-based cache allocation, PCAL, uses it). */
-    bool (*bypass_l1d)(void *self, uint32_t slot, bool look_up);
+     * hit is served as usual. look_ups: how many look-ups of the warp's loads this answer
+     * stands for: 1 at a look-up; 0 when the SM only asks whether the answer changed (a
+     * refused access waits for that, sm_ldst.c); n for the n replays a refused access slept
+     * through, all of which had this answer. NULL: never (priority-based cache allocation,
+     * PCAL, uses it). */
+    bool (*bypass_l1d)(void *self, uint32_t slot, uint64_t look_ups);
     /* Every scheduler of the SM hears these. */
     void (*on_kernel_start)(void *self, const FrontKernel *k);
     void (*on_kernel_end)(void *self);

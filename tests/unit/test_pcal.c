@@ -76,8 +76,8 @@ TEST(pcal_tokens_go_to_the_oldest)
     EXPECT_EQ_I(pcal_group(t.p.self, 4), 1);
     EXPECT_EQ_I(pcal_group(t.p.self, 2), 0);
     /* the L1D asks: token holders allocate, the others bypass */
-    EXPECT(!t.p.warp->bypass_l1d(t.p.self, 1, true));
-    EXPECT(t.p.warp->bypass_l1d(t.p.self, 4, true));
+    EXPECT(!t.p.warp->bypass_l1d(t.p.self, 1, 1));
+    EXPECT(t.p.warp->bypass_l1d(t.p.self, 4, 1));
     EXPECT_EQ_U(prig_stat(&t.p, "bypass_lookups"), 1);
     EXPECT_EQ_U(prig_stat(&t.p, "token_grants"), 2);
     /* Warp 1 exits: 3 and 4 hold the tokens, 2 becomes active without one. */
@@ -180,7 +180,7 @@ TEST(pcal_reactivates_throttled_warps_when_bandwidth_is_under_used)
     /* both under-used: the oldest throttled warp issues, without a token */
     EXPECT_EQ_U(pc_allowed(&t, 300), 0x3);
     EXPECT_EQ_U(pc_tokens(&t), 0x1);
-    EXPECT(t.p.warp->bypass_l1d(t.p.self, 1, true));
+    EXPECT(t.p.warp->bypass_l1d(t.p.self, 1, 1));
     mem_window(&m, 0.2, 0.3);
     EXPECT_EQ_U(pc_allowed(&t, 400), 0x7);
     EXPECT_EQ_U(prig_stat(&t.p, "bw_reactivated"), 2);
@@ -209,7 +209,7 @@ TEST(pcal_bw_thresh_0_never_reactivates)
         EXPECT_EQ_U(pc_allowed(&t, c), 0x1);
     }
     EXPECT_EQ_U(pc_tokens(&t), 0); /* no token: even the one active warp bypasses */
-    EXPECT(t.p.warp->bypass_l1d(t.p.self, 0, true));
+    EXPECT(t.p.warp->bypass_l1d(t.p.self, 0, 1));
     EXPECT_EQ_U(prig_stat(&t.p, "bw_windows"), 0);
     prig_free(&t.p);
 }

@@ -87,7 +87,7 @@ bool pcal_may_issue(void *self, uint32_t slot, const WarpSlotInfo *w, const Warp
 int pcal_pick(void *self, const WarpSchedView *v);
 void pcal_on_issue(void *self, uint32_t slot, const WarpSchedView *v);
 void pcal_on_warp_exit(void *self, uint32_t slot);
-bool pcal_bypass_l1d(void *self, uint32_t slot, bool look_up);
+bool pcal_bypass_l1d(void *self, uint32_t slot, uint64_t look_ups);
 uint64_t pcal_throttled(const void *self);
 void pcal_on_l1d_miss(void *self, const WarpL1dEvent *e);
 /* A kernel starts: no warp re-activated for bandwidth, windows start anew. */

@@ -220,11 +220,11 @@ void pcal_on_warp_exit(void *self, uint32_t slot)
     p->grouped = false;
 }
 
-bool pcal_bypass_l1d(void *self, uint32_t slot, bool look_up)
+bool pcal_bypass_l1d(void *self, uint32_t slot, uint64_t look_ups)
 {
     Pcal *p = self;
     bool bypass = !(p->token >> slot & 1);
-    p->sh->bypass_lookups += bypass && look_up;
+    p->sh->bypass_lookups += bypass ? look_ups : 0;
     return bypass;
 }
 
