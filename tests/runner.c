@@ -74,6 +74,16 @@ const char *test_tmpdir(void)
     return tmpdir;
 }
 
+bool test_tmp_file(const char *name, const char *text, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", test_tmpdir(), name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
 JsonValue *test_run_json(const char *args)
 {
     char path[600], cmd[2400], out[4096], err[256];

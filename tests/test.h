@@ -7,6 +7,7 @@
 #define WARPSIM_TEST_H
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,8 @@ int test_run_cmd(const char *cmd, char *out, size_t cap);
 const char *test_warpsim(void);
 /* A fresh scratch directory for this test (removed at exit). */
 const char *test_tmpdir(void);
+/* Write text to file `name` in it; its path into path (cap bytes). False if it could not. */
+bool test_tmp_file(const char *name, const char *text, char *path, size_t cap);
 
 struct JsonValue;
 /* `warpsim run --quiet ARGS --json FILE` (ARGS: options and the workload): the result file,

@@ -11,13 +11,11 @@ static char one[1 << 21], many[1 << 21];
 TEST(par_synthetic_same_stats)
 {
     char path[512], args[1024];
-    snprintf(path, sizeof path, "%s/par.syn", test_tmpdir());
-    FILE *f = fopen(path, "w");
-    ASSERT(f);
     /* divergent loads, stores and ALU work on every SM, over several CTA waves */
-    fputs("kernel par\ngrid 96\nblock 256\narray A 0x10000000 4\narray y 0x20000000 4\n"
-          "loop j 6\n  load A[tid*64 + j*7]\n  alu 3 fmad\nend\nstore y[tid]\n", f);
-    fclose(f);
+    ASSERT(test_tmp_file("par.syn",
+                         "kernel par\ngrid 96\nblock 256\narray A 0x10000000 4\narray y 0x20000000 4\n"
+                         "loop j 6\n  load A[tid*64 + j*7]\n  alu 3 fmad\nend\nstore y[tid]\n",
+                         path, sizeof path));
     snprintf(args, sizeof args, "--preset gtx480 %s", path);
     test_run_stats(args, "one", one, sizeof one);
     /* four threads, every cycle on all of them; and the default, which switches between */

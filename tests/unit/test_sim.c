@@ -57,12 +57,10 @@ static int ctas_done_on(int i)
 TEST(sim_cta_dispatch_round_robin)
 {
     char path[512], args[1024];
-    snprintf(path, sizeof path, "%s/rr.syn", test_tmpdir());
-    FILE *f = fopen(path, "w");
-    ASSERT(f);
-    fputs("kernel first\ngrid 16\nblock 32\nalu 4 int\n"
-          "kernel second\ngrid 4\nblock 32\nalu 4 int\n", f);
-    fclose(f);
+    ASSERT(test_tmp_file("rr.syn",
+                         "kernel first\ngrid 16\nblock 32\nalu 4 int\n"
+                         "kernel second\ngrid 4\nblock 32\nalu 4 int\n",
+                         path, sizeof path));
     /* gtx480-16k: 15 clusters of 1 SM; the second kernel starts after the SM served last */
     snprintf(args, sizeof args, "--preset gtx480-16k --json /dev/stdout %s", path);
     EXPECT_EQ_I(run(args), 0);
