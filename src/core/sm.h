@@ -149,7 +149,7 @@ typedef struct Ldst {
     uint8_t block_cause; /* L1dResult */
     uint32_t block_missq; /* the miss queue's length when it blocked */
     uint32_t block_set;   /* L1D_FAIL_LINE: the set, every way reserved; else SM_NO_SET */
-    uint32_t filled_set;  /* the L1D set the reply acted on this cycle filled, else SM_NO_SET */
+    uint64_t filled_addr; /* the line the reply acted on this cycle filled, else SM_NO_FILL */
     uint16_t block_warp;  /* the blocked access's warp slot */
     uint8_t block_choice; /* and what its scheduler decided for it (sm_ldst_sched_choice) */
     uint64_t blocked_since;

@@ -10,6 +10,7 @@
 #define SM_NO_REC 0xFFFFu
 #define SM_NO_ASYNC 0xFFu
 #define SM_NO_SET UINT32_MAX
+#define SM_NO_FILL UINT64_MAX
 
 static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
 

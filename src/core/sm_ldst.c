@@ -298,11 +298,11 @@ static bool reply_act(Sm *sm, MemReq *r, uint64_t now)
             rec_return(sm, rec, now);
         return true;
     }
-    uint32_t set = tags_set_of(&sm->l1d.tags, r->addr);
+    uint64_t addr = r->addr;
     int n = l1d_fill(&sm->l1d, r, sm->fill_tokens, now); /* recycles r unless the fill must wait */
     if (n < 0)
         return false;
-    sm->ldst.filled_set = set;
+    sm->ldst.filled_addr = addr;
     for (int i = 0; i < n; i++)
         rec_return(sm, sm->fill_tokens[i], now);
     return true;
@@ -314,13 +314,13 @@ static bool sector_fill(Sm *sm, MemReq *q, MemReq *req, uint64_t now)
 {
     uint32_t parent = q->token;
     q->token = req->token;
-    uint32_t set = tags_set_of(&sm->l1d.tags, q->addr);
+    uint64_t addr = q->addr;
     int n = l1d_fill(&sm->l1d, q, sm->fill_tokens, now); /* recycles q unless the fill must wait */
     if (n < 0) {
         q->token = parent;
         return false;
     }
-    sm->ldst.filled_set = set;
+    sm->ldst.filled_addr = addr;
     for (int i = 0; i < n; i++)
         rec_return(sm, sm->fill_tokens[i], now);
     if (--req->subs_left == 0)
@@ -720,14 +720,14 @@ static bool reply_may_unblock(const Sm *sm)
     if (u->block_cause == L1D_FAIL_ICNT)
         return false;
     if (u->block_cause == L1D_FAIL_LINE && u->block_set != SM_NO_SET)
-        return u->filled_set == u->block_set;
+        return u->filled_addr != SM_NO_FILL && tags_set_of(&sm->l1d.tags, u->filled_addr) == u->block_set;
     return true;
 }
 
 bool sm_ldst_cycle(Sm *sm, uint64_t now)
 {
     bool progress = false;
-    sm->ldst.filled_set = SM_NO_SET;
+    sm->ldst.filled_addr = SM_NO_FILL;
     if (sm->replies.head && process_reply(sm, now)) {
         sm->ldst.wake = sm->ldst.blocked && (sm->ldst.wake || reply_may_unblock(sm));
         sm->ldst.rq_retry = true;
