@@ -128,7 +128,15 @@ typedef struct MemInst {
 } MemInst;
 
 typedef struct Ldst {
+    /* Asked on every cycle of the SM (sm_ldst_quiet, sm_ldst_can_take): first, in one line. */
     bool active;
+    /* After a reservation failure the unit sleeps instead of replaying every cycle until
+     * something that can change the outcome happens (sm_ldst.c: a fill, a drain or a new
+     * request in the miss queue, the interconnect's refusal); the replays it skipped are added
+     * to the counters when it wakes, so the stats equal cycle-by-cycle replay. */
+    bool blocked, wake;
+    bool rq_retry; /* the re-execution queue's (below) */
+    uint32_t lq_n, mq_n, mq_cap, rq_n;
     uint8_t op;    /* WinstOp */
     uint8_t space; /* WinstSpace */
     uint8_t flags; /* WINST_F_* */
@@ -141,11 +149,6 @@ typedef struct Ldst {
     uint32_t sched_rank; /* the issuing warp's GTO priority, for the replacement policy */
     uint64_t busy_until; /* shared/const: cycles of passes */
     uint64_t start;      /* cycle the instruction entered the unit */
-    /* After a reservation failure the unit sleeps instead of replaying every cycle until
-     * something that can change the outcome happens (sm_ldst.c: a fill, a drain or a new
-     * request in the miss queue, the interconnect's refusal); the replays it skipped are added
-     * to the counters when it wakes, so the stats equal cycle-by-cycle replay. */
-    bool blocked, wake;
     uint8_t block_cause; /* L1dResult */
     uint32_t block_missq; /* the miss queue's length when it blocked */
     uint32_t block_set;   /* L1D_FAIL_LINE: the set, every way reserved; else SM_NO_SET */
@@ -153,22 +156,22 @@ typedef struct Ldst {
     uint16_t block_warp;  /* the blocked access's warp slot */
     uint8_t block_choice; /* and what its scheduler decided for it (sm_ldst_sched_choice) */
     uint64_t blocked_since;
-    CoalAccess acc[COAL_MAX_ACCESSES];
-    /* The L1 latency queue (sm.l1d_access = queued; lq_cap = l1d.hit_lat, else 0). In that mode
-     * blocked/wake/... above describe its head, not the unit: the unit only waits for room. */
+    /* The L1 latency queue (sm.l1d_access = queued; lq_cap = l1d.hit_lat, else 0; lq_n above).
+     * In that mode blocked/wake/... above describe its head, not the unit: the unit only waits
+     * for room. */
     LqEntry *lq;
-    uint32_t lq_head, lq_n, lq_cap;
+    uint32_t lq_head, lq_cap;
     uint64_t lq_last_ready;
     /* Memory instructions issued while the unit was busy, in issue order (sm.ldst_queue
-     * entries; none when 0). Non-empty only while the unit is active. */
+     * entries, mq_cap; none when 0; mq_n above). Non-empty only while the unit is active. */
     MemInst *mq;
-    uint32_t mq_head, mq_n, mq_cap;
-    /* The cache access re-execution queue (sm.reexec_queue entries; none when 0, sm_reexec.c):
-     * refused global-load accesses, oldest first. rq_retry: a fill or a miss-queue drain has
-     * happened since its head was last refused (until then retrying cannot succeed). */
+    uint32_t mq_head;
+    /* The cache access re-execution queue (sm.reexec_queue entries; none when 0, sm_reexec.c;
+     * rq_n above): refused global-load accesses, oldest first. rq_retry: a fill or a miss-queue
+     * drain has happened since its head was last refused (until then retrying cannot succeed). */
     LqEntry *rq;
-    uint32_t rq_head, rq_n, rq_cap;
-    bool rq_retry;
+    uint32_t rq_head, rq_cap;
+    CoalAccess acc[COAL_MAX_ACCESSES];
 } Ldst;
 
 /* What one cycle without issue added to the schedulers' stall counters. */
@@ -187,66 +190,24 @@ typedef struct SmOrder {
 void sm_order_wait(SmOrder *o);
 
 typedef struct Sm {
-    uint32_t id;
-    const Config *cfg;
-    const FrontOps *front;
-    void *front_self;
-    SmOrder *order; /* gpu.threads > 1: its thread's place in the order (gpu_par.c), else NULL */
-    uint32_t max_warps, n_sched;
-    Warp *warps;
-    ScoreboardEntry *sb_store;
-    SmCta *ctas;
-    uint32_t n_live_ctas, threads_used, warps_used, regs_used, smem_used;
-    Regfile rf;           /* where the CTAs' registers lie, which are idle */
-    uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
-    uint64_t next_age;
-    uint64_t older[64]; /* per slot: the slots whose warp is older (lower age), kept at each launch */
-    uint8_t older_live[64]; /* per live slot: its scheduler's live warps older than it (launch, retire) */
-    uint64_t sched_mask[8]; /* live warps of each scheduler */
-    /* each scheduler's last GTO rank asked for: the slot, the live warps it was counted among */
-    uint32_t rank_slot[8], rank_val[8];
-    uint64_t rank_mask[8];
-    uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
-    uint64_t mem_wait_mask; /* live warps with loads outstanding */
-    uint64_t raw_mask;      /* live warps whose next instruction waits on the scoreboard (Warp.raw) */
-    uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
-    uint64_t barrier_mask;  /* live warps waiting at a barrier */
-    uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
-    Icache ic;              /* sm.icache_sets > 0: the instruction cache */
-    uint32_t fetch_next;    /* the slot the fetch unit's round-robin looks at first */
-    uint64_t *ready_at;     /* per slot, a dense copy of Warp.ready_at for the schedulers */
-    const WarpSchedOps *sched_ops;
-    void *sched[8];
-    PolicyCtx sched_ctx[8];
-    PolicyCtx shared_ctx;
-    void *sched_shared;       /* SM-wide state of the scheduler policy (create_shared) */
-    WarpSlotInfo *slot_info;  /* per slot, what the schedulers see */
-    SmView view;
-    uint64_t *age;
-    /* per unit: the cycle it takes its next instruction; pool_busy[SM_UNIT_SP / SM_UNIT_SFU] hold
-     * pool_units[] units each */
-    uint64_t *pool_busy[2], *tensor_busy;
-    uint32_t pool_units[2];
-    uint64_t pool_free_at[2]; /* SP, SFU: the earliest of the pool's busy cycles (one free by then) */
-    uint8_t *next_unit;       /* per slot, the unit its next instruction needs (SmUnit) */
-    uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
-    Ldst ldst;
-    L1d l1d;
-    LoadRec *recs;
-    uint32_t rec_free, n_recs;
-    uint32_t *fill_tokens; /* l1d.max_fill_tokens: the tokens one fill hands back */
-    TimedRing ring[SM_RING_COUNT]; /* timed returns: L1D hits, shared, constant */
-    uint64_t ring_next_ready;      /* earliest ready cycle over the rings */
-    MemReqQueue replies; /* from the interconnect: the LD/ST unit's response FIFO (sm.response_fifo) */
-    Winst scratch;
+    /* What the GPU's cycle loop, sm_cycle and the schedulers read on every cycle the SM runs
+     * and on every issue comes first, in as few cache lines as it fits: the GPU visits each SM
+     * in turn every cycle, and state spread over the whole struct missed the L1 on each visit. */
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
     uint64_t accounted;  /* cycles before this one are in cycles_active / sched.no_ready */
+    uint64_t ctl_due;    /* the CTA controller's next tick (ctl, below) */
+    uint64_t ring_next_ready; /* earliest ready cycle over the rings (ring, below) */
+    MemReqQueue replies; /* from the interconnect: the LD/ST unit's response FIFO (sm.response_fifo) */
+    uint32_t n_live_ctas, n_done_ctas; /* n_done_ctas: of done_ctas, below */
+    uint32_t id, max_warps, n_sched;
     /* A cycle without progress whose schedulers stalled on a busy unit (sm_schedule's
      * SmStall): the SM sleeps until the unit's next event instead of repeating that cycle, and
      * the cycles it slept each add `stall`'s counts (account_sleep in sm.c). */
     bool stall_sleep;
     bool stall_wait; /* sm_schedule: a scheduler waited this cycle for a busy unit */
+    bool cta_room_grew; /* CTA throttling (ctl, below): the cap grew since the GPU last looked */
     SmStall stall;
+    uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
     /* sm_schedule's last cycle without an issue (sm_issue.c) and what it counted (add). Until
      * what it read changes (a warp's update, the live or held warps: sched_epoch; the LD/ST
      * unit's room) or a warp or unit it waited for is due (until), a cycle would repeat it:
@@ -257,18 +218,71 @@ typedef struct Sm {
         SmStall add;
         bool can_take, stall_wait;
     } sched_memo;
-    uint32_t done_ctas[64], n_done_ctas; /* completed CTAs the GPU has not collected yet */
-    /* CTA throttling (sm_ctl.c): warps held from issue, the cap on resident CTAs the dispatcher
-     * fills up to, whether the cap grew since the GPU last looked, the controller's next tick */
-    SmCtaCtl ctl;
-    uint64_t held_mask;
-    uint32_t cta_limit;
-    bool cta_room_grew;
-    uint64_t ctl_due;
-    /* stats */
-    uint64_t cycles_active, warp_insts, thread_insts, loads, stores, atomics, shared_accesses;
-    uint64_t issued, dual_issued, idle_no_ready, stall_ldst, held, ldst_busy, ldst_replay, ctas_done;
+    uint64_t waiting_mask;  /* live warps whose ready_at is UINT64_MAX (wait for an event) */
+    uint64_t held_mask;     /* warps held from issue by CTA throttling (sm_ctl.c) */
+    uint64_t mem_wait_mask; /* live warps with loads outstanding */
+    uint64_t raw_mask;      /* live warps whose next instruction waits on the scoreboard (Warp.raw) */
+    uint64_t mem_next_mask; /* live warps whose next instruction needs the LD/ST unit */
+    uint64_t *ready_at;     /* per slot, a dense copy of Warp.ready_at for the schedulers */
+    uint8_t *next_unit;     /* per slot, the unit its next instruction needs (SmUnit) */
+    uint64_t *age;
+    const WarpSchedOps *sched_ops;
+    const Config *cfg;
+    const FrontOps *front;
+    void *front_self;
+    SmOrder *order; /* gpu.threads > 1: its thread's place in the order (gpu_par.c), else NULL */
+    Warp *warps;
+    /* per unit: the cycle it takes its next instruction; pool_busy[SM_UNIT_SP / SM_UNIT_SFU] hold
+     * pool_units[] units each */
+    uint64_t pool_free_at[2]; /* SP, SFU: the earliest of the pool's busy cycles (one free by then) */
+    uint64_t *pool_busy[2], *tensor_busy;
+    uint32_t pool_units[2];
+    /* stats counted on most cycles or issues */
+    uint64_t cycles_active, warp_insts, thread_insts, issued, idle_no_ready, stall_ldst;
     uint64_t stall_structural, stall_raw, stall_idle; /* non-issuing scheduler-cycles by hazard (LAS Fig. 5.3) */
+    /* issues by the issuing warp's GTO rank in its scheduler (thesis Fig. 2.3) */
+    uint64_t *issue_rank;
+    uint32_t n_ranks;
+    /* each scheduler's last GTO rank asked for: the slot, the live warps it was counted among */
+    uint32_t rank_slot[8], rank_val[8];
+    uint64_t rank_mask[8];
+    uint64_t sched_mask[8]; /* live warps of each scheduler */
+    void *sched[8];
+    uint8_t older_live[64]; /* per live slot: its scheduler's live warps older than it (launch, retire) */
+    uint32_t lat[WOP_COUNT], ii[WOP_COUNT];
+    Ldst ldst; /* its first fields are asked on every cycle too */
+
+    /* The rest: read when memory instructions, CTAs or policies act. */
+    ScoreboardEntry *sb_store;
+    SmCta *ctas;
+    uint32_t threads_used, warps_used, regs_used, smem_used;
+    Regfile rf;           /* where the CTAs' registers lie, which are idle */
+    uint64_t slots_owned; /* warp slots held by a resident CTA (exited warps included) */
+    uint64_t next_age;
+    uint64_t older[64]; /* per slot: the slots whose warp is older (lower age), kept at each launch */
+    uint64_t barrier_mask;  /* live warps waiting at a barrier */
+    Icache ic;              /* sm.icache_sets > 0: the instruction cache */
+    uint32_t fetch_next;    /* the slot the fetch unit's round-robin looks at first */
+    PolicyCtx sched_ctx[8];
+    PolicyCtx shared_ctx;
+    void *sched_shared;       /* SM-wide state of the scheduler policy (create_shared) */
+    WarpSlotInfo *slot_info;  /* per slot, what the schedulers see */
+    SmView view;
+    L1d l1d;
+    LoadRec *recs;
+    uint32_t rec_free, n_recs;
+    uint32_t *fill_tokens; /* l1d.max_fill_tokens: the tokens one fill hands back */
+    TimedRing ring[SM_RING_COUNT]; /* timed returns: L1D hits, shared, constant */
+    Winst scratch;
+    uint32_t done_ctas[64]; /* completed CTAs the GPU has not collected yet (n_done_ctas above) */
+    /* CTA throttling (sm_ctl.c): warps held from issue (held_mask above), the cap on resident
+     * CTAs the dispatcher fills up to, whether the cap grew since the GPU last looked
+     * (cta_room_grew above), the controller's next tick (ctl_due above) */
+    SmCtaCtl ctl;
+    uint32_t cta_limit;
+    /* stats */
+    uint64_t loads, stores, atomics, shared_accesses;
+    uint64_t dual_issued, held, ldst_busy, ldst_replay, ctas_done;
     uint64_t load_lines, load_insts_divergent, conc_sum_micro;
     uint64_t conc_hist[INDEX_METRIC_CONC_BUCKETS];
     const char *conc_labels[INDEX_METRIC_CONC_BUCKETS];
@@ -285,11 +299,8 @@ typedef struct Sm {
     /* MSHR entries allocated, and loads looked up, by GTO rank ([0] coherent, [1] divergent;
      * thesis Fig. 2.7) */
     uint64_t *mshr_rank[2], *loads_rank[2];
-    /* issues by the issuing warp's GTO rank in its scheduler (thesis Fig. 2.3) */
-    uint64_t *issue_rank;
     char (*rank_names)[8];
     const char **rank_labels;
-    uint32_t n_ranks;
 } Sm;
 
 void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);
