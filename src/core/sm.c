@@ -60,6 +60,8 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->cfg = cfg;
     sm->max_warps = cfg->sm.max_warps;
     sm->n_sched = cfg->sm.n_sched;
+    sm->sched_rotate = cfg->sm.sched_rotate && sm->n_sched > 1;
+    sm->dual_issue = cfg->sm.issue_per_warp > 1;
     CHECK(sm->max_warps <= 64 && sm->n_sched <= 8);
     sm->warps = xcalloc(sm->max_warps, sizeof *sm->warps);
     sm->sb_store = xcalloc((size_t)sm->max_warps * cfg->sm.max_pending_regs, sizeof *sm->sb_store);

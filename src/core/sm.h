@@ -206,6 +206,8 @@ typedef struct Sm {
     bool stall_sleep;
     bool stall_wait; /* sm_schedule: a scheduler waited this cycle for a busy unit */
     bool cta_room_grew; /* CTA throttling (ctl, below): the cap grew since the GPU last looked */
+    bool sched_rotate;  /* sm.sched_rotate with more than one scheduler */
+    bool dual_issue;    /* sm.issue_per_warp > 1 */
     SmStall stall;
     uint64_t fetch_mask;    /* sm.ibuffer: live warps whose instruction buffer is empty */
     /* sm_schedule's last cycle without an issue (sm_issue.c) and what it counted (add). Until
@@ -243,9 +245,6 @@ typedef struct Sm {
     /* issues by the issuing warp's GTO rank in its scheduler (thesis Fig. 2.3) */
     uint64_t *issue_rank;
     uint32_t n_ranks;
-    /* each scheduler's last GTO rank asked for: the slot, the live warps it was counted among */
-    uint32_t rank_slot[8], rank_val[8];
-    uint64_t rank_mask[8];
     uint64_t sched_mask[8]; /* live warps of each scheduler */
     void *sched[8];
     uint8_t older_live[64]; /* per live slot: its scheduler's live warps older than it (launch, retire) */

@@ -211,19 +211,8 @@ bool sm_reexec_defer(Sm *sm, const LqEntry *e, L1dResult res);
 /* Retry the queue's head (non-empty) if something changed since it was refused: true if it
  * took the L1D's port this cycle. */
 bool sm_reexec_step(Sm *sm, uint64_t now);
-/* The warp's priority in GTO order among its scheduler's live warps: how many are older
- * (remembered per scheduler until the warp or the live set changes). k: the slot's scheduler. */
-static inline uint32_t sm_gto_rank_in(Sm *sm, uint32_t k, uint32_t slot)
-{
-    uint64_t live = sm->sched_mask[k];
-    if (sm->rank_slot[k] == slot && sm->rank_mask[k] == live) /* GTO issues from one warp for long */
-        return sm->rank_val[k];
-    uint32_t rank = sm->older_live[slot];
-    sm->rank_slot[k] = slot;
-    sm->rank_mask[k] = live;
-    sm->rank_val[k] = rank;
-    return rank;
-}
-static inline uint32_t sm_gto_rank(Sm *sm, uint32_t slot) { return sm_gto_rank_in(sm, slot % sm->n_sched, slot); }
+/* The warp's priority in GTO order among its scheduler's live warps: how many are older (kept
+ * in older_live whenever the live warps change, sm.c). */
+static inline uint32_t sm_gto_rank(const Sm *sm, uint32_t slot) { return sm->older_live[slot]; }
 
 #endif

@@ -126,14 +126,15 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
         SmUnit u = sm_on_sfu(op) ? SM_UNIT_SFU : SM_UNIT_SP;
         uint64_t *busy = sm->pool_busy[u];
         uint32_t n = sm->pool_units[u];
-        for (uint32_t i = 0; i < n; i++)
-            if (busy[i] <= now) {
-                busy[i] = now + sm->ii[op];
-                break;
-            }
         uint64_t t = UINT64_MAX; /* the pool changes only here: its earliest busy cycle too */
-        for (uint32_t i = 0; i < n; i++)
+        bool taken = false;      /* by its first free unit */
+        for (uint32_t i = 0; i < n; i++) {
+            if (!taken && busy[i] <= now) {
+                busy[i] = now + sm->ii[op];
+                taken = true;
+            }
             t = MIN(t, busy[i]);
+        }
         sm->pool_free_at[u] = t;
         sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     }
@@ -162,7 +163,7 @@ static bool issue_second(Sm *sm, uint32_t k, uint32_t slot, SmUnit first, const 
     }
     if (ops->on_issue)
         ops->on_issue(sm->sched[k], slot, v);
-    sm->issue_rank[MIN(sm_gto_rank_in(sm, k, slot), sm->n_ranks - 1)]++;
+    sm->issue_rank[MIN(sm_gto_rank(sm, slot), sm->n_ranks - 1)]++;
     issue(sm, slot, now);
     sm->dual_issued++;
     return true;
@@ -246,9 +247,9 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
     bool viewed = ops->ignores_sm_view; /* refreshed already, or never needed */
     /* sm.sched_rotate: which scheduler sees the shared units first this cycle */
     uint32_t n = sm->n_sched, first = 0;
-    if (sm->cfg->sm.sched_rotate && n > 1) /* no division on the common power-of-two counts */
+    if (sm->sched_rotate) /* no division on the common power-of-two counts */
         first = (n & (n - 1)) == 0 ? (uint32_t)(now & (n - 1)) : (uint32_t)(now % n);
-    const bool dual = sm->cfg->sm.issue_per_warp > 1;
+    const bool dual = sm->dual_issue;
     /* the fields every scheduler sees alike; the rest are set per scheduler */
     WarpSchedView v; /* filled for the first scheduler with a ready warp: most cycles have none */
     for (uint32_t i = 0, k = first; i < n; i++, k = k + 1 == n ? 0 : k + 1) {
@@ -315,7 +316,7 @@ bool sm_schedule(Sm *sm, uint64_t now, uint64_t *next_ready)
         CHECK(v.ready >> slot & 1);
         if (ops->on_issue)
             ops->on_issue(sm->sched[k], (uint32_t)slot, &v);
-        sm->issue_rank[MIN(sm_gto_rank_in(sm, k, (uint32_t)slot), sm->n_ranks - 1)]++;
+        sm->issue_rank[MIN(sm_gto_rank(sm, (uint32_t)slot), sm->n_ranks - 1)]++;
         SmUnit first_unit = (SmUnit)sm->next_unit[slot];
         issue(sm, (uint32_t)slot, now);
         sm->issued++;
