@@ -3,33 +3,50 @@
 
 #include <stdbool.h>
 
+/* The lines found so far, by a hash of the line: index + 1 into out (0: empty). Twice as
+ * many slots as lines can be found, so a probe ends at an empty slot. */
+#define COAL_TABLE (2 * COAL_MAX_ACCESSES)
+
+static uint32_t line_hash(uint64_t line) { return (uint32_t)(line * 0x9E3779B97F4A7C15ull >> 57) % COAL_TABLE; }
+
+/* The 32-byte segments of `line` that bytes first..last touch (within the line). */
+static uint32_t line_segments(uint64_t line, uint64_t line_bytes, uint64_t first, uint64_t last)
+{
+    uint64_t lo = first > line ? first : line;
+    uint64_t hi = last < line + line_bytes - 1 ? last : line + line_bytes - 1;
+    uint64_t s_lo = (lo - line) / 32, s_hi = (hi - line) / 32; /* segments s_lo..s_hi, the first 32 kept */
+    if (s_lo >= 32)
+        return 0;
+    uint32_t upto = s_hi >= 31 ? UINT32_MAX : (2u << s_hi) - 1;
+    return upto & ~((1u << s_lo) - 1);
+}
+
 uint32_t coalesce(const Winst *w, uint32_t line_bytes, CoalAccess *out)
 {
-    uint32_t n = 0, bytes = w->s.access_bytes ? w->s.access_bytes : 4;
+    _Static_assert(COAL_MAX_ACCESSES < 255 && (COAL_TABLE & (COAL_TABLE - 1)) == 0, "a table slot holds index + 1");
+    uint8_t table[COAL_TABLE] = {0};
+    uint32_t n = 0, last_i = 0, bytes = w->s.access_bytes ? w->s.access_bytes : 4;
     uint64_t line_mask = ~(uint64_t)(line_bytes - 1);
-    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(w->active_mask >> lane & 1))
-            continue;
-        uint64_t first = w->addr[lane], last = first + bytes - 1;
+    for (uint32_t m = w->active_mask; m; m &= m - 1) {
+        uint64_t first = w->addr[__builtin_ctz(m)], last = first + bytes - 1;
         for (uint64_t line = first & line_mask; line <= (last & line_mask); line += line_bytes) {
-            uint64_t lo = first > line ? first : line;
-            uint64_t hi = last < line + line_bytes - 1 ? last : line + line_bytes - 1;
-            uint32_t seg = 0;
-            for (uint64_t s = (lo - line) / 32; s <= (hi - line) / 32 && s < 32; s++)
-                seg |= 1u << s;
-            uint32_t i = 0;
-            while (i < n && out[i].line_addr != line)
-                i++;
-            if (i == n) {
-                if (n == COAL_MAX_ACCESSES)
-                    break;
-                out[n].line_addr = line;
-                out[n].segments = 0;
-                out[n].n_lanes = 0;
-                n++;
+            uint32_t seg = line_segments(line, line_bytes, first, last);
+            uint32_t i = last_i; /* lanes of a warp mostly follow the one before into its line */
+            if (i >= n || out[i].line_addr != line) {
+                uint32_t h = line_hash(line);
+                while (table[h] && out[table[h] - 1].line_addr != line)
+                    h = (h + 1) % COAL_TABLE;
+                if (!table[h]) {
+                    if (n == COAL_MAX_ACCESSES)
+                        break;
+                    out[n] = (CoalAccess){.line_addr = line};
+                    table[h] = (uint8_t)++n;
+                }
+                i = table[h] - 1u;
             }
             out[i].segments |= seg;
             out[i].n_lanes++;
+            last_i = i;
         }
     }
     return n;

@@ -760,14 +760,13 @@ bool sm_ldst_cycle(Sm *sm, uint64_t now)
 uint64_t sm_ldst_next_event(const Sm *sm, uint64_t now)
 {
     const Ldst *u = &sm->ldst;
-    uint64_t next = UINT64_MAX;
-    if (u->active && !u->lq_cap && !u->blocked)
-        next = MIN(next, MAX(now + 1, u->busy_until));
-    if (u->active && u->lq_cap && (timed_space(u->space) || u->lq_n < u->lq_cap))
+    uint64_t next = sm->ring_next_ready;
+    if (sm->replies.head || u->rq_n || u->wake) /* the re-execution queue counts its waiting cycles */
+        return MIN(next, now + 1);
+    /* the unit's next pass (queued mode: while its queue has room or the access is timed) */
+    if (u->active && (u->lq_cap ? timed_space(u->space) || u->lq_n < u->lq_cap : !u->blocked))
         next = MIN(next, MAX(now + 1, u->busy_until));
     if (u->lq_n && !u->blocked)
         next = MIN(next, MAX(now + 1, u->lq[u->lq_head].ready));
-    if (sm->replies.head || u->rq_n || u->wake) /* the re-execution queue counts its waiting cycles */
-        next = now + 1;
-    return MIN(next, sm->ring_next_ready);
+    return next;
 }

@@ -108,3 +108,64 @@ TEST(coalescer_bank_conflicts_match_brute_force)
     EXPECT_EQ_U(checked, 8000);
     EXPECT(conflicted > 1000); /* the cases are not all conflict-free */
 }
+
+/* coalesce as a linear search finds each line: the reference for the hashed look-up. */
+static uint32_t coalesce_reference(const Winst *w, uint32_t line_bytes, CoalAccess *out)
+{
+    uint32_t n = 0, bytes = w->s.access_bytes ? w->s.access_bytes : 4;
+    for (uint32_t lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(w->active_mask >> lane & 1))
+            continue;
+        uint64_t first = w->addr[lane], last = first + bytes - 1;
+        for (uint64_t line = first / line_bytes * line_bytes; line <= last / line_bytes * line_bytes; line += line_bytes) {
+            uint32_t seg = 0;
+            for (uint64_t b = MAX(first, line); b <= MIN(last, line + line_bytes - 1); b++)
+                if ((b - line) / 32 < 32)
+                    seg |= 1u << ((b - line) / 32);
+            uint32_t i = 0;
+            while (i < n && out[i].line_addr != line)
+                i++;
+            if (i == n) {
+                if (n == COAL_MAX_ACCESSES)
+                    break;
+                out[n++] = (CoalAccess){.line_addr = line};
+            }
+            out[i].segments |= seg;
+            out[i].n_lanes++;
+        }
+    }
+    return n;
+}
+
+TEST(coalescer_lines_match_brute_force)
+{
+    uint64_t x = 777;
+    Winst w;
+    static const uint8_t sizes[] = {1, 4, 8, 16, 100, 255};
+    static const uint64_t strides[] = {0, 4, 8, 64, 128, 132, 4096, 4100};
+    uint32_t checked = 0, capped = 0, many = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint8_t bytes = sizes[(x >> 33) % 6];
+        strided(&w, (x >> 20) % 100000, strides[(x >> 40) % 8], bytes);
+        if ((x >> 50) % 3 == 0)
+            w.active_mask = (uint32_t)(x >> 7) | 1;
+        if ((x >> 52) % 4 == 0) /* scattered lanes, some on one line, some lines hashing alike */
+            for (int l = 0; l < WARP_SIZE; l++)
+                w.addr[l] = ((x >> (l % 40)) * (uint64_t)(l + 3)) % 8 * 0x10000 + (x >> l % 20) % 3 * 128 + l;
+        uint32_t line_bytes = (x >> 60) % 3 == 0 ? 2048 : (x >> 60) & 1 ? 128 : 32; /* 2048: segments past the 32nd */
+        CoalAccess got[COAL_MAX_ACCESSES], want[COAL_MAX_ACCESSES];
+        uint32_t n = coalesce(&w, line_bytes, got), n_want = coalesce_reference(&w, line_bytes, want);
+        EXPECT_EQ_U(n, n_want);
+        for (uint32_t i = 0; i < n && i < n_want; i++) {
+            EXPECT_EQ_U(got[i].line_addr, want[i].line_addr);
+            EXPECT_EQ_U(got[i].segments, want[i].segments);
+            EXPECT_EQ_U(got[i].n_lanes, want[i].n_lanes);
+        }
+        checked++;
+        capped += n == COAL_MAX_ACCESSES;
+        many += n > 8;
+    }
+    EXPECT_EQ_U(checked, 3000);
+    EXPECT(capped > 50 && many > 500); /* the cap and scattered warps are among the cases */
+}
