@@ -62,12 +62,14 @@ void sm_init(Sm *sm, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
     sm->n_sched = cfg->sm.n_sched;
     sm->sched_rotate = cfg->sm.sched_rotate && sm->n_sched > 1;
     sm->dual_issue = cfg->sm.issue_per_warp > 1;
+    sm->max_pending_regs = cfg->sm.max_pending_regs;
     CHECK(sm->max_warps <= 64 && sm->n_sched <= 8);
     sm->warps = xcalloc(sm->max_warps, sizeof *sm->warps);
     sm->sb_store = xcalloc((size_t)sm->max_warps * cfg->sm.max_pending_regs, sizeof *sm->sb_store);
     for (uint32_t w = 0; w < sm->max_warps; w++) {
         sm->warps[w].sb = &sm->sb_store[(size_t)w * cfg->sm.max_pending_regs];
         sm->warps[w].id = id * sm->max_warps + w;
+        sm->warps[w].slot = (uint8_t)w;
     }
     sm->ctas = xcalloc(cfg->sm.max_ctas, sizeof *sm->ctas);
     sm->age = xcalloc(sm->max_warps, sizeof *sm->age);
@@ -468,7 +470,7 @@ void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now)
 {
     SmCta *c = &sm->ctas[w->cta_slot];
     w->at_barrier = true;
-    sm->barrier_mask |= 1ull << sm_slot_of(sm, w);
+    sm->barrier_mask |= 1ull << w->slot;
     c->n_at_barrier++;
     barrier_check(sm, c, now);
 }

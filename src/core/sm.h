@@ -44,6 +44,7 @@ typedef struct Warp {
     bool exited;      /* issued its exit */
     bool at_barrier;
     uint16_t cta_slot;
+    uint8_t slot;     /* its slot in the SM */
     uint32_t id;      /* front-end warp id: sm * max_warps + slot */
     uint64_t age;     /* launch order, for oldest-first policies */
     const WinstStatic *next; /* I-buffer (NULL: fetch from the front end) */
@@ -200,6 +201,7 @@ typedef struct Sm {
     MemReqQueue replies; /* from the interconnect: the LD/ST unit's response FIFO (sm.response_fifo) */
     uint32_t n_live_ctas, n_done_ctas; /* n_done_ctas: of done_ctas, below */
     uint32_t id, max_warps, n_sched;
+    uint32_t max_pending_regs; /* sm.max_pending_regs: a warp's scoreboard entries */
     /* A cycle without progress whose schedulers stalled on a busy unit (sm_schedule's
      * SmStall): the SM sleeps until the unit's next event instead of repeating that cycle, and
      * the cycles it slept each add `stall`'s counts (account_sleep in sm.c). */

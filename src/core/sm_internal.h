@@ -12,7 +12,6 @@
 #define SM_NO_SET UINT32_MAX
 #define SM_NO_FILL UINT64_MAX
 
-static inline uint32_t sm_slot_of(const Sm *sm, const Warp *w) { return w->id - sm->id * sm->max_warps; }
 
 /* The bit count of an active mask of warp w, counted again only when the mask changes. */
 static inline uint8_t sm_lanes_of(Warp *w, uint32_t mask)
@@ -86,11 +85,11 @@ void sm_sb_compact(Warp *w, uint64_t now);
 static inline void sm_sb_add(Sm *sm, Warp *w, const uint16_t *regs, uint32_t n, uint64_t release, uint64_t now)
 {
     uint32_t k = w->n_sb; /* in a local: the entries' stores may alias the count */
-    if (k + n > sm->cfg->sm.max_pending_regs) {
+    if (k + n > sm->max_pending_regs) {
         sm_sb_compact(w, now);
         k = w->n_sb;
     }
-    CHECK(k + n <= sm->cfg->sm.max_pending_regs); /* warp_compute_ready waited for room */
+    CHECK(k + n <= sm->max_pending_regs); /* warp_compute_ready waited for room */
     for (uint32_t d = 0; d < n; d++)
         w->sb[k++] = (ScoreboardEntry){regs[d], release};
     w->n_sb = k;

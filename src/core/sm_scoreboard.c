@@ -99,7 +99,7 @@ static void warp_compute_ready(Sm *sm, Warp *w, uint64_t now)
     /* Copies in flight hold load records as pending registers do: together they stay within
      * sm.max_pending_regs, which sizes the record pool. A copy needs one. */
     uint32_t need = s->n_dst + ((s->flags & WINST_F_ASYNC) && s->op == WOP_LOAD);
-    uint32_t cap = sm->cfg->sm.max_pending_regs - w->async_n;
+    uint32_t cap = sm->max_pending_regs - w->async_n;
     if (t != UINT64_MAX && w->n_sb + need > cap)
         t = need > cap ? UINT64_MAX : MAX(t, sb_free_by(w, w->n_sb + need - cap));
     w->raw = t > w->ibuf_ready && s->op != WOP_EXIT;
@@ -131,7 +131,7 @@ void sm_warp_update(Sm *sm, Warp *w, uint64_t now)
 {
     sm->sched_epoch++;
     warp_compute_ready(sm, w, now);
-    uint32_t slot = sm_slot_of(sm, w);
+    uint32_t slot = w->slot;
     uint64_t bit = 1ull << slot;
     /* read once: the byte-wide stores below may alias them as far as the compiler knows */
     const bool live = w->live;
