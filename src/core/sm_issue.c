@@ -126,15 +126,17 @@ static void issue(Sm *sm, uint32_t slot, uint64_t now)
         SmUnit u = sm_on_sfu(op) ? SM_UNIT_SFU : SM_UNIT_SP;
         uint64_t *busy = sm->pool_busy[u];
         uint32_t n = sm->pool_units[u];
-        uint64_t t = UINT64_MAX; /* the pool changes only here: its earliest busy cycle too */
-        bool taken = false;      /* by its first free unit */
-        for (uint32_t i = 0; i < n; i++) {
-            if (!taken && busy[i] <= now) {
-                busy[i] = now + sm->ii[op];
-                taken = true;
-            }
+        /* The unit free the longest takes it (one is free: the scheduler asked). Which free unit
+         * takes it does not matter: a free unit's cycle, at most now, is only ever compared with
+         * a later cycle, so the pool behaves the same. The pool changes only here: its earliest
+         * busy cycle too. */
+        uint32_t j = 0;
+        for (uint32_t i = 1; i < n; i++)
+            j = busy[i] < busy[j] ? i : j;
+        busy[j] = now + sm->ii[op];
+        uint64_t t = busy[0];
+        for (uint32_t i = 1; i < n; i++)
             t = MIN(t, busy[i]);
-        }
         sm->pool_free_at[u] = t;
         sm_sb_add(sm, w, wi->s.dst, wi->s.n_dst, now + sm->lat[op], now);
     }
