@@ -15,6 +15,8 @@ void icnt_init(Icnt *n, uint32_t n_src, uint32_t n_dst, const IcntConfig *cfg)
     n->in_buffer = cfg->in_buffer;
     n->src = xcalloc(n_src, sizeof *n->src);
     n->dst = xcalloc(n_dst, sizeof *n->dst);
+    for (uint32_t i = 0; i < n_dst; i++)
+        n->dst[i].head_ready = UINT64_MAX;
     n->dst_queued = xcalloc(bits_words(n_dst), sizeof *n->dst_queued);
     n->packets = n->flits = 0;
     n->n_in_flight = 0;
@@ -38,6 +40,8 @@ void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_
     uint64_t arrive = MAX(depart + flits + n->lat, d->busy_until);
     d->busy_until = arrive + flits;
     r->ready = arrive + flits;
+    if (!d->q.head)
+        d->head_ready = r->ready;
     memreq_queue_push(&d->q, r);
     bits_set(n->dst_queued, dst);
     d->credits_used++;
@@ -49,11 +53,12 @@ void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_
 MemReq *icnt_pop(Icnt *n, uint32_t dst, uint64_t now)
 {
     IcntPort *d = &n->dst[dst];
-    if (!d->q.head || d->q.head->ready > now)
+    if (d->head_ready > now)
         return NULL;
     d->credits_used--;
     n->n_in_flight--;
     MemReq *r = memreq_queue_pop(&d->q);
+    d->head_ready = d->q.head ? d->q.head->ready : UINT64_MAX;
     if (!d->q.head)
         bits_clear(n->dst_queued, dst);
     return r;
@@ -66,7 +71,7 @@ uint64_t icnt_next_event(const Icnt *n)
         return t;
     for (uint32_t wi = 0; wi < bits_words(n->n_dst); wi++)
         for (uint64_t m = n->dst_queued[wi]; m; m &= m - 1)
-            t = MIN(t, n->dst[wi * 64 + (uint32_t)__builtin_ctzll(m)].q.head->ready);
+            t = MIN(t, n->dst[wi * 64 + (uint32_t)__builtin_ctzll(m)].head_ready);
     return t;
 }
 

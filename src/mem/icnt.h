@@ -17,6 +17,8 @@
 
 typedef struct IcntPort {
     uint64_t busy_until; /* source: next cycle it may start a packet; dest: ejection */
+    uint64_t head_ready; /* dest: q.head's delivery cycle (UINT64_MAX: none), kept here so that
+                          * asking whether a packet is there reads the port, not the packet */
     MemReqQueue q;       /* dest: packets in flight or buffered, in arrival order */
     uint32_t credits_used;
 } IcntPort;
@@ -39,11 +41,7 @@ static inline bool icnt_can_push(const Icnt *n, uint32_t src, uint32_t dst, uint
 /* payload_bytes excludes the header. */
 void icnt_push(Icnt *n, uint32_t src, uint32_t dst, MemReq *r, uint32_t payload_bytes, uint64_t now);
 /* Whether a packet has been delivered at dst by now. */
-static inline bool icnt_ready(const Icnt *n, uint32_t dst, uint64_t now)
-{
-    const MemReq *h = n->dst[dst].q.head;
-    return h && h->ready <= now;
-}
+static inline bool icnt_ready(const Icnt *n, uint32_t dst, uint64_t now) { return n->dst[dst].head_ready <= now; }
 /* The next packet delivered at dst by now, or NULL. */
 MemReq *icnt_pop(Icnt *n, uint32_t dst, uint64_t now);
 /* Earliest cycle a packet is deliverable anywhere; UINT64_MAX if none in flight. */
