@@ -83,6 +83,7 @@ struct Dram {
 
     MemReq **ret; /* return queue ring: reads in order of their last column command */
     uint32_t ret_head, ret_n;
+    uint64_t ret_due; /* ready cycle of the ring's head (NEVER when empty): one compare per pop */
 
     uint64_t act_ready; /* tRRD after any ACT */
     uint64_t col_ready; /* tCCD after any column command */
@@ -125,6 +126,7 @@ Dram *dram_create(const Config *cfg, uint32_t id, Stats *st)
     d->banks = xcalloc(c->n_banks, sizeof *d->banks);
     d->groups = xcalloc(c->n_bank_groups, sizeof *d->groups);
     d->ret = xcalloc(c->return_queue, sizeof *d->ret);
+    d->ret_due = NEVER;
     for (uint32_t b = 0; b < c->n_banks; b++) {
         d->banks[b].open_row = ROW_CLOSED;
         d->banks[b].group = b % c->n_bank_groups;
@@ -305,8 +307,10 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
     } else {
         d->st.reads++;
         CHECK(d->ret_n < d->t.return_queue);
-        d->ret[(d->ret_head + d->ret_n) % d->t.return_queue] = r;
-        d->ret_n++;
+        uint32_t at = d->ret_head + d->ret_n;
+        d->ret[at < d->t.return_queue ? at : at - d->t.return_queue] = r;
+        if (!d->ret_n++)
+            d->ret_due = r->ready;
     }
 }
 
@@ -382,20 +386,19 @@ bool dram_tick(Dram *d, uint64_t now)
 
 MemReq *dram_pop_reply(Dram *d, uint64_t now)
 {
-    if (!d->ret_n)
+    if (d->ret_due > now)
         return NULL;
     MemReq *r = d->ret[d->ret_head];
-    if (r->ready > now)
-        return NULL;
-    d->ret_head = (d->ret_head + 1) % d->t.return_queue;
-    d->ret_n--;
+    if (++d->ret_head == d->t.return_queue)
+        d->ret_head = 0;
+    d->ret_due = --d->ret_n ? d->ret[d->ret_head]->ready : NEVER;
     r->is_reply = true;
     return r;
 }
 
 uint64_t dram_next_event(const Dram *d, uint64_t now)
 {
-    uint64_t t = d->ret_n ? d->ret[d->ret_head]->ready : NEVER;
+    uint64_t t = d->ret_due;
     if (d->waiting_banks)
         t = now; /* an idle bank takes a request at the next tick */
     for (uint64_t m = d->busy_banks; m && t > now; m &= m - 1) {
