@@ -170,10 +170,10 @@ bool dram_can_accept(const Dram *d) { return d->q_n < d->t.queue; }
 
 bool dram_push(Dram *d, MemReq *r, uint64_t now)
 {
-    CHECK(d->q_n < d->t.queue);
-    CHECK(r->bank < d->t.n_banks && r->row != ROW_CLOSED);
-    DramBank *b = &d->banks[r->bank];
-    size_t base = (size_t)r->bank * d->t.queue;
+    uint32_t bank = r->bank;
+    CHECK(d->q_n < d->t.queue && bank < d->t.n_banks && r->row != ROW_CLOSED);
+    DramBank *b = &d->banks[bank];
+    size_t base = (size_t)bank * d->t.queue;
     if (b->q_start + b->n_queued == d->t.queue) { /* at the end of its part: move to the front */
         for (uint32_t k = 0; k < b->n_queued; k++) {
             d->q[base + k] = d->q[base + b->q_start + k];
@@ -182,25 +182,24 @@ bool dram_push(Dram *d, MemReq *r, uint64_t now)
         b->q_start = 0;
     }
     size_t at = base + b->q_start + b->n_queued++;
-    d->q[at] = (DramSchedEntry){.bank = r->bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
+    d->q[at] = (DramSchedEntry){.bank = bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
     d->q_req[at] = r;
-    d->q_n++;
-    if (d->q_n == d->t.queue)
+    if (++d->q_n == d->t.queue)
         d->full_since = now;
     if (b->req)
         return false; /* its bank looks at the queue only when it finishes */
-    d->waiting_banks |= 1ull << r->bank;
+    d->waiting_banks |= 1ull << bank;
     return true;
 }
 
-/* Move entry i of bank `bank`'s queue into the (idle) bank. */
-static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
+/* Move entry i of idle bank `bank`'s queue q (its part of the scheduler queue) into the bank. */
+static inline void take_request(Dram *d, uint32_t bank, DramSchedEntry *q, uint32_t i, uint64_t now)
 {
     DramBank *b = &d->banks[bank];
-    size_t base = (size_t)bank * d->t.queue + b->q_start;
-    DramSchedEntry *q = &d->q[base];
-    MemReq **q_req = &d->q_req[base], *r = q_req[i];
-    if (d->q_n == d->t.queue)
+    MemReq **q_req = &d->q_req[q - d->q], *r = q_req[i];
+    b->req = r;
+    b->req_write = q[i].is_write;
+    if (d->q_n-- == d->t.queue)
         d->st.queue_full += now - d->full_since;
     /* Close the gap from the nearer end (a bank holds few: no library call); the pick is
      * mostly the oldest, which moves nothing. */
@@ -216,23 +215,20 @@ static void take_request(Dram *d, uint32_t bank, uint32_t i, uint64_t now)
             q_req[k - 1] = q_req[k];
         }
     }
-    d->q_n--;
     if (!--b->n_queued)
         b->q_start = 0;
-    b->req = r;
-    d->busy_banks |= 1ull << r->bank;
-    d->waiting_banks &= ~(1ull << r->bank);
-    if (b->open_row == ROW_CLOSED)
-        d->act_banks |= 1ull << r->bank;
-    else if (b->open_row == r->row)
-        d->col_banks |= 1ull << r->bank;
-    b->req_write = req_is_write(r);
-    uint32_t size = r->size_bytes ? r->size_bytes : 1;
-    b->cols_left = (size + d->bytes_per_col - 1) / d->bytes_per_col;
-    if (b->open_row == r->row)
+    uint64_t bit = 1ull << bank;
+    d->busy_banks |= bit;
+    if (b->open_row == r->row) {
+        d->col_banks |= bit;
         d->st.row_hits++;
-    else
+    } else {
+        if (b->open_row == ROW_CLOSED)
+            d->act_banks |= bit;
         d->st.row_misses++;
+    }
+    uint32_t size = r->size_bytes; /* 0 still takes a column command */
+    b->cols_left = size <= d->bytes_per_col ? 1 : (size + d->bytes_per_col - 1) / d->bytes_per_col;
 }
 
 /* The command bank `bank` needs next for its request, and the earliest cycle it may issue
@@ -341,22 +337,42 @@ static void issue(Dram *d, uint32_t bank, DramCmd cmd, uint64_t now)
     }
 }
 
-bool dram_tick(Dram *d, uint64_t now)
+/* Each idle bank with requests queued takes the one the scheduler policy picks. Out of line:
+ * most ticks have none, and inline it costs every tick the registers it needs. */
+static __attribute__((noinline)) void take_requests(Dram *d, uint64_t now)
 {
-    bool changed = false;
     for (uint64_t m = d->waiting_banks; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
-        DramBank *b = &d->banks[i];
-        const DramSchedEntry *q = &d->q[(size_t)i * d->t.queue + b->q_start];
+        const DramBank *b = &d->banks[i];
+        DramSchedEntry *q = &d->q[(size_t)i * d->t.queue + b->q_start];
         int pick = d->sched->pick(q, b->n_queued, i, b->open_row);
-        CHECK(pick >= 0 && (uint32_t)pick < b->n_queued && q[pick].bank == i);
-        take_request(d, i, (uint32_t)pick, now);
-        changed = true;
+        CHECK(pick >= 0 && (uint32_t)pick < b->n_queued); /* the bank's own queue: all its entries */
+        take_request(d, i, q, (uint32_t)pick, now);
     }
+    d->waiting_banks = 0;
+}
+
+/* The first bank of `banks` (busy ones, in bank order) whose next command may issue at now,
+ * with that command in *cmd; -1 when none. */
+static inline int first_ready(const Dram *d, uint64_t banks, uint64_t now, DramCmd *cmd)
+{
+    for (; banks; banks &= banks - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(banks);
+        uint64_t at;
+        *cmd = next_command(d, i, &at);
+        if (at <= now)
+            return (int)i;
+    }
+    return -1;
+}
+
+bool dram_tick(Dram *d, uint64_t now)
+{
+    bool changed = d->waiting_banks != 0;
+    if (changed)
+        take_requests(d, now);
     if (d->cmd_ready > now)
         return changed;
-    /* Busy banks in round-robin order from d->rr: those at or above it, then those below. */
-    uint32_t n = d->t.n_banks;
     /* Left out: banks whose command the controller-wide constraints hold back past now (tRRD
      * for an ACT; tCCD, the data bus or tCDLR for a column command). They would not issue, and
      * the others keep their order. */
@@ -367,21 +383,15 @@ bool dram_tick(Dram *d, uint64_t now)
         if (MIN(d->col_rd_ready, d->col_wr_ready) > now)
             busy &= ~d->col_banks;
     }
+    /* Busy banks in round-robin order from d->rr: those at or above it, then those below. */
     uint64_t above = busy & (~0ull << d->rr);
-    uint64_t parts[2] = {above, busy & ~above};
-    for (int p = 0; p < 2; p++) {
-        for (uint64_t m = parts[p]; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m);
-            uint64_t at;
-            DramCmd cmd = next_command(d, i, &at);
-            if (at <= now) {
-                issue(d, i, cmd, now);
-                d->rr = i + 1 == n ? 0 : i + 1;
-                return true;
-            }
-        }
-    }
-    return changed;
+    DramCmd cmd;
+    int i = first_ready(d, above, now, &cmd);
+    if (i < 0 && (i = first_ready(d, busy & ~above, now, &cmd)) < 0)
+        return changed;
+    issue(d, (uint32_t)i, cmd, now);
+    d->rr = (uint32_t)i + 1 == d->t.n_banks ? 0 : (uint32_t)i + 1;
+    return true;
 }
 
 MemReq *dram_pop_reply(Dram *d, uint64_t now)
