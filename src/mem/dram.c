@@ -92,6 +92,7 @@ struct Dram {
     /* The earliest read and write column command by the four above but cmd_ready (tCCD, the
      * data bus, tCDLR), found at each column command rather than at each bank's every look. */
     uint64_t col_rd_ready, col_wr_ready;
+    uint64_t col_any_ready; /* the earlier of the two */
     uint64_t cmd_ready; /* one command per cycle */
     uint32_t rr;        /* bank the command scan starts at */
 
@@ -255,7 +256,7 @@ static inline __attribute__((always_inline)) DramCmd next_command(const Dram *d,
         t = MAX(t, d->col_wr_ready);
     } else {
         t = MAX(t, d->col_rd_ready);
-        if (b->cols_left == 1 && d->ret_n == d->t.return_queue)
+        if (d->ret_n == d->t.return_queue && b->cols_left == 1) /* seldom full: asked first */
             t = NEVER;
     }
     *at = t;
@@ -287,6 +288,7 @@ static void issue_column(Dram *d, uint32_t bank, uint64_t now)
         wr = MAX(wr, d->bus_free - d->t.tWL);
     d->col_rd_ready = MAX(rd, d->rd_ready);
     d->col_wr_ready = wr;
+    d->col_any_ready = MIN(d->col_rd_ready, wr);
     if (--b->cols_left)
         return;
     MemReq *r = b->req;
@@ -377,12 +379,10 @@ bool dram_tick(Dram *d, uint64_t now)
      * for an ACT; tCCD, the data bus or tCDLR for a column command). They would not issue, and
      * the others keep their order. */
     uint64_t busy = d->busy_banks;
-    if (busy & (busy - 1)) { /* one bank is as quickly asked */
-        if (d->act_ready > now)
-            busy &= ~d->act_banks;
-        if (MIN(d->col_rd_ready, d->col_wr_ready) > now)
-            busy &= ~d->col_banks;
-    }
+    if (d->act_ready > now)
+        busy &= ~d->act_banks;
+    if (d->col_any_ready > now)
+        busy &= ~d->col_banks;
     /* Busy banks in round-robin order from d->rr: those at or above it, then those below. */
     uint64_t above = busy & (~0ull << d->rr);
     DramCmd cmd;
