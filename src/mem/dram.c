@@ -169,20 +169,12 @@ void dram_set_write_done(Dram *d, DramWriteDoneFn fn, void *ctx)
 
 bool dram_can_accept(const Dram *d) { return d->q_n < d->t.queue; }
 
-bool dram_push(Dram *d, MemReq *r, uint64_t now)
+/* Append r to its bank's part of the queue, which has room at its end. */
+static inline bool queue_append(Dram *d, MemReq *r, uint64_t now)
 {
     uint32_t bank = r->bank;
-    CHECK(d->q_n < d->t.queue && bank < d->t.n_banks && r->row != ROW_CLOSED);
     DramBank *b = &d->banks[bank];
-    size_t base = (size_t)bank * d->t.queue;
-    if (b->q_start + b->n_queued == d->t.queue) { /* at the end of its part: move to the front */
-        for (uint32_t k = 0; k < b->n_queued; k++) {
-            d->q[base + k] = d->q[base + b->q_start + k];
-            d->q_req[base + k] = d->q_req[base + b->q_start + k];
-        }
-        b->q_start = 0;
-    }
-    size_t at = base + b->q_start + b->n_queued++;
+    size_t at = (size_t)bank * d->t.queue + b->q_start + b->n_queued++;
     d->q[at] = (DramSchedEntry){.bank = bank, .row = r->row, .arrival = now, .is_write = req_is_write(r)};
     d->q_req[at] = r;
     if (++d->q_n == d->t.queue)
@@ -193,11 +185,37 @@ bool dram_push(Dram *d, MemReq *r, uint64_t now)
     return true;
 }
 
-/* Move entry i of idle bank `bank`'s queue q (its part of the scheduler queue) into the bank. */
-static inline void take_request(Dram *d, uint32_t bank, DramSchedEntry *q, uint32_t i, uint64_t now)
+/* r's bank's requests reached the end of its part of the queue: move them to its front, then
+ * append r. Out of line, and called last: seldom, and otherwise every push would pay for the
+ * registers it needs. */
+static __attribute__((noinline, cold)) bool queue_to_front_append(Dram *d, MemReq *r, uint64_t now)
+{
+    DramBank *b = &d->banks[r->bank];
+    size_t base = (size_t)r->bank * d->t.queue;
+    for (uint32_t k = 0; k < b->n_queued; k++) {
+        d->q[base + k] = d->q[base + b->q_start + k];
+        d->q_req[base + k] = d->q_req[base + b->q_start + k];
+    }
+    b->q_start = 0;
+    return queue_append(d, r, now);
+}
+
+bool dram_push(Dram *d, MemReq *r, uint64_t now)
+{
+    CHECK(d->q_n < d->t.queue && r->bank < d->t.n_banks && r->row != ROW_CLOSED);
+    const DramBank *b = &d->banks[r->bank];
+    if (b->q_start + b->n_queued == d->t.queue)
+        return queue_to_front_append(d, r, now);
+    return queue_append(d, r, now);
+}
+
+/* Move entry i of idle bank `bank`'s queue, at q[base] (its part of the scheduler queue), into
+ * the bank. */
+static inline void take_request(Dram *d, uint32_t bank, size_t base, uint32_t i, uint64_t now)
 {
     DramBank *b = &d->banks[bank];
-    MemReq **q_req = &d->q_req[q - d->q], *r = q_req[i];
+    DramSchedEntry *q = &d->q[base];
+    MemReq **q_req = &d->q_req[base], *r = q_req[i];
     b->req = r;
     b->req_write = q[i].is_write;
     if (d->q_n-- == d->t.queue)
@@ -346,10 +364,14 @@ static __attribute__((noinline)) void take_requests(Dram *d, uint64_t now)
     for (uint64_t m = d->waiting_banks; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
         const DramBank *b = &d->banks[i];
-        DramSchedEntry *q = &d->q[(size_t)i * d->t.queue + b->q_start];
-        int pick = d->sched->pick(q, b->n_queued, i, b->open_row);
-        CHECK(pick >= 0 && (uint32_t)pick < b->n_queued); /* the bank's own queue: all its entries */
-        take_request(d, i, q, (uint32_t)pick, now);
+        size_t base = (size_t)i * d->t.queue + b->q_start;
+        uint32_t pick = 0; /* a lone request is the only answer a policy may give */
+        if (b->n_queued > 1) {
+            int p = d->sched->pick(&d->q[base], b->n_queued, i, b->open_row);
+            CHECK(p >= 0 && (uint32_t)p < b->n_queued); /* the bank's own queue: all its entries */
+            pick = (uint32_t)p;
+        }
+        take_request(d, i, base, pick, now);
     }
     d->waiting_banks = 0;
 }
