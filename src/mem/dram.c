@@ -251,32 +251,28 @@ static inline void take_request(Dram *d, uint32_t bank, size_t base, uint32_t i,
 }
 
 /* The command bank `bank` needs next for its request, and the earliest cycle it may issue
- * (NEVER while a read's last column command waits for room in the return queue). Inline in
- * the scans, which ask it of each busy bank: the call cost more than the answer (GCC kept it
- * out of line, also with -O3 -flto). */
+ * but for cmd_ready, which the callers apply once (NEVER while a read's last column command
+ * waits for room in the return queue). Inline in the scans, which ask it of each busy bank:
+ * the call cost more than the answer (GCC kept it out of line, also with -O3 -flto). */
 static inline __attribute__((always_inline)) DramCmd next_command(const Dram *d, uint32_t bank, uint64_t *at)
 {
     const DramBank *b = &d->banks[bank];
-    uint64_t t = d->cmd_ready;
     if (b->open_row == ROW_CLOSED) {
-        t = MAX(t, MAX(b->act_ready, d->act_ready));
-        *at = t;
+        *at = MAX(b->act_ready, d->act_ready);
         return CMD_ACT;
     }
     const DramGroup *g = &d->groups[b->group];
     if (b->open_row != b->req->row) {
-        t = MAX(t, MAX(b->pre_ready, g->pre_ready));
-        *at = t;
+        *at = MAX(b->pre_ready, g->pre_ready);
         return CMD_PRE;
     }
-    t = MAX(t, MAX(b->col_ready, g->col_ready));
-    if (b->req_write) {
+    uint64_t t = MAX(b->col_ready, g->col_ready);
+    if (b->req_write)
         t = MAX(t, d->col_wr_ready);
-    } else {
+    else if (d->ret_n == d->t.return_queue && b->cols_left == 1) /* seldom full: asked first */
+        t = NEVER;
+    else
         t = MAX(t, d->col_rd_ready);
-        if (d->ret_n == d->t.return_queue && b->cols_left == 1) /* seldom full: asked first */
-            t = NEVER;
-    }
     *at = t;
     return CMD_COL;
 }
@@ -430,14 +426,16 @@ MemReq *dram_pop_reply(Dram *d, uint64_t now)
 
 uint64_t dram_next_event(const Dram *d, uint64_t now)
 {
-    uint64_t t = d->ret_due;
-    if (d->waiting_banks)
-        t = now; /* an idle bank takes a request at the next tick */
-    for (uint64_t m = d->busy_banks; m && t > now; m &= m - 1) {
+    if (d->waiting_banks || d->ret_due <= now)
+        return now; /* an idle bank takes a request, or a reply is ready */
+    /* The earliest bank but for cmd_ready: once one is due, the rest cannot change the answer. */
+    uint64_t banks = NEVER;
+    for (uint64_t m = d->busy_banks; m && banks > now; m &= m - 1) {
         uint64_t at;
         next_command(d, (uint32_t)__builtin_ctzll(m), &at);
-        t = MIN(t, at);
+        banks = MIN(banks, at);
     }
+    uint64_t t = MIN(d->ret_due, MAX(banks, d->cmd_ready));
     return t == NEVER ? NEVER : MAX(t, now);
 }
 
@@ -475,6 +473,7 @@ void dram_dump(const Dram *d, FILE *f)
         if (b->req) {
             uint64_t at;
             DramCmd cmd = next_command(d, i, &at);
+            at = MAX(at, d->cmd_ready);
             fprintf(f, " serving %s addr=0x%" PRIx64 " row=%u cols_left=%u next=%s at ", b->req_write ? "write" : "read",
                     b->req->addr, b->req->row, b->cols_left, cmd_names[cmd]);
             if (at == NEVER)
