@@ -423,9 +423,9 @@ static inline __attribute__((always_inline)) bool dram_domain_tick(Gpu *g, uint6
                 bits_set(g->slice_replies, r->slice);
             acted = true;
         }
-        /* After a command (or a bank taking a request) another is mostly due the next cycle (9
-         * times in 10 on divergent): look then rather than work it out now. A tick that does
-         * nothing finds the exact wait, from the state it left. */
+        /* After a command or a bank taking a request, the controller mostly has more to do the
+         * next cycle (on divergent 6 times in 7): look then rather than work out when. A tick
+         * that does nothing finds the exact wait, from the state it left. */
         wake[p] = ticked ? now + 1 : dram_next_event(d, now + 1);
         due[p] = MIN(wake[p], q->head ? q->head->ready : UINT64_MAX);
         progress |= acted;
@@ -448,7 +448,7 @@ static void next_events(const Gpu *g, uint64_t ev[DOMAIN_COUNT])
             l2 = MIN(l2, l2_next_event(&g->slices[wi * 64 + (uint32_t)__builtin_ctzll(m)]));
     uint64_t dram = UINT64_MAX;
     for (uint32_t p = 0; p < g->n_partitions; p++) {
-        /* dram_wake is the controller's next event, found when it last changed */
+        /* dram_wake: the controller's next event or, after a tick that changed it, the next cycle */
         dram = MIN(dram, MAX(g->dram_wake[p], g->cycle[DOMAIN_DRAM]));
         if (g->dram_delay[p].head)
             dram = MIN(dram, MAX(g->dram_delay[p].head->ready, g->cycle[DOMAIN_DRAM]));
