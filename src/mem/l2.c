@@ -186,6 +186,7 @@ static int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_ad
     queue_writeback(s, set, (uint32_t)w, &victim);
     if (victim.state == LINE_VALID)
         tags_evict(&s->tags, set, (uint32_t)w, a->warp_uid, now, false);
+    a->way = (uint32_t)w; /* the record names its line: the policy hears it as it is */
     tags_install(&s->tags, set, (uint32_t)w, local_addr, state, a);
     return w;
 }
@@ -440,6 +441,7 @@ void l2_copy_fill(L2Slice *s, uint64_t local_addr, uint64_t now)
         way = (uint32_t)w;
         if (victim.state == LINE_VALID)
             tags_evict(t, set, way, UINT32_MAX, now, false);
+        a.way = way;
         tags_install(t, set, way, local_addr, LINE_VALID, &a); /* a sectored one gets its sector below */
         break;
     }

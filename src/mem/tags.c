@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAGS_NARROW = 16 }; /* ways a probe scans one by one; wider sets compare fingerprints */
-
 void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *owner, Stats *st,
                const char *stat_prefix, uint32_t instance)
 {
@@ -33,11 +31,9 @@ void tags_init(Tags *t, const CacheConfig *cc, const Config *cfg, const char *ow
     t->repl_state = ro->create ? ro->create(&t->repl_ctx, cc->n_sets, cc->assoc) : NULL;
     t->lines = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->lines);
     CHECK(cc->assoc <= 64); /* the per-set way masks */
+    t->all_ways = cc->assoc == 64 ? UINT64_MAX : (1ull << cc->assoc) - 1;
     t->fp_stride = (cc->assoc + 7) / 8 * 8;
-    if (cc->assoc > TAGS_NARROW)
-        t->fp = xcalloc((size_t)cc->n_sets * t->fp_stride, 1);
-    else
-        t->keys = xcalloc((size_t)cc->n_sets * cc->assoc, sizeof *t->keys);
+    t->fp = xcalloc((size_t)cc->n_sets * t->fp_stride, 1);
     t->used_ways = xcalloc(cc->n_sets, sizeof *t->used_ways);
     t->valid_ways = xcalloc(cc->n_sets, sizeof *t->valid_ways);
     t->sector_bytes = cc->sector_bytes;
@@ -62,11 +58,9 @@ void tags_free(Tags *t)
     free(t->lines);
     free(t->sectors);
     free(t->fp);
-    free(t->keys);
     free(t->used_ways);
     free(t->valid_ways);
     t->fp = NULL;
-    t->keys = NULL;
     t->used_ways = t->valid_ways = NULL;
     t->lines = NULL;
     t->sectors = NULL;
@@ -119,9 +113,23 @@ static inline TagsProbe found(const Tags *t, uint32_t set, uint32_t w, uint32_t 
     return t->valid_ways[set] >> w & 1 ? TAGS_HIT : TAGS_HIT_RESERVED;
 }
 
-/* tags_probe for wide sets (more than TAGS_NARROW ways): eight fingerprints a step. Every byte
- * equal to la's (and a few above one, the zero-byte test's false hits) gets its high bit; each
- * is checked, lowest way first, so the way found is the one a scan of the ways finds. */
+/* The ways among `cand` (bit 8i + 7: way base + i; the bytes of a fingerprint word matching
+ * la's, and a few above one, the zero-byte test's false hits) that are in use and hold la:
+ * the lowest, as a scan of the ways finds, or -1. */
+static inline int match_way(const TagLine *l, uint64_t la, uint64_t used, uint32_t base, uint64_t cand)
+{
+    for (; cand; cand &= cand - 1) {
+        uint32_t w = base + (uint32_t)__builtin_ctzll(cand) / 8; /* used bits: none at w >= assoc */
+        if ((used >> w & 1) && l[w].line_addr == la)
+            return (int)w;
+    }
+    return -1;
+}
+
+/* The bytes of x that are zero have their high bit set (and a few above one too). */
+static inline uint64_t zero_bytes(uint64_t x) { return (x - TAGS_BYTES) & ~x & (TAGS_BYTES << 7); }
+
+/* tags_probe for sets of more than 8 ways: eight fingerprints a step. */
 __attribute__((noinline)) static TagsProbe probe_wide(const Tags *t, uint32_t set, uint64_t la, uint32_t *way_out)
 {
     uint64_t used = t->used_ways[set], want = line_fp(la) * TAGS_BYTES;
@@ -130,44 +138,51 @@ __attribute__((noinline)) static TagsProbe probe_wide(const Tags *t, uint32_t se
     for (uint32_t base = 0; base < t->assoc && (used >> base); base += 8) {
         uint64_t x;
         memcpy(&x, fp + base, 8);
-        x ^= want;
-        for (uint64_t m = (x - TAGS_BYTES) & ~x & (TAGS_BYTES << 7); m; m &= m - 1) {
-            uint32_t w = base + (uint32_t)__builtin_ctzll(m) / 8;
-            if (w < t->assoc && (used >> w & 1) && l[w].line_addr == la)
-                return found(t, set, w, way_out);
-        }
+        int w = match_way(l, la, used, base, zero_bytes(x ^ want));
+        if (w >= 0)
+            return found(t, set, (uint32_t)w, way_out);
     }
     return TAGS_MISS;
 }
 
+/* Up to 8 ways, one fingerprint word: fewer instructions than a scan of the line addresses
+ * even at 4 ways, as a missing line's probe seldom compares an address. */
 TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
 {
-    uint64_t la = addr >> t->line_bits, used = t->used_ways[set];
-    if (t->fp)
+    uint64_t la = addr >> t->line_bits, x;
+    if (t->assoc > 8)
         return probe_wide(t, set, la, way_out);
-    const uint64_t *k = &t->keys[set * t->assoc]; /* up to TAGS_NARROW ways a scan is cheapest */
-    for (uint32_t w = 0; w < t->assoc; w++)
-        if (k[w] == la && (used >> w & 1)) /* the first such way, as a scan of the lines finds */
-            return found(t, set, w, way_out);
-    return TAGS_MISS;
+    memcpy(&x, &t->fp[(size_t)set * 8], 8);
+    int w = match_way(&t->lines[set * t->assoc], la, t->used_ways[set], 0, zero_bytes(x ^ line_fp(la) * TAGS_BYTES));
+    return w >= 0 ? found(t, set, (uint32_t)w, way_out) : TAGS_MISS;
+}
+
+/* The record a hook about (set, way) hears: the caller's own when it names them already (the
+ * caches fill them in before they call), else *copy made to name them. */
+static inline const ReplAccess *access_at(const ReplAccess *a, uint32_t set, uint32_t way, ReplAccess *copy)
+{
+    if (a->set == set && a->way == way)
+        return a;
+    *copy = *a;
+    copy->set = set;
+    copy->way = way;
+    return copy;
 }
 
 int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted)
 {
-    TagLine *l = &t->lines[set * t->assoc];
     evicted->state = LINE_INVALID;
-    uint64_t all = t->assoc == 64 ? UINT64_MAX : (1ull << t->assoc) - 1, free_ways = ~t->used_ways[set] & all;
+    uint64_t free_ways = ~t->used_ways[set] & t->all_ways;
     if (free_ways) /* the first invalid way */
         return (int)__builtin_ctzll(free_ways);
     uint64_t candidates = t->valid_ways[set];
     if (!candidates)
         return REPL_STALL;
-    ReplAccess va = *a;
-    va.set = set;
-    int w = t->repl->victim(t->repl_state, &va, candidates);
+    ReplAccess copy;
+    int w = t->repl->victim(t->repl_state, access_at(a, set, a->way, &copy), candidates); /* way: unused */
     if (w >= 0) {
         CHECK((unsigned)w < t->assoc && (candidates >> w & 1));
-        *evicted = l[w];
+        *evicted = *tags_line(t, set, (uint32_t)w);
     }
     return w;
 }
@@ -177,10 +192,7 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     TagLine *l = tags_line(t, set, way);
     CHECK(l->state == LINE_INVALID);
     l->line_addr = addr >> t->line_bits;
-    if (t->fp)
-        t->fp[(size_t)set * t->fp_stride + way] = line_fp(l->line_addr);
-    else
-        t->keys[set * t->assoc + way] = l->line_addr;
+    t->fp[(size_t)set * t->fp_stride + way] = line_fp(l->line_addr);
     set_state(t, set, way, state);
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;
@@ -188,10 +200,8 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     l->inserted_cta = a->cta;
     l->last_pc = a->pc;
     if (t->repl->on_insert) {
-        ReplAccess ia = *a;
-        ia.set = set;
-        ia.way = way;
-        t->repl->on_insert(t->repl_state, &ia);
+        ReplAccess copy;
+        t->repl->on_insert(t->repl_state, access_at(a, set, way, &copy));
     }
 }
 
@@ -204,13 +214,11 @@ static void sectors_state(Tags *t, uint32_t set, uint32_t way, const TagSectors 
 }
 
 /* The policy hears that data of (set, way) arrived. */
-static void tell_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
+static inline void tell_fill(Tags *t, uint32_t set, uint32_t way, const ReplAccess *a)
 {
     if (t->repl->on_fill) {
-        ReplAccess fa = *a;
-        fa.set = set;
-        fa.way = way;
-        t->repl->on_fill(t->repl_state, &fa);
+        ReplAccess copy;
+        t->repl->on_fill(t->repl_state, access_at(a, set, way, &copy));
     }
 }
 

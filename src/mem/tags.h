@@ -54,13 +54,13 @@ typedef struct Tags {
     TagLine *lines; /* n_sets * assoc, set-major */
     /* Kept with the lines' states and addresses (only tags.c writes them), so that a probe
      * reads one dense row and a victim choice no way at all: per set the ways not invalid and
-     * the valid ways (assoc <= 64), and per way, stale once invalid, up to 16 ways its line_addr
-     * (keys), above that a byte hashed from it (fp, fp_stride bytes a set: assoc rounded up to
-     * 8), which the probe compares eight at a time. */
-    uint64_t *keys;
+     * the valid ways (assoc <= 64), and per way, stale once invalid, a byte hashed from its
+     * line_addr (fp, fp_stride bytes a set: assoc rounded up to 8), which the probe compares
+     * eight at a time. */
     uint8_t *fp;
     uint32_t fp_stride;
     uint64_t *used_ways, *valid_ways;
+    uint64_t all_ways; /* the mask of every way of a set */
 } Tags;
 
 typedef enum TagsProbe { TAGS_MISS, TAGS_HIT, TAGS_HIT_RESERVED } TagsProbe;
@@ -119,8 +119,7 @@ void tags_hit(Tags *t, const ReplAccess *a);
 /* Whether every way of `set` is reserved (tags_choose_victim then stalls without the policy). */
 static inline bool tags_set_reserved(const Tags *t, uint32_t set)
 {
-    uint64_t all = t->assoc == 64 ? UINT64_MAX : (1ull << t->assoc) - 1;
-    return t->used_ways[set] == all && !t->valid_ways[set];
+    return t->used_ways[set] == t->all_ways && !t->valid_ways[set];
 }
 /* A valid line leaves: replaced by warp by_uid's access, or written by its store (by_write);
  * tells the policy (on_evict) and makes the way invalid. */
