@@ -6,6 +6,7 @@
 #include "base/base.h"
 #include "mem/addrdec.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *st)
@@ -22,6 +23,7 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     tags_init(&s->tags, &cfg->l2, cfg, "l2", st, prefix, id);
     s->sector_replies = cfg->mem.sector_replies && tags_sectored(&s->tags);
     mshr_init(&s->mshr, cfg->l2.mshr_entries, cfg->l2.mshr_max_merge);
+    s->fetch_way = xcalloc(cfg->l2.mshr_entries, sizeof *s->fetch_way); /* assoc <= 64 (tags.c) */
     stats_counter(st, &s->access, "l2[%u].access", "L2 reads and atomics looked up (a sectored L2: one per sector)",
                   id);
     stats_counter(st, &s->hit, "l2[%u].hit", "L2 reads and atomics that hit", id);
@@ -47,6 +49,7 @@ void l2_free(L2Slice *s)
 {
     tags_free(&s->tags);
     mshr_free_all(&s->mshr);
+    free(s->fetch_way);
 }
 
 static inline uint32_t l2_set_of(const L2Slice *s, uint64_t local_addr)
@@ -67,10 +70,10 @@ bool l2_can_accept(L2Slice *s, uint64_t now)
     return s->in_arrived < s->in_cap;
 }
 
-/* r joins `in` behind every other request, in its ROP delay. */
-static void in_append(L2Slice *s, MemReq *r)
+/* r, an access to `set`, joins `in` behind every other request, in its ROP delay. */
+static void in_append(L2Slice *s, MemReq *r, uint32_t set)
 {
-    r->l2_set = l2_set_of(s, r->local_addr); /* once, not at each try */
+    r->l2_set = set; /* found once, not at each try */
     memreq_queue_push(&s->in, r);
     if (!s->rop_next)
         s->rop_next = r;
@@ -84,10 +87,13 @@ __attribute__((noinline)) static void push_sectors(L2Slice *s, MemReq *r)
     const Tags *t = &s->tags;
     uint32_t sectors = tags_sectors_of_segments(t, r->sectors);
     uint64_t line_mask = ~(uint64_t)(t->line_bytes - 1);
+    /* the set index uses no bit below the line's (nor does index_drop move one up into it) */
+    uint32_t set = l2_set_of(s, r->local_addr), segs0 = tags_segments_of_sectors(t, 1);
     MemReq *q = NULL;
     r->subs_left = (uint8_t)popcount_u32(sectors);
     for (; sectors; sectors &= sectors - 1) {
-        uint64_t off = (uint64_t)__builtin_ctz(sectors) << t->sector_bits;
+        uint32_t i = (uint32_t)__builtin_ctz(sectors);
+        uint64_t off = (uint64_t)i << t->sector_bits;
         q = mempool_get(s->pool);
         q->kind = r->kind;
         q->inst = r->inst;
@@ -95,12 +101,12 @@ __attribute__((noinline)) static void push_sectors(L2Slice *s, MemReq *r)
         q->addr = (r->addr & line_mask) + off;
         q->local_addr = (r->local_addr & line_mask) + off;
         q->size_bytes = t->sector_bytes;
-        q->sectors = tags_segments_of_sectors(t, 1u << (off >> t->sector_bits));
+        q->sectors = segs0 << (i * t->segs_per_sector);
         q->slice = s->id;
         q->token = r->pool_id; /* its request */
         q->ready = r->ready;
         q->issued = r->issued;
-        in_append(s, q);
+        in_append(s, q, set);
     }
 }
 
@@ -110,7 +116,7 @@ void l2_push(L2Slice *s, MemReq *r, uint64_t now)
     if (tags_sectored(&s->tags))
         push_sectors(s, r);
     else
-        in_append(s, r);
+        in_append(s, r, l2_set_of(s, r->local_addr));
 }
 
 uint64_t l2_next_event(const L2Slice *s)
@@ -207,10 +213,13 @@ static bool merge_miss(L2Slice *s, uint64_t key, MemReq *r)
     return true;
 }
 
-/* r missed: it waits in a new MSHR entry `key` and `bytes` at addr are fetched from DRAM. */
-static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint64_t addr, uint64_t local_addr, uint32_t bytes)
+/* r missed: it waits in a new MSHR entry `key` and `bytes` at addr are fetched from DRAM into
+ * the line reserved in `way`. The fetch carries its entry (token), and the entry its way, so
+ * that the fill looks neither up. */
+static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint32_t way, uint64_t addr, uint64_t local_addr, uint32_t bytes)
 {
-    mshr_alloc(&s->mshr, key, r->pool_id);
+    int e = mshr_alloc(&s->mshr, key, r->pool_id);
+    s->fetch_way[e] = (uint8_t)way;
     MemReq *f = mempool_get(s->pool);
     f->kind = MREQ_READ;
     f->addr = addr;
@@ -218,7 +227,8 @@ static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint64_t addr, uint64_t l
     f->size_bytes = bytes;
     f->sectors = r->sectors;
     f->slice = s->id;
-    f->l2_set = local_addr == r->local_addr ? r->l2_set : l2_set_of(s, local_addr); /* its fill's */
+    f->token = (uint32_t)e;
+    f->l2_set = r->l2_set; /* its line's (as in push_sectors), where its fill goes */
     memreq_queue_push(&s->to_dram, f);
     s->access++;
     s->miss++;
@@ -276,10 +286,11 @@ static bool serve_read(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
     case TAGS_MISS:
         break;
     }
-    if (!can_miss(s, true, 2) || place_line(s, set, &a, r->local_addr, LINE_RESERVED, now) < 0)
+    int w = can_miss(s, true, 2) ? place_line(s, set, &a, r->local_addr, LINE_RESERVED, now) : -1;
+    if (w < 0)
         return false;
     uint64_t line_mask = ~(uint64_t)(s->tags.line_bytes - 1);
-    fetch(s, tags_line_addr(&s->tags, r->local_addr), r, r->addr & line_mask, r->local_addr & line_mask,
+    fetch(s, tags_line_addr(&s->tags, r->local_addr), r, (uint32_t)w, r->addr & line_mask, r->local_addr & line_mask,
           s->tags.line_bytes);
     return true;
 }
@@ -353,7 +364,7 @@ __attribute__((noinline)) static bool serve_sector_read(L2Slice *s, MemReq *q, u
         way = (uint32_t)w;
     }
     tags_reserve_sectors(t, set, way, sector);
-    fetch(s, key, q, q->addr, q->local_addr, t->sector_bytes);
+    fetch(s, key, q, way, q->addr, q->local_addr, t->sector_bytes);
     return true;
 }
 
@@ -393,15 +404,16 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     /* a stall on a reserved set waits for a way of that set; the others for any fill */
     if (s->stall_why != &s->stall_line || set == s->stall_set)
         l2_wake(s, now);
-    TagsProbe p = tags_probe(t, f->local_addr, set, &way);
-    CHECK(p == TAGS_HIT_RESERVED);
-    ReplAccess a = {.line_addr = tags_line_addr(t, f->local_addr), .set = set, .way = way, .cycle = now};
+    int e = (int)f->token;
+    CHECK((uint32_t)e < s->mshr.n_entries && s->mshr.entries[e].addr == f->local_addr >> t->sector_bits);
+    way = s->fetch_way[e];
+    const TagLine *l = tags_line(t, set, way);
+    CHECK(l->state == LINE_RESERVED && l->line_addr == tags_line_addr(t, f->local_addr));
+    ReplAccess a = {.line_addr = l->line_addr, .set = set, .way = way, .cycle = now};
     if (sectored)
         tags_fill_sectors(t, set, way, sector, &a);
     else
         tags_fill(t, set, way, &a);
-    int e = mshr_find(&s->mshr, f->local_addr >> t->sector_bits); /* the line's key when not sectored */
-    CHECK(e >= 0);
     uint32_t n;
     const uint32_t *w = mshr_waiters(&s->mshr, e, &n);
     for (uint32_t i = 0; i < n; i++) {

@@ -48,6 +48,7 @@ typedef struct L2Slice {
     bool sector_replies; /* sectored, and each sector access replies on its own */
     Tags tags;
     Mshr mshr;
+    uint8_t *fetch_way;  /* per MSHR entry: the way its fetch fills (a reserved line stays put) */
     MemPool *pool;
     MemReqQueue in;      /* from the interconnect; ready = arrival + rop_lat */
     MemReqQueue to_dram; /* fetches and write-backs for the DRAM controller */
