@@ -62,6 +62,7 @@ int mshr_alloc(Mshr *m, uint64_t addr, uint32_t token)
     for (; m->slot[h] >= 0; h = (h + 1) & m->slot_mask)
         CHECK(m->entries[m->slot[h]].addr != addr); /* one entry per address */
     m->slot[h] = (int32_t)e;
+    en->slot = h;
     return (int)e;
 }
 
@@ -78,9 +79,7 @@ void mshr_release(Mshr *m, int e)
     en->n_waiters = 0;
     m->free[m->n_free++] = (uint32_t)e;
     /* take e out of the index, moving later entries of its probe run back into the gap */
-    uint32_t h = slot_of(m, en->addr);
-    while (m->slot[h] != e)
-        h = (h + 1) & m->slot_mask;
+    uint32_t h = en->slot;
     for (uint32_t j = (h + 1) & m->slot_mask;; j = (j + 1) & m->slot_mask) {
         int32_t o = m->slot[j];
         if (o < 0)
@@ -89,6 +88,7 @@ void mshr_release(Mshr *m, int e)
         /* o may fill the gap at h unless its home lies cyclically in (h, j] */
         if (((j - home) & m->slot_mask) >= ((j - h) & m->slot_mask)) {
             m->slot[h] = o;
+            m->entries[o].slot = h;
             h = j;
         }
     }

@@ -18,6 +18,7 @@
 typedef struct MshrEntry {
     uint64_t addr; /* what it tracks: a line address, or a sector address (sectored caches) */
     uint32_t n_waiters;
+    uint32_t slot; /* its place in the index, so that a release need not look for it */
 } MshrEntry;
 
 typedef struct Mshr {
