@@ -7,10 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A view takes this many requests from its owner when it runs out, and gives this many back
- * when it holds twice as many. */
-#define MEMPOOL_BATCH 64
-
 struct MemArena {
     MemReq **chunks; /* [MEMPOOL_MAX_CHUNKS]: allocated once, so it never moves */
     uint32_t n_chunks;
@@ -97,7 +93,7 @@ static void grow(MemPool *p)
 }
 
 /* p's list is empty: a batch from home, or a new chunk. */
-__attribute__((noinline)) static void refill(MemPool *p)
+void mempool_refill(MemPool *p)
 {
     if (p->home) {
         pthread_mutex_lock(&p->arena->home_lock);
@@ -109,34 +105,11 @@ __attribute__((noinline)) static void refill(MemPool *p)
 }
 
 /* A view holds twice its batch: one goes home. */
-__attribute__((noinline)) static void give_back(MemPool *p)
+void mempool_give_back(MemPool *p)
 {
     pthread_mutex_lock(&p->arena->home_lock);
     move_batch(p, p->home, MEMPOOL_BATCH);
     pthread_mutex_unlock(&p->arena->home_lock);
 }
 
-MemReq *mempool_get(MemPool *p)
-{
-    if (__builtin_expect(!p->free_list, 0))
-        refill(p);
-    MemReq *r = p->free_list;
-    p->free_list = r->next;
-    p->n_free--;
-    uint32_t id = r->pool_id;
-    memset(r, 0, sizeof *r);
-    r->pool_id = id;
-    p->in_use++;
-    return r;
-}
-
-void mempool_put(MemPool *p, MemReq *r)
-{
-    CHECK(p->in_use > 0 || p->arena->n_pools > 1);
-    r->next = p->free_list;
-    p->free_list = r;
-    p->n_free++;
-    p->in_use--;
-    if (__builtin_expect(p->n_free >= 2 * MEMPOOL_BATCH, 0) && p->home)
-        give_back(p);
-}
+bool mempool_shared(const MemPool *p) { return p->arena->n_pools > 1; }

@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "base/base.h"
 
 typedef enum MemReqKind { MREQ_READ, MREQ_WRITE, MREQ_ATOMIC, MREQ_WRITEBACK } MemReqKind;
 
@@ -40,7 +43,8 @@ typedef struct MemReq {
     uint64_t issued;      /* core cycle the SM sent it, for latency stats */
     uint32_t pool_id;     /* index in the owning MemPool (a token for MSHR waiters) */
     uint32_t token;       /* the SM's waiter token: L1D MSHR entry, or a load record for atomics;
-                           * a sector access: the pool id of its request */
+                           * a sector access: the pool id of its request; an L2 fetch: its L2
+                           * MSHR entry */
     struct MemReq *next;  /* intrusive link for queues and the free list */
 } MemReq;
 _Static_assert(sizeof(MemReq) <= 80, "MemReq: keep it within 80 bytes");
@@ -106,12 +110,46 @@ typedef struct MemPool {
     int64_t in_use;  /* taken minus returned here (a pool that shares its arena may go below 0) */
 } MemPool;
 
+/* A view takes this many requests from its owner when it runs out, and gives this many back
+ * when it holds twice as many. */
+#define MEMPOOL_BATCH 64
+
 void mempool_init(MemPool *p);
 /* A pool with its own free list over of's arena; free it before of. */
 void mempool_init_view(MemPool *p, MemPool *of);
 void mempool_free(MemPool *p);
-MemReq *mempool_get(MemPool *p);
-void mempool_put(MemPool *p, MemReq *r);
+/* The slow paths of mempool_get and mempool_put (mempool.c): p's list is empty (a batch from
+ * home, or a new chunk); a view holds twice its batch (one goes home); whether more than one
+ * pool shares p's arena (then p's in_use may go below 0). */
+void mempool_refill(MemPool *p);
+void mempool_give_back(MemPool *p);
+bool mempool_shared(const MemPool *p);
+
+/* Inline: every request of every component comes and goes through them. */
+static inline MemReq *mempool_get(MemPool *p)
+{
+    if (__builtin_expect(!p->free_list, 0))
+        mempool_refill(p);
+    MemReq *r = p->free_list;
+    p->free_list = r->next;
+    p->n_free--;
+    uint32_t id = r->pool_id;
+    memset(r, 0, sizeof *r);
+    r->pool_id = id;
+    p->in_use++;
+    return r;
+}
+
+static inline void mempool_put(MemPool *p, MemReq *r)
+{
+    CHECK(p->in_use > 0 || mempool_shared(p));
+    r->next = p->free_list;
+    p->free_list = r;
+    p->n_free++;
+    p->in_use--;
+    if (__builtin_expect(p->home != NULL, 0) && p->n_free >= 2 * MEMPOOL_BATCH)
+        mempool_give_back(p);
+}
 static inline MemReq *mempool_at(const MemPool *p, uint32_t id)
 {
     return &p->chunks[id / MEMPOOL_CHUNK][id % MEMPOOL_CHUNK];
