@@ -169,15 +169,9 @@ static inline const ReplAccess *access_at(const ReplAccess *a, uint32_t set, uin
     return copy;
 }
 
-int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted)
+int tags_policy_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted)
 {
-    evicted->state = LINE_INVALID;
-    uint64_t free_ways = ~t->used_ways[set] & t->all_ways;
-    if (free_ways) /* the first invalid way */
-        return (int)__builtin_ctzll(free_ways);
     uint64_t candidates = t->valid_ways[set];
-    if (!candidates)
-        return REPL_STALL;
     ReplAccess copy;
     int w = t->repl->victim(t->repl_state, access_at(a, set, a->way, &copy), candidates); /* way: unused */
     if (w >= 0) {
@@ -247,8 +241,7 @@ void tags_fill_sectors(Tags *t, uint32_t set, uint32_t way, uint32_t sectors, co
     CHECK(l->state != LINE_INVALID);
     s->valid |= sectors;
     s->pending &= ~sectors;
-    set_state(t, set, way, LINE_VALID); /* it holds data now */
-    sectors_state(t, set, way, s);
+    set_state(t, set, way, s->pending ? LINE_RESERVED : LINE_VALID); /* it holds data now */
     tell_fill(t, set, way, a);
 }
 

@@ -97,7 +97,17 @@ TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_o
  * valid ways (reserved ways are never victims). Returns the way, or REPL_STALL when every way
  * is reserved (or the policy says stall), or REPL_BYPASS. *evicted is set to the victim (a copy)
  * when a valid line is displaced, else its state is LINE_INVALID. Does not change the line. */
-int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted);
+int tags_policy_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted); /* its last step */
+static inline int tags_choose_victim(Tags *t, uint32_t set, const ReplAccess *a, TagLine *evicted)
+{
+    evicted->state = LINE_INVALID;
+    uint64_t free_ways = ~t->used_ways[set] & t->all_ways;
+    if (free_ways) /* the first invalid way */
+        return (int)__builtin_ctzll(free_ways);
+    if (!t->valid_ways[set])
+        return REPL_STALL;
+    return tags_policy_victim(t, set, a, evicted);
+}
 
 /* Install addr in (set, way) as RESERVED (allocate-on-miss) or VALID (fill); tells the policy
  * (on_insert). The way must be invalid: tags_evict a valid victim first. A sectored line starts
