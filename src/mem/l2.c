@@ -80,8 +80,8 @@ static void in_append(L2Slice *s, MemReq *r, uint32_t set)
 }
 
 /* A sectored slice takes a request as one access per sector it covers, in sector order. (Not
- * inlined, like serve_sector_read and l2_tick: in the GPU's cycle loop the sectored code
- * changed the code of the loop around it, 1.5% more instructions for whole-line caches.) */
+ * inlined, like l2_tick: in the GPU's cycle loop the sectored code changed the code of the
+ * loop around it, 1.5% more instructions for whole-line caches.) */
 __attribute__((noinline)) static void push_sectors(L2Slice *s, MemReq *r)
 {
     const Tags *t = &s->tags;
@@ -327,8 +327,9 @@ static bool serve_write(L2Slice *s, MemReq *r, uint32_t set, uint64_t now)
 
 /* ---- sector accesses of a sectored slice ----------------------------------------------------- */
 
-/* One sector access of a read or atomic (l2.h); false if it must wait. */
-__attribute__((noinline)) static bool serve_sector_read(L2Slice *s, MemReq *q, uint32_t set, uint64_t now)
+/* One sector access of a read or atomic (l2.h); false if it must wait. (Inlined in l2_tick,
+ * which is not inlined: one prologue a try, and whole-line slices stay within 0.1%.) */
+static bool serve_sector_read(L2Slice *s, MemReq *q, uint32_t set, uint64_t now)
 {
     Tags *t = &s->tags;
     ReplAccess a = {.line_addr = tags_line_addr(t, q->local_addr), .set = set, .warp_id = q->sm, .cycle = now};
