@@ -178,7 +178,7 @@ static bool can_miss(L2Slice *s, bool needs_mshr, uint32_t to_dram)
 /* Allocate a line for local_addr in `set` (a dirty victim is written back); -1 when every way
  * is reserved or the policy said stall: wait for a fill. The L2 has no bypass path, so
  * REPL_BYPASS waits too. */
-static int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_addr, uint8_t state, uint64_t now)
+static inline int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_addr, uint8_t state, uint64_t now)
 {
     TagLine victim;
     int w = tags_choose_victim(&s->tags, set, a, &victim);
@@ -216,7 +216,7 @@ static bool merge_miss(L2Slice *s, uint64_t key, MemReq *r)
 /* r missed: it waits in a new MSHR entry `key` and `bytes` at addr are fetched from DRAM into
  * the line reserved in `way`. The fetch carries its entry (token), and the entry its way, so
  * that the fill looks neither up. */
-static void fetch(L2Slice *s, uint64_t key, MemReq *r, uint32_t way, uint64_t addr, uint64_t local_addr, uint32_t bytes)
+static inline void fetch(L2Slice *s, uint64_t key, MemReq *r, uint32_t way, uint64_t addr, uint64_t local_addr, uint32_t bytes)
 {
     int e = mshr_alloc(&s->mshr, key, r->pool_id);
     s->fetch_way[e] = (uint8_t)way;
