@@ -702,9 +702,9 @@ int l1d_fill(L1d *c, MemReq *r, uint32_t *tokens, uint64_t now)
     } else if (m->bypass) {
         /* fills no line */
     } else if (c->alloc == CACHE_ALLOC_MISS) {
-        TagsProbe p = tags_probe(&c->tags, r->addr, set, &way);
-        CHECK(p == TAGS_HIT_RESERVED);
-        ra.way = way;
+        way = ra.way; /* the line reserved at the miss (its record names it) is never a victim */
+        const TagLine *l = tags_line(&c->tags, set, way);
+        CHECK(l->state == LINE_RESERVED && l->line_addr == la);
         tags_fill(&c->tags, set, way, &ra);
     } else {
         int w = place_at_fill(c, set, &ra, r->addr, now);
