@@ -1,8 +1,9 @@
 /* stack.h: a recency stack per set, for the replacement policies that insert and promote by
  * position (LRU, DIP, DaCache).
  *
- * pos[set * assoc + way] is the way's position in its set's LRU chain: 0 is MRU, assoc-1 LRU.
- * Positions are a permutation of 0..assoc-1 in every set. Moving a way to position p shifts the
+ * pos[set * stride + way] is the way's position in its set's LRU chain: 0 is MRU, assoc-1 LRU.
+ * Positions are a permutation of 0..assoc-1 in every set. A set's row is padded to whole
+ * words of eight (stride) with REPL_STACK_PAD, which no word step changes or matches. Moving a way to position p shifts the
  * ways between its old and new positions by one, as an insertion into the chain at p would.
  * Keeping positions (not timestamps) makes insertion at p and promotion by n the same shift. */
 #ifndef WARPSIM_REPL_STACK_H
@@ -16,17 +17,23 @@
 
 typedef struct ReplStack {
     uint32_t assoc;
+    uint32_t stride; /* bytes a set: assoc rounded up to 8 */
     uint8_t *pos;
 } ReplStack;
+
+/* Above every position (< 64), so that a move's word step leaves it, and never looked for. */
+#define REPL_STACK_PAD 127
 
 static inline void repl_stack_init(ReplStack *s, uint32_t n_sets, uint32_t assoc)
 {
     CHECK(assoc <= 64);
     s->assoc = assoc;
-    s->pos = xmalloc((size_t)n_sets * assoc);
+    s->stride = (assoc + 7) / 8 * 8;
+    s->pos = xmalloc((size_t)n_sets * s->stride);
+    memset(s->pos, REPL_STACK_PAD, (size_t)n_sets * s->stride);
     for (uint32_t set = 0; set < n_sets; set++)
         for (uint32_t w = 0; w < assoc; w++)
-            s->pos[set * assoc + w] = (uint8_t)w;
+            s->pos[set * s->stride + w] = (uint8_t)w;
 }
 
 static inline void repl_stack_free(ReplStack *s) { free(s->pos); }
@@ -39,25 +46,22 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "repl_stack's words ho
 
 static inline uint32_t repl_stack_pos(const ReplStack *s, uint32_t set, uint32_t way)
 {
-    return s->pos[set * s->assoc + way];
+    return s->pos[set * s->stride + way];
 }
 
 /* Move `way` to position `to` (clamped to the LRU end). */
 static inline void repl_stack_move(ReplStack *s, uint32_t set, uint32_t way, uint32_t to)
 {
-    uint8_t *p = &s->pos[set * s->assoc];
+    uint8_t *p = &s->pos[set * s->stride];
     uint32_t from = p[way];
     to = to < s->assoc ? to : s->assoc - 1;
     if (to == 0 && from > 0) { /* to MRU (LRU's every move): the ways above it go down one */
-        uint32_t w = 0;
-        for (; w + 8 <= s->assoc; w += 8) { /* a byte's high bit: 128 + (from - 1) - p >= 128, p < from */
+        for (uint32_t w = 0; w < s->assoc; w += 8) { /* a byte's high bit: 128 + (from - 1) - p >= 128, p < from */
             uint64_t x;
             memcpy(&x, p + w, 8);
             x += ((((from - 1) * REPL_STACK_BYTES | REPL_STACK_HIGH) - x) & REPL_STACK_HIGH) >> 7;
             memcpy(p + w, &x, 8);
         }
-        for (; w < s->assoc; w++)
-            p[w] = (uint8_t)(p[w] + (p[w] < from));
         p[way] = 0;
         return;
     }
@@ -70,8 +74,8 @@ static inline void repl_stack_move(ReplStack *s, uint32_t set, uint32_t way, uin
     p[way] = (uint8_t)to;
 }
 
-/* The way at position pos of a set's positions p (assoc a multiple of 8): the only byte equal
- * to pos, a zero byte of x (the test's false hits lie only above a true one). */
+/* The way at position pos of a set's positions p (a padded row): the only byte equal to pos,
+ * a zero byte of x (the test's false hits lie only above a true one). */
 static inline int repl_stack_way_at(const uint8_t *p, uint32_t pos)
 {
     for (uint32_t w = 0;; w += 8) {
@@ -88,13 +92,13 @@ static inline int repl_stack_way_at(const uint8_t *p, uint32_t pos)
  * any candidate), or -1 when none is there. */
 static inline int repl_stack_victim(const ReplStack *s, uint32_t set, uint64_t candidates, uint32_t lowest)
 {
-    const uint8_t *p = &s->pos[set * s->assoc];
-    if (s->assoc % 8 == 0) /* the ways at the LRU end first: usually the deepest is a candidate */
-        for (uint32_t pos = s->assoc - 1, tries = 0; pos >= lowest && pos < s->assoc && tries < 2; pos--, tries++) {
-            int w = repl_stack_way_at(p, pos);
-            if (candidates >> w & 1)
-                return w;
-        }
+    const uint8_t *p = &s->pos[set * s->stride];
+    /* the ways at the LRU end first: usually the deepest is a candidate */
+    for (uint32_t pos = s->assoc - 1, tries = 0; pos >= lowest && pos < s->assoc && tries < 2; pos--, tries++) {
+        int w = repl_stack_way_at(p, pos);
+        if (candidates >> w & 1)
+            return w;
+    }
     int best = -1;
     for (uint32_t w = 0; w < s->assoc; w++)
         if ((candidates >> w & 1) && p[w] >= lowest && (best < 0 || p[w] > p[best]))
