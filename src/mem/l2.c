@@ -57,17 +57,10 @@ static inline uint32_t l2_set_of(const L2Slice *s, uint64_t local_addr)
     return tags_set_of(&s->tags, addrdec_drop_bits(local_addr, s->index_drop));
 }
 
-/* Count the requests whose ROP delay is over by now (`in` is in ready order). */
-static void rop_advance(L2Slice *s, uint64_t now)
+void l2_rop_advance(L2Slice *s, uint64_t now)
 {
     for (; s->rop_next && s->rop_next->ready <= now; s->rop_next = s->rop_next->next)
         s->in_arrived++;
-}
-
-bool l2_can_accept(L2Slice *s, uint64_t now)
-{
-    rop_advance(s, now);
-    return s->in_arrived < s->in_cap;
 }
 
 /* r, an access to `set`, joins `in` behind every other request, in its ROP delay. */
@@ -178,7 +171,7 @@ static bool can_miss(L2Slice *s, bool needs_mshr, uint32_t to_dram)
 /* Allocate a line for local_addr in `set` (a dirty victim is written back); -1 when every way
  * is reserved or the policy said stall: wait for a fill. The L2 has no bypass path, so
  * REPL_BYPASS waits too. */
-static inline int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_addr, uint8_t state, uint64_t now)
+static int place_line(L2Slice *s, uint32_t set, ReplAccess *a, uint64_t local_addr, uint8_t state, uint64_t now)
 {
     TagLine victim;
     int w = tags_choose_victim(&s->tags, set, a, &victim);
@@ -376,7 +369,7 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
     MemReq *r = s->in.head;
     if (!r || r->ready > now)
         return false;
-    rop_advance(s, now); /* r is past its delay: rop_next is behind it */
+    l2_rop_advance(s, now); /* r is past its delay: rop_next is behind it */
     uint32_t set = r->l2_set;
     memreq_queue_pop(&s->in); /* serving may link r into another queue, or recycle it */
     bool done;

@@ -74,8 +74,16 @@ typedef struct L2Slice {
 
 void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *st);
 void l2_free(L2Slice *s);
-/* Whether the slice takes another request from the interconnect at L2 cycle now. */
-bool l2_can_accept(L2Slice *s, uint64_t now);
+/* Count the requests whose ROP delay is over by now (`in` is in ready order). */
+void l2_rop_advance(L2Slice *s, uint64_t now);
+/* Whether the slice takes another request from the interconnect at L2 cycle now. (Inline: the
+ * GPU asks before every request it delivers, and most asks find no delay over.) */
+static inline bool l2_can_accept(L2Slice *s, uint64_t now)
+{
+    if (s->rop_next && s->rop_next->ready <= now)
+        l2_rop_advance(s, now);
+    return s->in_arrived < s->in_cap;
+}
 void l2_push(L2Slice *s, MemReq *r, uint64_t now);
 /* Serve the head request if it is ready; true on progress. */
 bool l2_tick(L2Slice *s, uint64_t now);
