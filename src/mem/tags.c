@@ -99,62 +99,20 @@ static inline void set_state(Tags *t, uint32_t set, uint32_t way, uint8_t state)
     t->valid_ways[set] = state == LINE_VALID ? t->valid_ways[set] | bit : t->valid_ways[set] & ~bit;
 }
 
-/* A line address's byte in the fingerprint row. */
-static inline uint8_t line_fp(uint64_t la) { return (uint8_t)((la * 0x9E3779B97F4A7C15ull) >> 56); }
-
-#define TAGS_BYTES 0x0101010101010101ull
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a fingerprint word holds way base + i in byte i");
-
-
-/* The probe's answer for way w of set, found holding the line. */
-static inline TagsProbe found(const Tags *t, uint32_t set, uint32_t w, uint32_t *way_out)
-{
-    *way_out = w;
-    return t->valid_ways[set] >> w & 1 ? TAGS_HIT : TAGS_HIT_RESERVED;
-}
-
-/* The ways among `cand` (bit 8i + 7: way base + i; the bytes of a fingerprint word matching
- * la's, and a few above one, the zero-byte test's false hits) that are in use and hold la:
- * the lowest, as a scan of the ways finds, or -1. */
-static inline int match_way(const TagLine *l, uint64_t la, uint64_t used, uint32_t base, uint64_t cand)
-{
-    for (; cand; cand &= cand - 1) {
-        uint32_t w = base + (uint32_t)__builtin_ctzll(cand) / 8; /* used bits: none at w >= assoc */
-        if ((used >> w & 1) && l[w].line_addr == la)
-            return (int)w;
-    }
-    return -1;
-}
-
-/* The bytes of x that are zero have their high bit set (and a few above one too). */
-static inline uint64_t zero_bytes(uint64_t x) { return (x - TAGS_BYTES) & ~x & (TAGS_BYTES << 7); }
-
 /* tags_probe for sets of more than 8 ways: eight fingerprints a step. */
-__attribute__((noinline)) static TagsProbe probe_wide(const Tags *t, uint32_t set, uint64_t la, uint32_t *way_out)
+TagsProbe tags_probe_wide(const Tags *t, uint32_t set, uint64_t la, uint32_t *way_out)
 {
-    uint64_t used = t->used_ways[set], want = line_fp(la) * TAGS_BYTES;
+    uint64_t used = t->used_ways[set], want = tags_line_fp(la) * TAGS_BYTES;
     const uint8_t *fp = &t->fp[(size_t)set * t->fp_stride];
     const TagLine *l = &t->lines[set * t->assoc];
     for (uint32_t base = 0; base < t->assoc && (used >> base); base += 8) {
         uint64_t x;
         memcpy(&x, fp + base, 8);
-        int w = match_way(l, la, used, base, zero_bytes(x ^ want));
+        int w = tags_match_way(l, la, used, base, tags_zero_bytes(x ^ want));
         if (w >= 0)
-            return found(t, set, (uint32_t)w, way_out);
+            return tags_found(t, set, (uint32_t)w, way_out);
     }
     return TAGS_MISS;
-}
-
-/* Up to 8 ways, one fingerprint word: fewer instructions than a scan of the line addresses
- * even at 4 ways, as a missing line's probe seldom compares an address. */
-TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
-{
-    uint64_t la = addr >> t->line_bits, x;
-    if (t->assoc > 8)
-        return probe_wide(t, set, la, way_out);
-    memcpy(&x, &t->fp[(size_t)set * 8], 8);
-    int w = match_way(&t->lines[set * t->assoc], la, t->used_ways[set], 0, zero_bytes(x ^ line_fp(la) * TAGS_BYTES));
-    return w >= 0 ? found(t, set, (uint32_t)w, way_out) : TAGS_MISS;
 }
 
 /* The record a hook about (set, way) hears: the caller's own when it names them already (the
@@ -186,7 +144,7 @@ void tags_install(Tags *t, uint32_t set, uint32_t way, uint64_t addr, uint8_t st
     TagLine *l = tags_line(t, set, way);
     CHECK(l->state == LINE_INVALID);
     l->line_addr = addr >> t->line_bits;
-    t->fp[(size_t)set * t->fp_stride + way] = line_fp(l->line_addr);
+    t->fp[(size_t)set * t->fp_stride + way] = tags_line_fp(l->line_addr);
     set_state(t, set, way, state);
     l->dirty = 0;
     l->warp = (uint16_t)a->warp_id;

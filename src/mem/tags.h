@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "policy/policy.h"
 
@@ -90,8 +91,52 @@ static inline uint32_t tags_sector_of(const Tags *t, uint64_t addr)
 uint32_t tags_sectors_of_segments(const Tags *t, uint32_t segments);
 uint32_t tags_segments_of_sectors(const Tags *t, uint32_t sectors);
 
-/* Look the line of addr up in its set; *way_out is the way when found. */
-TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out);
+/* ---- the probe (inline: every access of both caches looks its line up) ---- */
+
+/* A line address's byte in the fingerprint row. */
+static inline uint8_t tags_line_fp(uint64_t la) { return (uint8_t)((la * 0x9E3779B97F4A7C15ull) >> 56); }
+
+#define TAGS_BYTES 0x0101010101010101ull
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a fingerprint word holds way base + i in byte i");
+
+/* The bytes of x that are zero have their high bit set (and a few above one too). */
+static inline uint64_t tags_zero_bytes(uint64_t x) { return (x - TAGS_BYTES) & ~x & (TAGS_BYTES << 7); }
+
+/* The ways among `cand` (bit 8i + 7: way base + i; the bytes of a fingerprint word matching
+ * la's, and a few above one, the zero-byte test's false hits) that are in use and hold la:
+ * the lowest, as a scan of the ways finds, or -1. */
+static inline int tags_match_way(const TagLine *l, uint64_t la, uint64_t used, uint32_t base, uint64_t cand)
+{
+    for (; cand; cand &= cand - 1) {
+        uint32_t w = base + (uint32_t)__builtin_ctzll(cand) / 8; /* used bits: none at w >= assoc */
+        if ((used >> w & 1) && l[w].line_addr == la)
+            return (int)w;
+    }
+    return -1;
+}
+
+/* The probe's answer for way w of set, found holding the line. */
+static inline TagsProbe tags_found(const Tags *t, uint32_t set, uint32_t w, uint32_t *way_out)
+{
+    *way_out = w;
+    return t->valid_ways[set] >> w & 1 ? TAGS_HIT : TAGS_HIT_RESERVED;
+}
+
+TagsProbe tags_probe_wide(const Tags *t, uint32_t set, uint64_t la, uint32_t *way_out);
+
+/* Look the line of addr up in its set; *way_out is the way when found. Up to 8 ways, one
+ * fingerprint word: fewer instructions than a scan of the line addresses even at 4 ways, as a
+ * missing line's probe seldom compares an address. */
+static inline TagsProbe tags_probe(const Tags *t, uint64_t addr, uint32_t set, uint32_t *way_out)
+{
+    uint64_t la = addr >> t->line_bits, x;
+    if (t->assoc > 8)
+        return tags_probe_wide(t, set, la, way_out);
+    memcpy(&x, &t->fp[(size_t)set * 8], 8);
+    int w = tags_match_way(&t->lines[set * t->assoc], la, t->used_ways[set], 0,
+                           tags_zero_bytes(x ^ tags_line_fp(la) * TAGS_BYTES));
+    return w >= 0 ? tags_found(t, set, (uint32_t)w, way_out) : TAGS_MISS;
+}
 
 /* Choose a way for a new line in `set`: an invalid way if any, else the policy's victim among
  * valid ways (reserved ways are never victims). Returns the way, or REPL_STALL when every way
