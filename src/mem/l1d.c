@@ -54,6 +54,8 @@ void l1d_init(L1d *c, uint16_t sm, const Config *cfg, MemPool *pool, Stats *st)
     C(balance_ideal_micro, "balance_ideal_micro", "FUP eq. 2 denominator m(m+2n-1)/(2n), in millionths");
 #undef C
     c->max_fill_tokens = cfg->l1d.mshr_max_merge * c->tags.n_sectors;
+    uint32_t n_segs = c->tags.line_bytes / 32;
+    c->all_segs = n_segs >= 32 ? UINT32_MAX : (1u << n_segs) - 1;
     c->set_count = xcalloc(c->tags.n_sets, sizeof *c->set_count);
     linemap_init(&c->evicted_by);
     c->steer_k = c->ctl_k = -1;
@@ -236,11 +238,7 @@ static void tell_load(L1d *c, const ReplAccess *ra, uint64_t now, MpathOutcome o
 }
 
 /* Every 32-byte segment of a line, and those an access touches (its mask; 0 means all). */
-static uint32_t all_segments(const L1d *c)
-{
-    uint32_t n = c->tags.line_bytes / 32;
-    return n >= 32 ? UINT32_MAX : (1u << n) - 1;
-}
+static uint32_t all_segments(const L1d *c) { return c->all_segs; }
 static uint32_t segments_of(const L1d *c, const ReplAccess *a) { return a->sectors ? a->sectors : all_segments(c); }
 
 /* One accepted load access to set: grow both sums of eq. 2 (b_j -> b_j + 1 adds b_j + 1 to the

@@ -118,6 +118,7 @@ typedef struct L1d {
     uint64_t miss_cold, miss_intra, miss_inter;
     uint64_t sector_miss, sector_hit, sector_merge, sector_fetch; /* sectored L1D only */
     uint32_t max_fill_tokens; /* the most tokens one fill hands back */
+    uint32_t all_segs;        /* the mask of every 32-byte segment of a line */
     /* Balance (FUP eq. 2) of this kernel's load accesses over the sets, kept as its two sums so
      * the stats stay counters: balance_sum = sum_j b_j (b_j + 1) / 2 and balance_ideal_micro =
      * 1e6 * m (m + 2n - 1) / (2n), each grown by one access at a time. */
