@@ -324,7 +324,7 @@ static bool icnt_tick(Gpu *g, uint64_t now)
                 uint32_t dst = rep->sm / g->sms_per_cluster;
                 if (icnt_can_push(&g->reply_net, i, dst, now)) {
                     memreq_queue_pop(&sl->replies);
-                    l2_wake(sl, g->cycle[DOMAIN_L2]); /* room in its reply queue */
+                    l2_reply_left(sl, g->cycle[DOMAIN_L2]);
                     if (!sl->replies.head)
                         bits_clear(g->slice_replies, i);
                     g->replies_total--;

@@ -389,6 +389,20 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
     return true;
 }
 
+/* Whether a fill into `set` that left line l as it is changes the outcome of the sleeping
+ * slice's next try. A stall on a reserved set waits for a way of that set to become valid (in a
+ * sectored slice, its line's last sector in flight to arrive); the others wait for any fill. A
+ * write looks at the reply queue first: once the replies of fills fill it, its try would stall
+ * there instead, and must find that out. */
+static bool fill_wakes(const L2Slice *s, uint32_t set, const TagLine *l)
+{
+    if (s->stall_why != &s->stall_line)
+        return true;
+    if (set == s->stall_set && l->state == LINE_VALID)
+        return true;
+    return s->replies.n >= s->reply_cap && s->in.head->kind == MREQ_WRITE;
+}
+
 /* A fetched line, or in a sectored slice a fetched sector, arrives: it becomes valid and the
  * accesses waiting in its MSHR entry are served. */
 void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
@@ -396,9 +410,6 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     Tags *t = &s->tags;
     bool sectored = tags_sectored(t);
     uint32_t set = f->l2_set, way, sector = 1u << tags_sector_of(t, f->local_addr);
-    /* a stall on a reserved set waits for a way of that set; the others for any fill */
-    if (s->stall_why != &s->stall_line || set == s->stall_set)
-        l2_wake(s, now);
     int e = (int)f->token;
     CHECK((uint32_t)e < s->mshr.n_entries && s->mshr.entries[e].addr == f->local_addr >> t->sector_bits);
     way = s->fetch_way[e];
@@ -424,6 +435,8 @@ void l2_fill(L2Slice *s, MemReq *f, uint64_t now)
     }
     mshr_release(&s->mshr, e);
     mempool_put(s->pool, f);
+    if (s->asleep && fill_wakes(s, set, l))
+        l2_wake(s, now);
 }
 
 void l2_copy_fill(L2Slice *s, uint64_t local_addr, uint64_t now)

@@ -60,7 +60,7 @@ typedef struct L2Slice {
     uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
     uint64_t stall_reply, stall_merge, stall_mshr, stall_queue, stall_line;
     /* After a stall the head's next try fails the same way until a fill, a reply leaving or a
-     * copy changes the slice: it sleeps (its owner skips it) instead of retrying each L2
+     * copy changes the slice (l2.c's fill_wakes and l2_reply_left say which change what): it sleeps (its owner skips it) instead of retrying each L2
      * cycle, and l2_wake adds the stalls of the cycles slept. Its head stays past due, so the
      * owner's next-event search and idle jumps are as before and the L2 clock ticks every
      * cycle it sleeps. A stall the replacement policy chose does not sleep: the policy may
@@ -105,6 +105,13 @@ static inline void l2_wake(L2Slice *s, uint64_t now)
 {
     l2_account_sleep(s, now);
     s->asleep = false;
+}
+/* A reply left the reply queue: only a stall on its room sees that (a write asleep for another
+ * reason found room, and the queue only drains until a fill, which wakes it if need be). */
+static inline void l2_reply_left(L2Slice *s, uint64_t now)
+{
+    if (s->stall_why == &s->stall_reply)
+        l2_wake(s, now);
 }
 /* A host-device copy wrote the 32 bytes at local_addr (mem.copy_warms_l2): their line (in a
  * sectored slice, their sector) becomes valid and clean, without simulated time, as GPGPU-Sim's
