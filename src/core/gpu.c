@@ -368,7 +368,7 @@ static bool l2_domain_tick(Gpu *g, uint64_t now)
         for (uint64_t m = g->slice_input[wi]; m; m &= m - 1) {
             uint32_t i = wi * 64 + (uint32_t)__builtin_ctzll(m);
             L2Slice *sl = &g->slices[i];
-            if (sl->in.head->ready > now || sl->asleep)
+            if (sl->try_at > now) /* not ready, or asleep */
                 continue;
             progress |= l2_tick(sl, now);
             if (!sl->in.head)

@@ -18,6 +18,7 @@ void l2_init(L2Slice *s, uint32_t id, const Config *cfg, MemPool *pool, Stats *s
     s->miss_queue_cap = cfg->l2.miss_queue;
     s->reply_cap = cfg->mem.l2_out_queue;
     s->pool = pool;
+    s->rop_due = s->try_at = UINT64_MAX;
     char prefix[32];
     snprintf(prefix, sizeof prefix, "l2[%u]", id);
     tags_init(&s->tags, &cfg->l2, cfg, "l2", st, prefix, id);
@@ -59,8 +60,11 @@ static inline uint32_t l2_set_of(const L2Slice *s, uint64_t local_addr)
 
 void l2_rop_advance(L2Slice *s, uint64_t now)
 {
-    for (; s->rop_next && s->rop_next->ready <= now; s->rop_next = s->rop_next->next)
+    MemReq *r = s->rop_next;
+    for (; r && r->ready <= now; r = r->next)
         s->in_arrived++;
+    s->rop_next = r;
+    s->rop_due = r ? r->ready : UINT64_MAX;
 }
 
 /* r, an access to `set`, joins `in` behind every other request, in its ROP delay. */
@@ -68,8 +72,12 @@ static void in_append(L2Slice *s, MemReq *r, uint32_t set)
 {
     r->l2_set = set; /* found once, not at each try */
     memreq_queue_push(&s->in, r);
-    if (!s->rop_next)
+    if (s->in.head == r) /* not asleep: a sleeping slice has a head */
+        s->try_at = r->ready;
+    if (!s->rop_next) {
         s->rop_next = r;
+        s->rop_due = r->ready;
+    }
 }
 
 /* A sectored slice takes a request as one access per sector it covers, in sector order. (Not
@@ -368,9 +376,10 @@ static bool serve_sector_read(L2Slice *s, MemReq *q, uint32_t set, uint64_t now)
 __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
 {
     MemReq *r = s->in.head;
-    if (!r || r->ready > now)
+    if (s->try_at > now)
         return false;
-    l2_rop_advance(s, now); /* r is past its delay: rop_next is behind it */
+    if (s->rop_due <= now) /* r is past its delay: rop_next is behind it */
+        l2_rop_advance(s, now);
     uint32_t set = r->l2_set;
     memreq_queue_pop(&s->in); /* serving may link r into another queue, or recycle it */
     bool done;
@@ -383,9 +392,12 @@ __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
         s->stall++;
         s->asleep = s->stall_why != NULL;
         s->asleep_since = now;
+        if (s->asleep)
+            s->try_at = UINT64_MAX;
         return false;
     }
     s->in_arrived--;
+    s->try_at = s->in.head ? s->in.head->ready : UINT64_MAX;
     return true;
 }
 

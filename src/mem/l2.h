@@ -55,6 +55,10 @@ typedef struct L2Slice {
     MemReqQueue replies; /* to the reply network */
     uint32_t *replies_total; /* optional: the owner's count of replies in all slices */
     MemReq *rop_next;        /* the first request in `in` still in its ROP delay (NULL: none) */
+    /* Cycles kept here, so that the owner's checks each L2 cycle read the slice and not a
+     * request: rop_due, rop_next's ready (UINT64_MAX: none); try_at, the cycle the head may be
+     * tried, its ready (UINT64_MAX: no head, or asleep). */
+    uint64_t rop_due, try_at;
     uint32_t in_arrived;     /* requests in `in` past their ROP delay (GPGPU-Sim's icnt->L2 queue) */
     uint64_t index_drop;     /* local-address bits left out of the set index (AddrDecoder.sub_mask) */
     uint64_t access, hit, miss, merge, write, writeback, stall, sector_miss;
@@ -80,12 +84,12 @@ void l2_rop_advance(L2Slice *s, uint64_t now);
  * GPU asks before every request it delivers, and most asks find no delay over.) */
 static inline bool l2_can_accept(L2Slice *s, uint64_t now)
 {
-    if (s->rop_next && s->rop_next->ready <= now)
+    if (s->rop_due <= now)
         l2_rop_advance(s, now);
     return s->in_arrived < s->in_cap;
 }
 void l2_push(L2Slice *s, MemReq *r, uint64_t now);
-/* Serve the head request if it is ready; true on progress. */
+/* Serve the head request if it is ready (try_at <= now); true on progress. */
 bool l2_tick(L2Slice *s, uint64_t now);
 /* A line fetched from DRAM arrives (r is the fetch request; the slice recycles it). */
 void l2_fill(L2Slice *s, MemReq *r, uint64_t now);
@@ -103,8 +107,11 @@ static inline void l2_account_sleep(L2Slice *s, uint64_t now)
 }
 static inline void l2_wake(L2Slice *s, uint64_t now)
 {
+    if (!s->asleep)
+        return;
     l2_account_sleep(s, now);
     s->asleep = false;
+    s->try_at = s->in.head->ready;
 }
 /* A reply left the reply queue: only a stall on its room sees that (a write asleep for another
  * reason found room, and the queue only drains until a fill, which wakes it if need be). */
