@@ -376,7 +376,7 @@ static bool serve_sector_read(L2Slice *s, MemReq *q, uint32_t set, uint64_t now)
 __attribute__((noinline)) bool l2_tick(L2Slice *s, uint64_t now)
 {
     MemReq *r = s->in.head;
-    if (s->try_at > now)
+    if (!r || r->ready > now) /* (not try_at: the owner, not the slice, skips a sleeping slice) */
         return false;
     if (s->rop_due <= now) /* r is past its delay: rop_next is behind it */
         l2_rop_advance(s, now);

@@ -89,7 +89,8 @@ static inline bool l2_can_accept(L2Slice *s, uint64_t now)
     return s->in_arrived < s->in_cap;
 }
 void l2_push(L2Slice *s, MemReq *r, uint64_t now);
-/* Serve the head request if it is ready (try_at <= now); true on progress. */
+/* Serve the head request if it is ready; true on progress. The owner skips a slice whose
+ * try_at is later than now (its head not ready, or the slice asleep). */
 bool l2_tick(L2Slice *s, uint64_t now);
 /* A line fetched from DRAM arrives (r is the fetch request; the slice recycles it). */
 void l2_fill(L2Slice *s, MemReq *r, uint64_t now);
