@@ -295,6 +295,7 @@ void sm_kernel_begin(Sm *sm, const FrontKernel *k, uint64_t now)
 {
     CHECK(!sm->held_mask);
     sm->cta_limit = UINT32_MAX; /* a CTA controller throttles within one kernel */
+    sm_wake(sm, now); /* the GPU runs every SM's first cycle of the kernel */
     l1d_kernel_begin(&sm->l1d, now);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_kernel_start; i++)
         sm->sched_ops->on_kernel_start(sm->sched[i], k);
@@ -421,7 +422,7 @@ void sm_launch_cta(Sm *sm, const FrontKernel *k, uint32_t cta_id, uint64_t now)
         older_live_refresh(sm, i);
     for (uint32_t i = 0; i < sm->n_sched && sm->sched_ops->on_cta_launch; i++)
         sm->sched_ops->on_cta_launch(sm->sched[i], cta_id, first, nw);
-    sm->next_wake = MIN(sm->next_wake, now);
+    sm_wake(sm, now);
     sm_ctl_cta_event(sm, c, true, now);
 }
 
@@ -463,7 +464,7 @@ static void barrier_check(Sm *sm, SmCta *c, uint64_t now)
         }
     }
     c->n_at_barrier = 0;
-    sm->next_wake = MIN(sm->next_wake, now + 1);
+    sm_wake(sm, now + 1);
 }
 
 void sm_barrier_arrive(Sm *sm, Warp *w, uint64_t now)
@@ -497,6 +498,10 @@ bool sm_cycle(Sm *sm, uint64_t now)
 {
     if (sm->next_wake > now)
         return false;
+    if (sm->self_wake > now && sm_ldst_count_down(sm)) { /* accounted later, as a slept cycle */
+        sm->next_wake = sm->replies.head ? now + 1 : sm->self_wake;
+        return true;
+    }
     if (now > sm->accounted || sm->stall_sleep) /* else it would only clear stall_sleep */
         account_sleep(sm, now);
     sm->accounted = now + 1;
@@ -524,7 +529,7 @@ bool sm_cycle(Sm *sm, uint64_t now)
      * event (or a reply, a drain, a timed return) would repeat it: sleep, and count them later. */
     if (sm->stall_wait && progress)
         next = now + 1;
-    sm->next_wake = MAX(next, now + 1);
+    sm->next_wake = sm->self_wake = MAX(next, now + 1);
     if (sm->stall_wait && !progress && sm->next_wake > now + 1) {
         sm->stall_sleep = true;
         sm->stall = sm->sched_memo.add; /* nothing issued: what sm_schedule counted */
@@ -538,7 +543,7 @@ void sm_sample(Sm *sm)
         sm->sched_ops->on_sample(sm->sched[0]);
     sm_ldst_sched_changed(sm);
     if (sm->ldst.wake)
-        sm->next_wake = 0; /* the next core cycle */
+        sm_wake(sm, 0); /* the next core cycle */
 }
 
 uint32_t sm_unthrottled_warps(const Sm *sm)

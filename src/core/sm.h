@@ -195,6 +195,10 @@ typedef struct Sm {
      * and on every issue comes first, in as few cache lines as it fits: the GPU visits each SM
      * in turn every cycle, and state spread over the whole struct missed the L1 on each visit. */
     uint64_t next_wake;  /* the SM has nothing to do before this cycle */
+    /* next_wake as the SM's last cycle set it, lowered by every event since but a reply put into
+     * the response FIFO (sm_wake): before it, a cycle whose only work is a reply that counts its
+     * request down is taken in short (sm_ldst_count_down) */
+    uint64_t self_wake;
     uint64_t accounted;  /* cycles before this one are in cycles_active / sched.no_ready */
     uint64_t ctl_due;    /* the CTA controller's next tick (ctl, below) */
     uint64_t ring_next_ready; /* earliest ready cycle over the rings (ring, below) */

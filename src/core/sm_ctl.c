@@ -32,7 +32,7 @@ static void ctl_cta_hold(void *self, uint32_t slot, bool hold, uint64_t now)
         sm->held_mask |= cta_warps(c);
     } else {
         sm->held_mask &= ~cta_warps(c);
-        sm->next_wake = MIN(sm->next_wake, now);
+        sm_wake(sm, now);
     }
 }
 
@@ -69,7 +69,7 @@ void sm_ctl_init(Sm *sm)
 static void ctl_wake(Sm *sm, uint64_t now)
 {
     sm->ctl_due = MIN(sm->ctl_due, now + 1);
-    sm->next_wake = MIN(sm->next_wake, sm->ctl_due);
+    sm_wake(sm, sm->ctl_due);
 }
 
 void sm_ctl_cta_event(Sm *sm, const SmCta *c, bool launched, uint64_t now)

@@ -13,6 +13,14 @@
 #define SM_NO_FILL UINT64_MAX
 
 
+/* Something happened that needs the SM's cycle at `at` (any event but a reply put into the
+ * response FIFO, which lowers next_wake only: see Sm.self_wake). */
+static inline void sm_wake(Sm *sm, uint64_t at)
+{
+    sm->next_wake = MIN(sm->next_wake, at);
+    sm->self_wake = MIN(sm->self_wake, at);
+}
+
 /* The bit count of an active mask of warp w, counted again only when the mask changes. */
 static inline uint8_t sm_lanes_of(Warp *w, uint32_t mask)
 {
@@ -159,6 +167,12 @@ void sm_issue_memory(Sm *sm, uint32_t slot, const Winst *wi, uint64_t now);
 /* Replies, timed returns and one LD/ST step; true if anything happened. *next: the earliest
  * cycle the unit or a timed return needs the SM again. */
 bool sm_ldst_cycle(Sm *sm, uint64_t now);
+/* The SM woke for the response FIFO's head alone (before Sm.self_wake): if that reply only counts
+ * its request down (a sector reply, not its request's last nor a sectored L1D's fill) and wakes
+ * no blocked unit, take it as sm_ldst_cycle would and return true. The rest of the cycle would
+ * then do what a cycle the SM sleeps through does, which account_sleep counts; false: the full
+ * cycle, nothing done. */
+bool sm_ldst_count_down(Sm *sm);
 /* Count the replays the blocked unit slept through before `now`, leaving it blocked (a kernel
  * stopped with its CTAs resident: gpu.max_cycles, the run limits). */
 void sm_ldst_account(Sm *sm, uint64_t now);

@@ -154,7 +154,7 @@ static void rec_check_done(Sm *sm, uint32_t i, uint64_t now)
     r->next_free = sm->rec_free;
     sm->rec_free = i;
     sm_warp_update(sm, w, now);
-    sm->next_wake = MIN(sm->next_wake, now + 1);
+    sm_wake(sm, now + 1);
     if (r->global && sm->sched_ops->on_load_done) {
         WarpLoadDone e = {.slot = r->warp, .pc = r->pc, .accesses = r->n_access, .misses = r->n_miss,
                           .fully_cached = r->n_miss == 0, .cycle = now};
@@ -176,7 +176,7 @@ static void inst_line_back(Sm *sm, MemReq *r, uint64_t now)
 {
     sm->fetch_mask |= icache_fill(&sm->ic, r->addr);
     mempool_put(sm->l1d.pool, r);
-    sm->next_wake = MIN(sm->next_wake, now + 1);
+    sm_wake(sm, now + 1);
 }
 
 /* A sector reply q of request req (mem.sector_replies) has been taken: true when it was the last
@@ -209,11 +209,11 @@ void sm_deliver(Sm *sm, MemReq *r, uint64_t now)
             r = req;
         }
         inst_line_back(sm, r, now);
-        sm->next_wake = MIN(sm->next_wake, now); /* the fetch unit may take the line this cycle */
+        sm_wake(sm, now); /* the fetch unit may take the line this cycle */
         return;
     }
     memreq_queue_push(&sm->replies, r);
-    sm->next_wake = MIN(sm->next_wake, now);
+    sm->next_wake = MIN(sm->next_wake, now); /* not self_wake: the reply may only count down */
 }
 
 void sm_miss_queue_drained(Sm *sm, uint64_t now)
@@ -221,7 +221,7 @@ void sm_miss_queue_drained(Sm *sm, uint64_t now)
     sm->ldst.rq_retry = true;
     if (sm->ldst.blocked) {
         sm->ldst.wake = true;
-        sm->next_wake = MIN(sm->next_wake, now);
+        sm_wake(sm, now);
     }
 }
 
@@ -230,7 +230,7 @@ void sm_miss_queue_refused(Sm *sm, uint64_t now)
 {
     if (sm->ldst.blocked && sm->ldst.block_cause == L1D_FAIL_MISSQ) {
         sm->ldst.wake = true;
-        sm->next_wake = MIN(sm->next_wake, now);
+        sm_wake(sm, now);
     }
 }
 
@@ -287,7 +287,7 @@ static bool reply_act(Sm *sm, MemReq *r, uint64_t now)
         CHECK(w->live && w->stores_pending > 0);
         if (--w->stores_pending == 0) {
             sm_warp_update(sm, w, now);
-            sm->next_wake = MIN(sm->next_wake, now + 1);
+            sm_wake(sm, now + 1);
         }
         return true;
     }
@@ -721,6 +721,21 @@ static bool reply_may_unblock(const Sm *sm)
         return false;
     if (u->block_cause == L1D_FAIL_LINE && u->block_set != SM_NO_SET)
         return u->filled_addr != SM_NO_FILL && tags_set_of(&sm->l1d.tags, u->filled_addr) == u->block_set;
+    return true;
+}
+
+bool sm_ldst_count_down(Sm *sm)
+{
+    const MemReq *q = sm->replies.head;
+    const Ldst *u = &sm->ldst;
+    if (!q->part || (q->kind == MREQ_READ && !q->inst && tags_sectored(&sm->l1d.tags)) || sm->l1d.n_mpath || u->rq_cap)
+        return false;
+    MemReq *req = mempool_at(sm->l1d.pool, q->token);
+    sm->ldst.filled_addr = SM_NO_FILL; /* as sm_ldst_cycle: what reply_may_unblock reads */
+    if (req->subs_left == 1 || (u->blocked && (u->wake || reply_may_unblock(sm))))
+        return false;
+    part_is_last(sm, memreq_queue_pop(&sm->replies), req);
+    sm->ldst.rq_retry = true;
     return true;
 }
 
