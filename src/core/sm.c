@@ -498,12 +498,14 @@ bool sm_cycle(Sm *sm, uint64_t now)
 {
     if (sm->next_wake > now)
         return false;
-    if (sm->self_wake > now && sm_ldst_count_down(sm)) { /* accounted later, as a slept cycle */
-        sm->next_wake = sm->replies.head ? now + 1 : sm->self_wake;
-        return true;
-    }
-    if (now > sm->accounted || sm->stall_sleep) /* else it would only clear stall_sleep */
+    if (now > sm->accounted || sm->stall_sleep) { /* else it would only clear stall_sleep */
+        /* Asked only here, after a sleep: an SM that runs every cycle pays nothing for it. */
+        if (sm->self_wake > now && sm_ldst_count_down(sm)) { /* accounted later, as a slept cycle */
+            sm->next_wake = sm->replies.head ? now + 1 : sm->self_wake;
+            return true;
+        }
         account_sleep(sm, now);
+    }
     sm->accounted = now + 1;
     if (sm->n_live_ctas)
         sm->cycles_active++;
@@ -529,8 +531,9 @@ bool sm_cycle(Sm *sm, uint64_t now)
      * event (or a reply, a drain, a timed return) would repeat it: sleep, and count them later. */
     if (sm->stall_wait && progress)
         next = now + 1;
-    sm->next_wake = sm->self_wake = MAX(next, now + 1);
-    if (sm->stall_wait && !progress && sm->next_wake > now + 1) {
+    const uint64_t wake = MAX(next, now + 1);
+    sm->next_wake = sm->self_wake = wake;
+    if (sm->stall_wait && !progress && wake > now + 1) {
         sm->stall_sleep = true;
         sm->stall = sm->sched_memo.add; /* nothing issued: what sm_schedule counted */
     }
