@@ -4,7 +4,9 @@
  * returns (L1D hits, shared, constant) that are due complete; the LD/ST unit presents one
  * access (sm_ldst.c); each scheduler issues at most one instruction (sm_issue.c). A warp's
  * earliest issue cycle is cached (sm_scoreboard.c), so an SM whose warps all wait sleeps
- * (next_wake) until a reply or a timed event. Completed CTAs are queued for the GPU. */
+ * (next_wake) until a reply or a timed event; a cycle it would have slept but for a sector reply
+ * that only counts its request down is taken in short (self_wake, sm_ldst_count_down). Completed
+ * CTAs are queued for the GPU. */
 #include "core/sm_internal.h"
 
 #include "base/base.h"
