@@ -731,10 +731,10 @@ bool sm_ldst_count_down(Sm *sm)
     if (!q->part || (q->kind == MREQ_READ && !q->inst && tags_sectored(&sm->l1d.tags)) || sm->l1d.n_mpath || u->rq_cap)
         return false;
     MemReq *req = mempool_at(sm->l1d.pool, q->token);
-    /* A blocked unit stays asleep: the reply changes nothing its access's look-up reads (the full
-     * cycle may wake it, as for any reply but a fill of another set or line; the look-up then
-     * fails as before, and a replay slept through counts as one made, l1d_count_replays). */
-    if (req->subs_left == 1 || u->wake)
+    /* Not when the full cycle would wake a blocked unit: its look-up would fail as before, but
+     * a policy that counts the look-ups it sees (DaCache's stall) would count one more. */
+    sm->ldst.filled_addr = SM_NO_FILL; /* as sm_ldst_cycle: what reply_may_unblock reads */
+    if (req->subs_left == 1 || (u->blocked && (u->wake || reply_may_unblock(sm))))
         return false;
     part_is_last(sm, memreq_queue_pop(&sm->replies), req);
     sm->ldst.rq_retry = true;
